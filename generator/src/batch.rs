@@ -1,0 +1,167 @@
+//! The fast path: contacts drawn straight into Arrow buffers, no per-row values in between.
+
+use std::sync::Arc;
+
+use arrow_array::builder::{PrimitiveBuilder, StringBuilder};
+use arrow_array::types::UInt8Type;
+use arrow_array::{ArrayRef, DictionaryArray, ListArray, RecordBatch, StringArray, StructArray};
+use arrow_buffer::{NullBufferBuilder, OffsetBuffer, ScalarBuffer};
+use arrow_schema::SchemaRef;
+
+use crate::contact::PhoneType;
+use crate::draw::{draw_contacts, ContactSink};
+use crate::generator::ContactGenerator;
+use crate::sampler::ContactSampler;
+use crate::schema::{contact_schema, phone_fields, phone_item_field, PhoneTypeEncoding};
+use crate::text::{NameText, NumberText};
+
+/// Builds the `phone_type` column in one encoding.
+pub trait PhoneTypeColumn: Default + Send {
+    /// The encoding this column produces.
+    const ENCODING: PhoneTypeEncoding;
+    /// Appends one value (`None` is NULL).
+    fn append(&mut self, phone_type: Option<PhoneType>);
+    /// Takes the values appended so far as an array, leaving the column empty.
+    fn finish(&mut self) -> ArrayRef;
+}
+
+/// `phone_type` as `Dictionary(UInt8, Utf8)` with the fixed dictionary Mobile, Work, Home.
+#[derive(Debug, Default)]
+pub struct PhoneTypeKeys(PrimitiveBuilder<UInt8Type>);
+
+impl PhoneTypeColumn for PhoneTypeKeys {
+    const ENCODING: PhoneTypeEncoding = PhoneTypeEncoding::Dictionary;
+
+    #[inline]
+    fn append(&mut self, phone_type: Option<PhoneType>) {
+        self.0.append_option(phone_type.map(|t| t as u8));
+    }
+
+    fn finish(&mut self) -> ArrayRef {
+        Arc::new(DictionaryArray::new(
+            self.0.finish(),
+            phone_type_dictionary(),
+        ))
+    }
+}
+
+/// The dictionary of the `phone_type` column: every type's text, in key order.
+pub fn phone_type_dictionary() -> ArrayRef {
+    Arc::new(StringArray::from_iter_values(
+        PhoneType::ALL.iter().map(|t| t.as_str()),
+    ))
+}
+
+/// `phone_type` as plain `Utf8`.
+#[derive(Debug, Default)]
+pub struct PhoneTypeStrings(StringBuilder);
+
+impl PhoneTypeColumn for PhoneTypeStrings {
+    const ENCODING: PhoneTypeEncoding = PhoneTypeEncoding::Utf8;
+
+    #[inline]
+    fn append(&mut self, phone_type: Option<PhoneType>) {
+        self.0.append_option(phone_type.map(PhoneType::as_str));
+    }
+
+    fn finish(&mut self) -> ArrayRef {
+        Arc::new(self.0.finish())
+    }
+}
+
+/// Draws contacts directly into column builders and assembles the nested arrays at the end.
+/// Keep one per thread and call [`ContactBatchBuilder::build`] repeatedly: the builder and its
+/// text buffers persist across batches.
+#[derive(Debug)]
+pub struct ContactBatchBuilder<T, Nm, Nu> {
+    schema: SchemaRef,
+    names: StringBuilder,
+    name_text: Nm,
+    numbers: StringBuilder,
+    number_text: Nu,
+    phone_types: T,
+    list_offsets: Vec<i32>,
+    list_nulls: NullBufferBuilder,
+}
+
+impl<T: PhoneTypeColumn, Nm: NameText, Nu: NumberText> Default for ContactBatchBuilder<T, Nm, Nu> {
+    fn default() -> Self {
+        Self {
+            schema: contact_schema(T::ENCODING),
+            names: StringBuilder::new(),
+            name_text: Nm::default(),
+            numbers: StringBuilder::new(),
+            number_text: Nu::default(),
+            phone_types: T::default(),
+            list_offsets: vec![0],
+            list_nulls: NullBufferBuilder::new(0),
+        }
+    }
+}
+
+impl<T: PhoneTypeColumn, Nm: NameText, Nu: NumberText> ContactBatchBuilder<T, Nm, Nu> {
+    /// The schema of the batches this builder makes.
+    pub fn schema(&self) -> &SchemaRef {
+        &self.schema
+    }
+
+    /// Draws rows `rows` of `generator` into one batch.
+    pub fn build<S: ContactSampler + ?Sized>(
+        &mut self,
+        generator: &ContactGenerator<S>,
+        rows: std::ops::Range<u64>,
+    ) -> RecordBatch {
+        let len = (rows.end - rows.start) as usize;
+        self.list_offsets.reserve(len);
+        draw_contacts(generator.seed(), rows, generator.sampler(), self);
+        self.finish()
+    }
+
+    fn finish(&mut self) -> RecordBatch {
+        let offsets = std::mem::replace(&mut self.list_offsets, vec![0]);
+        let phones = StructArray::new(
+            phone_fields(T::ENCODING),
+            vec![Arc::new(self.numbers.finish()), self.phone_types.finish()],
+            None,
+        );
+        let list = ListArray::new(
+            phone_item_field(T::ENCODING),
+            OffsetBuffer::new(ScalarBuffer::from(offsets)),
+            Arc::new(phones),
+            self.list_nulls.finish(),
+        );
+        let columns: Vec<ArrayRef> = vec![Arc::new(self.names.finish()), Arc::new(list)];
+        RecordBatch::try_new(self.schema.clone(), columns)
+            .expect("columns are built to match the contact schema")
+    }
+}
+
+impl<T: PhoneTypeColumn, Nm: NameText, Nu: NumberText> ContactSink
+    for ContactBatchBuilder<T, Nm, Nu>
+{
+    #[inline]
+    fn name(&mut self, first: &'static str, last: &'static str) {
+        self.name_text.append(first, last, &mut self.names);
+    }
+
+    #[inline]
+    fn null_name(&mut self) {
+        self.names.append_null();
+    }
+
+    #[inline]
+    fn phone(&mut self, number_id: Option<u64>, phone_type: Option<PhoneType>) {
+        match number_id {
+            Some(id) => self.number_text.append(id, &mut self.numbers),
+            None => self.numbers.append_null(),
+        }
+        self.phone_types.append(phone_type);
+    }
+
+    #[inline]
+    fn end_phones(&mut self, count: usize) {
+        let end = self.list_offsets.last().copied().unwrap_or(0) + count as i32;
+        self.list_offsets.push(end);
+        self.list_nulls.append(count > 0);
+    }
+}

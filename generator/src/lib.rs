@@ -1,0 +1,53 @@
+//! Reproducible generator of nested, Zipf-skewed *contact* records as Arrow `RecordBatch`es.
+//!
+//! A contact is a nullable name and a nullable list of phones, each phone a struct of a nullable
+//! unique number and a nullable type (see [`contact_schema`]). The generator knows Arrow but
+//! nothing of Parquet or of how batches are written.
+//!
+//! # Determinism
+//! Each row draws from its own random stream seeded by `(seed, row)` (see [`rng`]), and all build
+//! paths consume that stream in one canonical order ([`draw_contacts`]). So the data is the same
+//! whatever the batch size, thread count or build path.
+//!
+//! # Build paths
+//! - Baseline: [`ContactGenerator::contacts`] makes per-row [`Contact`] values with fresh
+//!   strings, and [`contacts_to_batch`] converts them with Arrow's generic builders.
+//! - Fast: [`ContactBatchBuilder`] draws straight into column buffers, with the string-building
+//!   strategy ([`text`]) and `phone_type` encoding chosen by type parameters.
+//!
+//! ```
+//! use shredlab_generator::{
+//!     contacts_to_batch, ContactBatchBuilder, ContactGenerator, PhoneTypeEncoding, PhoneTypeKeys,
+//!     PrecomputedSampler, SkewConfig, text::{DirectDigits, DirectName},
+//! };
+//!
+//! let generator = ContactGenerator::new(42, PrecomputedSampler::try_new(SkewConfig::default())?);
+//! let mut builder = ContactBatchBuilder::<PhoneTypeKeys, DirectName, DirectDigits>::default();
+//! let fast = builder.build(&generator, 1_000..2_000);
+//! let baseline = contacts_to_batch(&generator.contacts(1_000..2_000), PhoneTypeEncoding::Dictionary);
+//! assert_eq!(fast, baseline);
+//! # Ok::<(), shredlab_generator::ConfigError>(())
+//! ```
+
+mod baseline;
+mod batch;
+mod config;
+mod contact;
+mod draw;
+mod generator;
+pub mod rng;
+mod sampler;
+mod schema;
+pub mod text;
+pub mod vocab;
+
+pub use baseline::{contacts_to_batch, ContactCollector};
+pub use batch::{
+    phone_type_dictionary, ContactBatchBuilder, PhoneTypeColumn, PhoneTypeKeys, PhoneTypeStrings,
+};
+pub use config::{ConfigError, SkewConfig, MAX_PHONES_LIMIT, PHONE_ID_DIGITS, PHONE_ID_SPACE};
+pub use contact::{format_phone_number, Contact, Phone, PhoneShape, PhoneType};
+pub use draw::{draw_contacts, ContactSink};
+pub use generator::ContactGenerator;
+pub use sampler::{ContactSampler, NameTables, PerCallSampler, PrecomputedSampler};
+pub use schema::{contact_schema, phone_fields, phone_item_field, PhoneTypeEncoding};

@@ -1,0 +1,191 @@
+//! Samplers turn a row's random stream into contact attributes.
+//!
+//! Both samplers give identical results for the same random stream: they use the same `rand`
+//! distributions and differ only in when those are built. [`PerCallSampler`] builds every
+//! distribution object at each draw, as generic data generators do (the baseline);
+//! [`PrecomputedSampler`] builds them once.
+
+use std::sync::Arc;
+
+use rand::distr::weighted::WeightedIndex;
+use rand::distr::{Distribution, Uniform};
+
+use crate::config::{ConfigError, SkewConfig};
+use crate::contact::{PhoneShape, PhoneType};
+use crate::rng::RowRng;
+use crate::vocab;
+
+/// Draws each attribute of a contact from a row's random stream.
+pub trait ContactSampler: Sync {
+    /// The configuration the sampler draws from.
+    fn skew(&self) -> &SkewConfig;
+    /// Whether the contact's name is NULL.
+    fn name_is_null(&self, rng: &mut RowRng) -> bool;
+    /// A first name, by Zipf rank.
+    fn first_name(&self, rng: &mut RowRng) -> &'static str;
+    /// A last name, by Zipf rank.
+    fn last_name(&self, rng: &mut RowRng) -> &'static str;
+    /// The number of phones (0 means a NULL list).
+    fn phone_count(&self, rng: &mut RowRng) -> usize;
+    /// Which parts of a phone entry are present.
+    fn phone_shape(&self, rng: &mut RowRng) -> PhoneShape;
+    /// The type of a phone.
+    fn phone_type(&self, rng: &mut RowRng) -> PhoneType;
+}
+
+/// Zipf-ranked name tables, shared by both samplers: rank `k` has weight `1 / k^s`.
+/// Built once per configuration because they depend only on the fixed vocabularies.
+#[derive(Debug)]
+pub struct NameTables {
+    first: WeightedIndex<f64>,
+    last: WeightedIndex<f64>,
+}
+
+impl NameTables {
+    /// Tables for the embedded vocabularies with Zipf exponent `exponent`.
+    pub fn new(exponent: f64) -> Result<Self, ConfigError> {
+        let table = |len: usize| {
+            let weights = (1..=len).map(|rank| (rank as f64).powf(-exponent));
+            WeightedIndex::new(weights).map_err(|_| ConfigError::ZipfExponent(exponent))
+        };
+        Ok(Self {
+            first: table(vocab::first_names().len())?,
+            last: table(vocab::last_names().len())?,
+        })
+    }
+
+    fn first(&self, rng: &mut RowRng) -> &'static str {
+        vocab::first_names()[self.first.sample(rng)]
+    }
+
+    fn last(&self, rng: &mut RowRng) -> &'static str {
+        vocab::last_names()[self.last.sample(rng)]
+    }
+}
+
+fn weighted(weights: &[u32]) -> WeightedIndex<u32> {
+    WeightedIndex::new(weights).expect("weights were validated by SkewConfig::validate")
+}
+
+fn extra_phones(max_phones: u8) -> Uniform<usize> {
+    Uniform::new_inclusive(3, usize::from(max_phones))
+        .expect("max_phones >= 3 was validated by SkewConfig::validate")
+}
+
+/// Builds every distribution at each draw: the baseline's generic sampling.
+#[derive(Debug, Clone)]
+pub struct PerCallSampler {
+    skew: SkewConfig,
+    names: Arc<NameTables>,
+}
+
+impl PerCallSampler {
+    /// A sampler for a validated configuration.
+    pub fn try_new(skew: SkewConfig) -> Result<Self, ConfigError> {
+        skew.validate()?;
+        let names = Arc::new(NameTables::new(skew.name_zipf_exponent)?);
+        Ok(Self { skew, names })
+    }
+}
+
+impl ContactSampler for PerCallSampler {
+    fn skew(&self) -> &SkewConfig {
+        &self.skew
+    }
+
+    fn name_is_null(&self, rng: &mut RowRng) -> bool {
+        let null = u32::from(self.skew.null_name_percent);
+        weighted(&[100 - null, null]).sample(rng) == 1
+    }
+
+    fn first_name(&self, rng: &mut RowRng) -> &'static str {
+        self.names.first(rng)
+    }
+
+    fn last_name(&self, rng: &mut RowRng) -> &'static str {
+        self.names.last(rng)
+    }
+
+    fn phone_count(&self, rng: &mut RowRng) -> usize {
+        match weighted(&self.skew.phone_count_weights).sample(rng) {
+            3 => extra_phones(self.skew.max_phones).sample(rng),
+            bucket => bucket,
+        }
+    }
+
+    fn phone_shape(&self, rng: &mut RowRng) -> PhoneShape {
+        PhoneShape::ALL[weighted(&self.skew.phone_shape_weights).sample(rng)]
+    }
+
+    fn phone_type(&self, rng: &mut RowRng) -> PhoneType {
+        PhoneType::ALL[weighted(&self.skew.phone_type_weights).sample(rng)]
+    }
+}
+
+/// Builds every distribution once: the lightweight sampling of optimization 06.
+#[derive(Debug, Clone)]
+pub struct PrecomputedSampler {
+    skew: SkewConfig,
+    names: Arc<NameTables>,
+    name_null: WeightedIndex<u32>,
+    phone_count: WeightedIndex<u32>,
+    extra_phones: Uniform<usize>,
+    phone_shape: WeightedIndex<u32>,
+    phone_type: WeightedIndex<u32>,
+}
+
+impl PrecomputedSampler {
+    /// A sampler for a validated configuration.
+    pub fn try_new(skew: SkewConfig) -> Result<Self, ConfigError> {
+        skew.validate()?;
+        let null = u32::from(skew.null_name_percent);
+        Ok(Self {
+            names: Arc::new(NameTables::new(skew.name_zipf_exponent)?),
+            name_null: weighted(&[100 - null, null]),
+            phone_count: weighted(&skew.phone_count_weights),
+            extra_phones: extra_phones(skew.max_phones),
+            phone_shape: weighted(&skew.phone_shape_weights),
+            phone_type: weighted(&skew.phone_type_weights),
+            skew,
+        })
+    }
+}
+
+impl ContactSampler for PrecomputedSampler {
+    fn skew(&self) -> &SkewConfig {
+        &self.skew
+    }
+
+    #[inline]
+    fn name_is_null(&self, rng: &mut RowRng) -> bool {
+        self.name_null.sample(rng) == 1
+    }
+
+    #[inline]
+    fn first_name(&self, rng: &mut RowRng) -> &'static str {
+        self.names.first(rng)
+    }
+
+    #[inline]
+    fn last_name(&self, rng: &mut RowRng) -> &'static str {
+        self.names.last(rng)
+    }
+
+    #[inline]
+    fn phone_count(&self, rng: &mut RowRng) -> usize {
+        match self.phone_count.sample(rng) {
+            3 => self.extra_phones.sample(rng),
+            bucket => bucket,
+        }
+    }
+
+    #[inline]
+    fn phone_shape(&self, rng: &mut RowRng) -> PhoneShape {
+        PhoneShape::ALL[self.phone_shape.sample(rng)]
+    }
+
+    #[inline]
+    fn phone_type(&self, rng: &mut RowRng) -> PhoneType {
+        PhoneType::ALL[self.phone_type.sample(rng)]
+    }
+}

@@ -1,0 +1,162 @@
+//! Ways of turning drawn names and phone ids into string values. They write identical text and
+//! differ only in allocation and formatting cost, which is what optimizations 02-04 and the
+//! digit-writing experiment measure.
+
+use std::fmt::Write as _;
+
+use arrow_array::builder::StringBuilder;
+
+use crate::contact::format_phone_number;
+
+/// Appends a contact's name, `first last`, to a string column.
+pub trait NameText: Default + Send {
+    /// Appends `first last` as one value.
+    fn append(&mut self, first: &str, last: &str, out: &mut StringBuilder);
+}
+
+/// Appends a phone id's number text, `+91-` and ten zero-padded digits, to a string column.
+pub trait NumberText: Default + Send {
+    /// Appends the number of phone `id` as one value.
+    fn append(&mut self, id: u64, out: &mut StringBuilder);
+}
+
+/// A freshly allocated `String` per name (`format!`).
+#[derive(Debug, Default)]
+pub struct FreshName;
+
+impl NameText for FreshName {
+    fn append(&mut self, first: &str, last: &str, out: &mut StringBuilder) {
+        out.append_value(format!("{first} {last}"));
+    }
+}
+
+/// One `String` buffer, cleared and reused for every name.
+#[derive(Debug, Default)]
+pub struct ReusedNameBuffer(String);
+
+impl NameText for ReusedNameBuffer {
+    #[inline]
+    fn append(&mut self, first: &str, last: &str, out: &mut StringBuilder) {
+        self.0.clear();
+        self.0.push_str(first);
+        self.0.push(' ');
+        self.0.push_str(last);
+        out.append_value(&self.0);
+    }
+}
+
+/// Writes straight into the column's value buffer: no intermediate string at all.
+#[derive(Debug, Default)]
+pub struct DirectName;
+
+impl NameText for DirectName {
+    #[inline]
+    fn append(&mut self, first: &str, last: &str, out: &mut StringBuilder) {
+        // Writes to an in-memory builder cannot fail.
+        let _ = out.write_str(first);
+        let _ = out.write_char(' ');
+        let _ = out.write_str(last);
+        out.append_value("");
+    }
+}
+
+/// A freshly allocated `String` per number (`format!`).
+#[derive(Debug, Default)]
+pub struct FreshNumber;
+
+impl NumberText for FreshNumber {
+    fn append(&mut self, id: u64, out: &mut StringBuilder) {
+        out.append_value(format_phone_number(id));
+    }
+}
+
+/// One `String` buffer reused for every number, still formatted with `write!`.
+#[derive(Debug, Default)]
+pub struct ReusedNumberBuffer(String);
+
+impl NumberText for ReusedNumberBuffer {
+    #[inline]
+    fn append(&mut self, id: u64, out: &mut StringBuilder) {
+        self.0.clear();
+        // Writes to a String cannot fail.
+        let _ = write!(self.0, "+91-{id:010}");
+        out.append_value(&self.0);
+    }
+}
+
+/// Digits written by hand into a stack buffer, no `fmt` machinery.
+#[derive(Debug, Default)]
+pub struct DirectDigits;
+
+impl NumberText for DirectDigits {
+    #[inline]
+    fn append(&mut self, id: u64, out: &mut StringBuilder) {
+        out.append_value(phone_number_digits(id).as_str());
+    }
+}
+
+/// `+91-` and the ten low decimal digits of `id`, zero-padded, in a stack buffer.
+#[derive(Debug, Clone, Copy)]
+struct NumberDigits([u8; 14]);
+
+impl NumberDigits {
+    fn as_str(&self) -> &str {
+        // Every byte is an ASCII digit, '+', '9', '1' or '-'.
+        std::str::from_utf8(&self.0).unwrap_or_default()
+    }
+}
+
+#[inline]
+fn phone_number_digits(mut id: u64) -> NumberDigits {
+    let mut text = *b"+91-0000000000";
+    for slot in text[4..].iter_mut().rev() {
+        *slot = b'0' + (id % 10) as u8;
+        id /= 10;
+    }
+    NumberDigits(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::Array;
+
+    fn numbers<N: NumberText>(ids: &[u64]) -> Vec<String> {
+        let mut out = StringBuilder::new();
+        let mut text = N::default();
+        ids.iter().for_each(|&id| text.append(id, &mut out));
+        let array = out.finish();
+        (0..array.len())
+            .map(|i| array.value(i).to_string())
+            .collect()
+    }
+
+    fn names<N: NameText>() -> Vec<String> {
+        let mut out = StringBuilder::new();
+        let mut text = N::default();
+        text.append("Ada", "Lovelace", &mut out);
+        text.append("Al", "Ng", &mut out);
+        let array = out.finish();
+        (0..array.len())
+            .map(|i| array.value(i).to_string())
+            .collect()
+    }
+
+    #[test]
+    fn number_strategies_agree() {
+        let ids = [0, 7, 1234567890, 9_999_999_999, 42_000_000];
+        let expected: Vec<_> = ids.iter().map(|&id| format_phone_number(id)).collect();
+        assert_eq!(expected[0], "+91-0000000000");
+        assert_eq!(numbers::<FreshNumber>(&ids), expected);
+        assert_eq!(numbers::<ReusedNumberBuffer>(&ids), expected);
+        assert_eq!(numbers::<DirectDigits>(&ids), expected);
+    }
+
+    #[test]
+    fn name_strategies_agree() {
+        let expected = vec!["Ada Lovelace".to_string(), "Al Ng".to_string()];
+        assert_eq!(names::<FreshName>(), expected);
+        assert_eq!(names::<ReusedNameBuffer>(), expected);
+        assert_eq!(names::<DirectName>(), expected);
+    }
+}

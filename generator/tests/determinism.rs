@@ -1,0 +1,167 @@
+//! Row-addressable determinism, schema, id uniqueness, and fast path == baseline path.
+
+use std::collections::HashSet;
+
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, RecordBatch};
+use arrow_schema::DataType;
+use shredlab_generator::text::{
+    DirectDigits, DirectName, FreshName, FreshNumber, ReusedNameBuffer, ReusedNumberBuffer,
+};
+use shredlab_generator::{
+    contact_schema, contacts_to_batch, ContactBatchBuilder, ContactGenerator, PerCallSampler,
+    PhoneTypeEncoding, PhoneTypeKeys, PhoneTypeStrings, PrecomputedSampler, SkewConfig,
+};
+
+fn fast() -> ContactGenerator<PrecomputedSampler> {
+    ContactGenerator::new(
+        7,
+        PrecomputedSampler::try_new(SkewConfig::default()).unwrap(),
+    )
+}
+
+fn slow() -> ContactGenerator<PerCallSampler> {
+    ContactGenerator::new(7, PerCallSampler::try_new(SkewConfig::default()).unwrap())
+}
+
+#[test]
+fn schema_matches_the_study() {
+    let schema = contact_schema(PhoneTypeEncoding::Dictionary);
+    assert_eq!(schema.field(0).name(), "name");
+    assert_eq!(schema.field(0).data_type(), &DataType::Utf8);
+    assert!(schema.field(0).is_nullable());
+    let phones = schema.field(1);
+    assert!(phones.is_nullable());
+    let DataType::List(item) = phones.data_type() else {
+        panic!("phones is not a list")
+    };
+    assert!(!item.is_nullable(), "list items are never null");
+    let DataType::Struct(fields) = item.data_type() else {
+        panic!("item is not a struct")
+    };
+    assert_eq!(fields[0].name(), "number");
+    assert_eq!(fields[1].name(), "phone_type");
+    assert_eq!(
+        fields[1].data_type(),
+        &DataType::Dictionary(Box::new(DataType::UInt8), Box::new(DataType::Utf8))
+    );
+    let plain = contact_schema(PhoneTypeEncoding::Utf8);
+    let DataType::List(item) = plain.field(1).data_type() else {
+        unreachable!()
+    };
+    let DataType::Struct(fields) = item.data_type() else {
+        unreachable!()
+    };
+    assert_eq!(fields[1].data_type(), &DataType::Utf8);
+}
+
+#[test]
+fn content_does_not_depend_on_batch_boundaries() {
+    let generator = fast();
+    let whole = generator.contacts(0..10_000);
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    for size in [1, 999, 4_096, 17, 4_887] {
+        pieces.extend(generator.contacts(start..start + size));
+        start += size;
+    }
+    assert_eq!(start, 10_000);
+    assert_eq!(whole, pieces);
+}
+
+#[test]
+fn seeds_change_the_data() {
+    let other = ContactGenerator::new(
+        8,
+        PrecomputedSampler::try_new(SkewConfig::default()).unwrap(),
+    );
+    assert_ne!(fast().contacts(0..100), other.contacts(0..100));
+}
+
+#[test]
+fn fast_path_equals_baseline_path_for_every_strategy() {
+    let rows = 3_000..9_000;
+    let baseline_dict = contacts_to_batch(
+        &slow().contacts(rows.clone()),
+        PhoneTypeEncoding::Dictionary,
+    );
+    let baseline_utf8 = contacts_to_batch(&slow().contacts(rows.clone()), PhoneTypeEncoding::Utf8);
+    let generator = fast();
+    let batches: [RecordBatch; 4] = [
+        ContactBatchBuilder::<PhoneTypeKeys, DirectName, DirectDigits>::default()
+            .build(&generator, rows.clone()),
+        ContactBatchBuilder::<PhoneTypeKeys, ReusedNameBuffer, ReusedNumberBuffer>::default()
+            .build(&generator, rows.clone()),
+        ContactBatchBuilder::<PhoneTypeKeys, FreshName, FreshNumber>::default()
+            .build(&generator, rows.clone()),
+        contacts_to_batch(
+            &generator.contacts(rows.clone()),
+            PhoneTypeEncoding::Dictionary,
+        ),
+    ];
+    for batch in &batches {
+        assert_eq!(batch, &baseline_dict);
+    }
+    let plain = ContactBatchBuilder::<PhoneTypeStrings, DirectName, DirectDigits>::default()
+        .build(&generator, rows);
+    assert_eq!(plain, baseline_utf8);
+}
+
+#[test]
+fn persistent_builder_restarts_cleanly_between_batches() {
+    let generator = fast();
+    let mut builder = ContactBatchBuilder::<PhoneTypeKeys, DirectName, DirectDigits>::default();
+    let first = builder.build(&generator, 0..500);
+    let second = builder.build(&generator, 500..1_000);
+    let fresh = ContactBatchBuilder::<PhoneTypeKeys, DirectName, DirectDigits>::default()
+        .build(&generator, 500..1_000);
+    assert_eq!(first.num_rows(), 500);
+    assert_eq!(second, fresh);
+}
+
+#[test]
+fn phone_numbers_are_unique_and_well_formed() {
+    let contacts = fast().contacts(0..50_000);
+    let mut seen = HashSet::new();
+    let mut phones = 0;
+    for contact in &contacts {
+        if let Some(list) = &contact.phones {
+            assert!(
+                !list.is_empty(),
+                "a contact without phones must have a NULL list"
+            );
+            for number in list.iter().filter_map(|p| p.number.as_deref()) {
+                assert_eq!(number.len(), 14);
+                assert!(
+                    number.starts_with("+91-") && number[4..].bytes().all(|b| b.is_ascii_digit())
+                );
+                assert!(seen.insert(number.to_string()), "duplicate number {number}");
+            }
+            phones += list.len();
+        }
+    }
+    // 0.45*1 + 0.10*2 + 0.05*4 = 0.85 phones per contact on average.
+    let mean = phones as f64 / contacts.len() as f64;
+    assert!((0.83..0.87).contains(&mean), "mean phones {mean}");
+}
+
+#[test]
+fn ids_at_the_top_of_the_id_space_still_have_ten_digits() {
+    let skew = SkewConfig::default();
+    let last_row = skew.max_rows() - 1;
+    let batch = ContactBatchBuilder::<PhoneTypeKeys, DirectName, DirectDigits>::default()
+        .build(&fast(), last_row - 200..last_row + 1);
+    let numbers = batch
+        .column(1)
+        .as_list::<i32>()
+        .values()
+        .as_struct()
+        .column(0)
+        .as_string::<i32>()
+        .clone();
+    for number in numbers.iter().flatten() {
+        assert_eq!(number.len(), 14);
+        assert!(number.starts_with("+91-99999"), "{number}");
+    }
+    assert!(numbers.len() > numbers.null_count());
+}
