@@ -1,1 +1,19 @@
+//! The shredlab pipeline and its experiment catalog.
+//!
+//! This crate wires the generator (which knows nothing of writing) to Parquet writers (which know
+//! nothing of contacts): producer threads build batches with [`source::ContactSource`], the
+//! [`pipeline`] carries them over channels to writer threads, and the [`gate`] proves that every
+//! experiment wrote the same data.
 
+pub mod catalog;
+pub mod cli;
+pub mod compression;
+pub mod config;
+pub mod error;
+pub mod gate;
+pub mod output;
+pub mod pipeline;
+pub mod properties;
+pub mod report;
+pub mod run;
+pub mod source;

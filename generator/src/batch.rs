@@ -84,22 +84,29 @@ pub struct ContactBatchBuilder<T, Nm, Nu> {
     list_nulls: NullBufferBuilder,
 }
 
-impl<T: PhoneTypeColumn, Nm: NameText, Nu: NumberText> Default for ContactBatchBuilder<T, Nm, Nu> {
+impl<T: PhoneTypeColumn, Nm: NameText + Default, Nu: NumberText + Default> Default
+    for ContactBatchBuilder<T, Nm, Nu>
+{
     fn default() -> Self {
+        Self::new(Nm::default(), Nu::default())
+    }
+}
+
+impl<T: PhoneTypeColumn, Nm: NameText, Nu: NumberText> ContactBatchBuilder<T, Nm, Nu> {
+    /// A builder that writes names with `name_text` and numbers with `number_text`.
+    pub fn new(name_text: Nm, number_text: Nu) -> Self {
         Self {
             schema: contact_schema(T::ENCODING),
             names: StringBuilder::new(),
-            name_text: Nm::default(),
+            name_text,
             numbers: StringBuilder::new(),
-            number_text: Nu::default(),
+            number_text,
             phone_types: T::default(),
             list_offsets: vec![0],
             list_nulls: NullBufferBuilder::new(0),
         }
     }
-}
 
-impl<T: PhoneTypeColumn, Nm: NameText, Nu: NumberText> ContactBatchBuilder<T, Nm, Nu> {
     /// The schema of the batches this builder makes.
     pub fn schema(&self) -> &SchemaRef {
         &self.schema

@@ -189,3 +189,39 @@ impl ContactSampler for PrecomputedSampler {
         PhoneType::ALL[self.phone_type.sample(rng)]
     }
 }
+
+impl<S: ContactSampler + Send + ?Sized> ContactSampler for Arc<S> {
+    fn skew(&self) -> &SkewConfig {
+        (**self).skew()
+    }
+
+    #[inline]
+    fn name_is_null(&self, rng: &mut RowRng) -> bool {
+        (**self).name_is_null(rng)
+    }
+
+    #[inline]
+    fn first_name(&self, rng: &mut RowRng) -> &'static str {
+        (**self).first_name(rng)
+    }
+
+    #[inline]
+    fn last_name(&self, rng: &mut RowRng) -> &'static str {
+        (**self).last_name(rng)
+    }
+
+    #[inline]
+    fn phone_count(&self, rng: &mut RowRng) -> usize {
+        (**self).phone_count(rng)
+    }
+
+    #[inline]
+    fn phone_shape(&self, rng: &mut RowRng) -> PhoneShape {
+        (**self).phone_shape(rng)
+    }
+
+    #[inline]
+    fn phone_type(&self, rng: &mut RowRng) -> PhoneType {
+        (**self).phone_type(rng)
+    }
+}

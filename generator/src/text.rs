@@ -2,26 +2,28 @@
 //! differ only in allocation and formatting cost, which is what optimizations 02-04 and the
 //! digit-writing experiment measure.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::sync::{Arc, RwLock};
 
 use arrow_array::builder::StringBuilder;
 
 use crate::contact::format_phone_number;
 
 /// Appends a contact's name, `first last`, to a string column.
-pub trait NameText: Default + Send {
+pub trait NameText: Send {
     /// Appends `first last` as one value.
     fn append(&mut self, first: &str, last: &str, out: &mut StringBuilder);
 }
 
 /// Appends a phone id's number text, `+91-` and ten zero-padded digits, to a string column.
-pub trait NumberText: Default + Send {
+pub trait NumberText: Send {
     /// Appends the number of phone `id` as one value.
     fn append(&mut self, id: u64, out: &mut StringBuilder);
 }
 
 /// A freshly allocated `String` per name (`format!`).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct FreshName;
 
 impl NameText for FreshName {
@@ -31,7 +33,7 @@ impl NameText for FreshName {
 }
 
 /// One `String` buffer, cleared and reused for every name.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct ReusedNameBuffer(String);
 
 impl NameText for ReusedNameBuffer {
@@ -46,7 +48,7 @@ impl NameText for ReusedNameBuffer {
 }
 
 /// Writes straight into the column's value buffer: no intermediate string at all.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct DirectName;
 
 impl NameText for DirectName {
@@ -60,8 +62,63 @@ impl NameText for DirectName {
     }
 }
 
-/// A freshly allocated `String` per number (`format!`).
+/// Names interned in one table shared by every producer: each name is looked up under a lock
+/// and its `Arc<str>` cloned. The study's optimization 09, a regression: the lock word and the
+/// reference counts are written by every core, so their cache lines bounce between cores.
+#[derive(Debug, Default, Clone)]
+pub struct InternedName {
+    table: Arc<NameInterner>,
+    key: String,
+}
+
+/// The shared table behind [`InternedName`].
 #[derive(Debug, Default)]
+pub struct NameInterner(RwLock<HashMap<Box<str>, Arc<str>>>);
+
+impl NameInterner {
+    fn intern(&self, name: &str) -> Arc<str> {
+        let found = self
+            .0
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .get(name)
+            .cloned();
+        found.unwrap_or_else(|| {
+            let mut table = self
+                .0
+                .write()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            table
+                .entry(name.into())
+                .or_insert_with(|| name.into())
+                .clone()
+        })
+    }
+}
+
+impl InternedName {
+    /// Interns into `table`, shared with the other producers.
+    pub fn new(table: Arc<NameInterner>) -> Self {
+        Self {
+            table,
+            key: String::new(),
+        }
+    }
+}
+
+impl NameText for InternedName {
+    fn append(&mut self, first: &str, last: &str, out: &mut StringBuilder) {
+        self.key.clear();
+        self.key.push_str(first);
+        self.key.push(' ');
+        self.key.push_str(last);
+        let interned = self.table.intern(&self.key);
+        out.append_value(&*interned);
+    }
+}
+
+/// A freshly allocated `String` per number (`format!`).
+#[derive(Debug, Default, Clone)]
 pub struct FreshNumber;
 
 impl NumberText for FreshNumber {
@@ -71,7 +128,7 @@ impl NumberText for FreshNumber {
 }
 
 /// One `String` buffer reused for every number, still formatted with `write!`.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct ReusedNumberBuffer(String);
 
 impl NumberText for ReusedNumberBuffer {
@@ -85,7 +142,7 @@ impl NumberText for ReusedNumberBuffer {
 }
 
 /// Digits written by hand into a stack buffer, no `fmt` machinery.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct DirectDigits;
 
 impl NumberText for DirectDigits {
@@ -121,7 +178,7 @@ mod tests {
     use super::*;
     use arrow_array::Array;
 
-    fn numbers<N: NumberText>(ids: &[u64]) -> Vec<String> {
+    fn numbers<N: NumberText + Default>(ids: &[u64]) -> Vec<String> {
         let mut out = StringBuilder::new();
         let mut text = N::default();
         ids.iter().for_each(|&id| text.append(id, &mut out));
@@ -131,7 +188,7 @@ mod tests {
             .collect()
     }
 
-    fn names<N: NameText>() -> Vec<String> {
+    fn names<N: NameText + Default>() -> Vec<String> {
         let mut out = StringBuilder::new();
         let mut text = N::default();
         text.append("Ada", "Lovelace", &mut out);
@@ -158,5 +215,6 @@ mod tests {
         assert_eq!(names::<FreshName>(), expected);
         assert_eq!(names::<ReusedNameBuffer>(), expected);
         assert_eq!(names::<DirectName>(), expected);
+        assert_eq!(names::<InternedName>(), expected);
     }
 }

@@ -1,0 +1,87 @@
+//! The `pipeline` command line, turned into plain data before anything runs.
+
+use std::path::PathBuf;
+
+use clap::Parser;
+use shredlab_generator::SkewConfig;
+
+use crate::catalog::Optimization;
+use crate::compression::CompressionSpec;
+use crate::config::RunRequest;
+
+/// Generate nested, Zipf-skewed contact records and write them as Parquet, one numbered
+/// optimization experiment at a time.
+#[derive(Debug, Parser)]
+#[command(name = "pipeline", version, about)]
+pub struct Cli {
+    /// Experiment number: the baseline plus optimizations 1..=N (see --list).
+    #[arg(long, short = 'e', default_value_t = 0)]
+    pub experiment: u32,
+    /// Print the experiment catalog and exit.
+    #[arg(long)]
+    pub list: bool,
+    /// Switch optimizations on, on top of the experiment (comma-separated slugs).
+    #[arg(long, value_delimiter = ',')]
+    pub enable: Vec<Optimization>,
+    /// Switch optimizations off (comma-separated slugs).
+    #[arg(long, value_delimiter = ',')]
+    pub disable: Vec<Optimization>,
+    /// Rows to generate.
+    #[arg(long, short = 'n', default_value_t = 10_000_000)]
+    pub rows: u64,
+    /// Rows per batch [default: 1024, or 4096 from experiment 8].
+    #[arg(long)]
+    pub batch_size: Option<usize>,
+    /// Producer threads [default: available CPUs].
+    #[arg(long)]
+    pub producers: Option<usize>,
+    /// Writer threads, one file each [default: set by the experiment].
+    #[arg(long)]
+    pub writers: Option<usize>,
+    /// Directory for the part-NNNNN.parquet files.
+    #[arg(long, short = 'o', default_value = "out")]
+    pub output_dir: PathBuf,
+    /// Replace the part files of an earlier run in --output-dir.
+    #[arg(long)]
+    pub overwrite: bool,
+    /// Seed of the generated data.
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Parquet compression: none, snappy, lz4, or zstd(LEVEL).
+    #[arg(long, default_value = "none")]
+    pub compression: CompressionSpec,
+    /// Zipf exponent of first and last names (0 is uniform).
+    #[arg(long, default_value_t = 1.0)]
+    pub zipf_exponent: f64,
+    /// Read the files back and check their digest against the data produced.
+    #[arg(long)]
+    pub verify: bool,
+    /// Print one JSON line of metrics instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+impl Cli {
+    /// The run this command line asks for.
+    pub fn request(&self) -> RunRequest {
+        RunRequest {
+            experiment: self.experiment,
+            enable: self.enable.clone(),
+            disable: self.disable.clone(),
+            rows: self.rows,
+            batch_size: self.batch_size,
+            producers: self.producers,
+            writers: self.writers,
+            seed: self.seed,
+            compression: self.compression,
+            skew: SkewConfig {
+                name_zipf_exponent: self.zipf_exponent,
+                ..SkewConfig::default()
+            },
+            verify: self.verify,
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! A pipeline run's configuration as plain data, resolved once from the request and the catalog.
+
+use shredlab_generator::SkewConfig;
+
+use crate::catalog::{Optimization, Optimizations};
+use crate::compression::CompressionSpec;
+use crate::error::PipelineError;
+
+/// What the user asked for; `None` means "the experiment's default".
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunRequest {
+    /// Experiment number from the catalog.
+    pub experiment: u32,
+    /// Optimizations switched on on top of the experiment.
+    pub enable: Vec<Optimization>,
+    /// Optimizations switched off.
+    pub disable: Vec<Optimization>,
+    /// Rows to generate.
+    pub rows: u64,
+    /// Rows per batch.
+    pub batch_size: Option<usize>,
+    /// Producer threads.
+    pub producers: Option<usize>,
+    /// Writer threads (and files).
+    pub writers: Option<usize>,
+    /// Seed of the data.
+    pub seed: u64,
+    /// Parquet compression.
+    pub compression: CompressionSpec,
+    /// Skew of the data.
+    pub skew: SkewConfig,
+    /// Digest the data as produced and as read back, and compare.
+    pub verify: bool,
+}
+
+impl Default for RunRequest {
+    fn default() -> Self {
+        Self {
+            experiment: 0,
+            enable: Vec::new(),
+            disable: Vec::new(),
+            rows: 10_000_000,
+            batch_size: None,
+            producers: None,
+            writers: None,
+            seed: 42,
+            compression: CompressionSpec::None,
+            skew: SkewConfig::default(),
+            verify: false,
+        }
+    }
+}
+
+/// A fully resolved, validated run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PipelineConfig {
+    /// Experiment number.
+    pub experiment: u32,
+    /// The optimizations in force.
+    pub optimizations: Optimizations,
+    /// Rows to generate.
+    pub rows: u64,
+    /// Rows per batch.
+    pub batch_size: usize,
+    /// Producer threads.
+    pub producers: usize,
+    /// Writer threads, one file each.
+    pub writers: usize,
+    /// Seed of the data.
+    pub seed: u64,
+    /// Parquet compression.
+    pub compression: CompressionSpec,
+    /// Skew of the data.
+    pub skew: SkewConfig,
+    /// Whether to run the data gate.
+    pub verify: bool,
+}
+
+impl PipelineConfig {
+    /// Resolves `request` against the catalog for a machine with `cores` CPUs.
+    pub fn resolve(request: &RunRequest, cores: usize) -> Result<Self, PipelineError> {
+        let mut optimizations = Optimizations::for_experiment(request.experiment)?;
+        request.enable.iter().for_each(|o| optimizations.enable(*o));
+        request
+            .disable
+            .iter()
+            .for_each(|o| optimizations.disable(*o));
+        request.skew.validate()?;
+        request.skew.check_rows(request.rows)?;
+        let cores = cores.max(1);
+        let default_writers = if optimizations.has(Optimization::SizedThreadPools) {
+            (cores / 2).max(2)
+        } else if optimizations.has(Optimization::TwoWriters) {
+            2
+        } else {
+            1
+        };
+        let default_batch = if optimizations.has(Optimization::ThreadLocalBuilders) {
+            4096
+        } else {
+            1024
+        };
+        let config = Self {
+            experiment: request.experiment,
+            optimizations,
+            rows: request.rows,
+            batch_size: request.batch_size.unwrap_or(default_batch),
+            producers: request.producers.unwrap_or(cores),
+            writers: request.writers.unwrap_or(default_writers),
+            seed: request.seed,
+            compression: request.compression,
+            skew: request.skew.clone(),
+            verify: request.verify,
+        };
+        for (name, value) in [
+            ("rows", config.rows),
+            ("batch-size", config.batch_size as u64),
+            ("producers", config.producers as u64),
+            ("writers", config.writers as u64),
+        ] {
+            if value == 0 {
+                return Err(PipelineError::Zero(name));
+            }
+        }
+        Ok(config)
+    }
+
+    /// Number of batches.
+    pub fn batch_count(&self) -> u64 {
+        self.rows.div_ceil(self.batch_size as u64)
+    }
+
+    /// Rows of batch `index`.
+    pub fn batch_rows(&self, index: u64) -> std::ops::Range<u64> {
+        let start = index * self.batch_size as u64;
+        start..(start + self.batch_size as u64).min(self.rows)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn experiment_defaults_follow_the_catalog() {
+        let at = |experiment| {
+            let request = RunRequest {
+                experiment,
+                ..RunRequest::default()
+            };
+            PipelineConfig::resolve(&request, 8).unwrap()
+        };
+        assert_eq!(
+            (at(0).writers, at(0).batch_size, at(0).producers),
+            (1, 1024, 8)
+        );
+        assert_eq!(at(5).writers, 2);
+        assert_eq!(at(7).writers, 4);
+        assert_eq!(at(8).batch_size, 4096);
+    }
+
+    #[test]
+    fn explicit_values_win_and_zero_is_rejected() {
+        let request = RunRequest {
+            writers: Some(3),
+            batch_size: Some(10),
+            ..RunRequest::default()
+        };
+        let config = PipelineConfig::resolve(&request, 2).unwrap();
+        assert_eq!((config.writers, config.batch_size), (3, 10));
+        for bad in [
+            RunRequest {
+                rows: 0,
+                ..RunRequest::default()
+            },
+            RunRequest {
+                producers: Some(0),
+                ..RunRequest::default()
+            },
+            RunRequest {
+                writers: Some(0),
+                ..RunRequest::default()
+            },
+            RunRequest {
+                batch_size: Some(0),
+                ..RunRequest::default()
+            },
+        ] {
+            let err = PipelineConfig::resolve(&bad, 2).unwrap_err().to_string();
+            assert!(err.contains("must be at least 1"), "{err}");
+        }
+    }
+
+    #[test]
+    fn batches_cover_rows_exactly() {
+        let request = RunRequest {
+            rows: 10,
+            batch_size: Some(4),
+            ..RunRequest::default()
+        };
+        let config = PipelineConfig::resolve(&request, 2).unwrap();
+        assert_eq!(config.batch_count(), 3);
+        assert_eq!(config.batch_rows(2), 8..10);
+    }
+}

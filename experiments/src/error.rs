@@ -1,0 +1,110 @@
+//! Everything that can stop a pipeline run, with messages that say what to do.
+
+use std::path::PathBuf;
+
+use shredlab_generator::ConfigError;
+use shredlab_writer::PendingFileError;
+use thiserror::Error;
+
+use crate::catalog::CatalogError;
+use crate::gate::{Digest, GateError};
+
+/// A pipeline run that could not start or did not finish.
+#[derive(Debug, Error)]
+pub enum PipelineError {
+    /// A count option is zero.
+    #[error("--{0} must be at least 1")]
+    Zero(&'static str),
+    /// The skew configuration or row count is invalid.
+    #[error(transparent)]
+    Skew(#[from] ConfigError),
+    /// Unknown experiment or optimization.
+    #[error(transparent)]
+    Catalog(#[from] CatalogError),
+    /// The output path exists but is not a directory.
+    #[error("output path {0} exists and is not a directory: choose a directory for --output-dir")]
+    OutputNotDirectory(PathBuf),
+    /// The output directory could not be created or read.
+    #[error("cannot use output directory {dir}: {source}")]
+    OutputDirectory {
+        /// The directory.
+        dir: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The output directory holds files and `--overwrite` was not given.
+    #[error("output directory {dir} is not empty (it holds {example}): pass --overwrite to replace its part files, or choose an empty directory")]
+    OutputNotEmpty {
+        /// The directory.
+        dir: PathBuf,
+        /// One entry found there.
+        example: String,
+    },
+    /// An output file could not be created or committed.
+    #[error(transparent)]
+    OutputFile(#[from] PendingFileError),
+    /// A stale part file from an earlier run could not be removed.
+    #[error("cannot remove stale part file {path}: {source}")]
+    RemoveStale {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A writer failed: the sink refused bytes (disk full, I/O error) or encoding failed.
+    #[error("writer {writer} failed: {source}{hint}", hint = storage_hint(source))]
+    Writer {
+        /// The writer's index.
+        writer: usize,
+        /// The parquet crate's error.
+        source: parquet::errors::ParquetError,
+    },
+    /// A producer thread panicked.
+    #[error("producer {producer} panicked: {message}")]
+    ProducerPanicked {
+        /// The producer's index.
+        producer: usize,
+        /// The panic message.
+        message: String,
+    },
+    /// A writer thread panicked.
+    #[error("writer {writer} panicked: {message}")]
+    WriterPanicked {
+        /// The writer's index.
+        writer: usize,
+        /// The panic message.
+        message: String,
+    },
+    /// A writer stopped taking batches without reporting why.
+    #[error("writer {0} stopped before all batches were written")]
+    WriterGone(usize),
+    /// The gate could not compute a digest.
+    #[error(transparent)]
+    Gate(#[from] GateError),
+    /// The data read back differs from the data produced.
+    #[error("data gate FAILED: produced {produced}, read back {read_back}")]
+    GateMismatch {
+        /// Digest of the batches the producers made.
+        produced: Digest,
+        /// Digest of the files read back.
+        read_back: Digest,
+    },
+}
+
+fn storage_hint(error: &parquet::errors::ParquetError) -> &'static str {
+    let text = error.to_string();
+    if text.contains("No space left") || text.contains("os error 28") {
+        " (the disk is full: free space or choose another --output-dir)"
+    } else {
+        ""
+    }
+}
+
+/// The message of a thread's panic payload.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic payload".to_string())
+}

@@ -1,0 +1,276 @@
+//! The pipeline: P producer threads make batches, a channel per writer carries batch `i` to writer
+//! `i mod W`, and each writer encodes its own Parquet file. Any failure stops every thread, and no
+//! output is committed unless every thread succeeded.
+
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use arrow_array::{Array, RecordBatch};
+use arrow_schema::SchemaRef;
+use indicatif::ProgressBar;
+use parquet::arrow::ArrowWriter;
+use parquet::file::properties::WriterProperties;
+
+use crate::catalog::Optimization;
+use crate::config::PipelineConfig;
+use crate::error::{panic_message, PipelineError};
+use crate::gate::Digest;
+use crate::output::{CommittedFile, SinkFactory};
+use crate::properties::writer_properties;
+use crate::source::BatchSource;
+
+/// What a finished run did.
+#[derive(Debug, Clone)]
+pub struct RunOutcome {
+    /// Wall time from the first thread's start to the last file's commit.
+    pub elapsed: Duration,
+    /// Rows written.
+    pub rows: u64,
+    /// Bytes of Arrow data produced (the used part of every buffer).
+    pub arrow_bytes: u64,
+    /// The committed files.
+    pub files: Vec<CommittedFile>,
+    /// Digest of the batches as produced, when the gate is on.
+    pub produced: Option<Digest>,
+}
+
+impl RunOutcome {
+    /// Total bytes of the committed files.
+    pub fn output_bytes(&self) -> u64 {
+        self.files.iter().map(|f| f.bytes).sum()
+    }
+}
+
+/// Raises the shared stop flag if its thread unwinds, so the other threads stop too.
+struct StopOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if thread::panicking() {
+            self.0.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
+/// Hands out batch indices: claimed from a shared counter, or in fixed strides per producer.
+enum BatchClaims<'a> {
+    Shared { next: &'a AtomicU64, count: u64 },
+    Strided { next: u64, step: u64, count: u64 },
+}
+
+impl Iterator for BatchClaims<'_> {
+    type Item = u64;
+
+    fn next(&mut self) -> Option<u64> {
+        let (index, count) = match self {
+            BatchClaims::Shared { next, count } => (next.fetch_add(1, Ordering::Relaxed), *count),
+            BatchClaims::Strided { next, step, count } => {
+                let index = *next;
+                *next += *step;
+                (index, *count)
+            }
+        };
+        (index < count).then_some(index)
+    }
+}
+
+struct ProducerContext<'a, S: ?Sized> {
+    config: &'a PipelineConfig,
+    source: &'a S,
+    stop: &'a AtomicBool,
+    next_batch: &'a AtomicU64,
+}
+
+/// What one producer made.
+#[derive(Default)]
+struct Produced {
+    arrow_bytes: u64,
+    digest: Option<Digest>,
+}
+
+fn produce<S: BatchSource + ?Sized>(
+    context: &ProducerContext<'_, S>,
+    index: usize,
+    senders: Vec<SyncSender<RecordBatch>>,
+) -> Result<Produced, PipelineError> {
+    let _stop_on_panic = StopOnPanic(context.stop);
+    let config = context.config;
+    let claims = if config
+        .optimizations
+        .has(Optimization::StaticBatchAssignment)
+    {
+        BatchClaims::Strided {
+            next: index as u64,
+            step: config.producers as u64,
+            count: config.batch_count(),
+        }
+    } else {
+        BatchClaims::Shared {
+            next: context.next_batch,
+            count: config.batch_count(),
+        }
+    };
+    let mut maker = context.source.maker();
+    let mut produced = Produced {
+        digest: config.verify.then(Digest::default),
+        ..Produced::default()
+    };
+    for batch_index in claims {
+        if context.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let batch = maker.make(config.batch_rows(batch_index));
+        produced.arrow_bytes += arrow_bytes(&batch);
+        if let Some(digest) = produced.digest.as_mut() {
+            *digest += Digest::of_batch(&batch)?;
+        }
+        let writer = (batch_index % senders.len() as u64) as usize;
+        if senders[writer].send(batch).is_err() {
+            context.stop.store(true, Ordering::SeqCst);
+            return Err(PipelineError::WriterGone(writer));
+        }
+    }
+    Ok(produced)
+}
+
+/// Bytes of Arrow data a batch holds: the used part of its buffers, not their capacity.
+fn arrow_bytes(batch: &RecordBatch) -> u64 {
+    batch
+        .columns()
+        .iter()
+        .map(|c| c.to_data().get_slice_memory_size().unwrap_or(0) as u64)
+        .sum()
+}
+
+/// Encodes every batch from `batches` into one Parquet stream and returns the finished sink.
+fn write_stream<W: Write + Send>(
+    sink: W,
+    schema: SchemaRef,
+    properties: WriterProperties,
+    batches: Receiver<RecordBatch>,
+    stop: &AtomicBool,
+    progress: &ProgressBar,
+) -> Result<(W, u64), parquet::errors::ParquetError> {
+    let _stop_on_panic = StopOnPanic(stop);
+    let mut writer = ArrowWriter::try_new(sink, schema, Some(properties))?;
+    let mut rows = 0;
+    for batch in batches {
+        writer.write(&batch)?;
+        rows += batch.num_rows() as u64;
+        progress.inc(batch.num_rows() as u64);
+    }
+    Ok((writer.into_inner()?, rows))
+}
+
+/// Runs the pipeline described by `config`, reading batches from `source` and writing to
+/// `sinks`. On any failure every thread stops, nothing is committed, and the root cause is
+/// returned (a writer's error rather than the producers' "writer gone" that follows from it).
+pub fn run_pipeline<S, F>(
+    config: &PipelineConfig,
+    source: &S,
+    sinks: &F,
+    progress: &ProgressBar,
+) -> Result<RunOutcome, PipelineError>
+where
+    S: BatchSource + ?Sized,
+    F: SinkFactory,
+{
+    let started = Instant::now();
+    let schema = source.schema();
+    let properties = writer_properties(config.optimizations, config.compression);
+    let created: Vec<F::Sink> = (0..config.writers)
+        .map(|w| sinks.create(w))
+        .collect::<Result<_, _>>()?;
+    let stop = AtomicBool::new(false);
+    let next_batch = AtomicU64::new(0);
+    let context = ProducerContext {
+        config,
+        source,
+        stop: &stop,
+        next_batch: &next_batch,
+    };
+    // Bounded channels keep memory bounded: a producer blocks once its writer is 2 batches behind
+    // per producer.
+    let capacity = 2 * config.producers;
+    let (writer_results, producer_results) = thread::scope(|scope| {
+        let (senders, receivers): (Vec<_>, Vec<_>) =
+            (0..config.writers).map(|_| sync_channel(capacity)).unzip();
+        let writers: Vec<_> = created
+            .into_iter()
+            .zip(receivers)
+            .map(|(sink, batches)| {
+                let (schema, properties) = (Arc::clone(&schema), properties.clone());
+                let stop = &stop;
+                scope.spawn(move || write_stream(sink, schema, properties, batches, stop, progress))
+            })
+            .collect();
+        let producers: Vec<_> = (0..config.producers)
+            .map(|p| {
+                let senders = senders.clone();
+                let context = &context;
+                scope.spawn(move || produce(context, p, senders))
+            })
+            .collect();
+        drop(senders);
+        let producer_results: Vec<_> = producers.into_iter().map(|h| h.join()).collect();
+        let writer_results: Vec<_> = writers.into_iter().map(|h| h.join()).collect();
+        (writer_results, producer_results)
+    });
+
+    let mut finished = Vec::with_capacity(config.writers);
+    let mut rows = 0;
+    let mut first_error = None;
+    for (w, result) in writer_results.into_iter().enumerate() {
+        match result {
+            Ok(Ok((sink, written))) => {
+                finished.push(sink);
+                rows += written;
+            }
+            Ok(Err(source)) => {
+                first_error.get_or_insert(PipelineError::Writer { writer: w, source });
+            }
+            Err(payload) => {
+                first_error.get_or_insert(PipelineError::WriterPanicked {
+                    writer: w,
+                    message: panic_message(payload.as_ref()),
+                });
+            }
+        }
+    }
+    let mut arrow_bytes = 0;
+    let mut produced = config.verify.then(Digest::default);
+    for (p, result) in producer_results.into_iter().enumerate() {
+        match result {
+            Ok(Ok(made)) => {
+                arrow_bytes += made.arrow_bytes;
+                if let (Some(total), Some(part)) = (produced.as_mut(), made.digest) {
+                    *total += part;
+                }
+            }
+            Ok(Err(error)) => {
+                first_error.get_or_insert(error);
+            }
+            Err(payload) => {
+                first_error.get_or_insert(PipelineError::ProducerPanicked {
+                    producer: p,
+                    message: panic_message(payload.as_ref()),
+                });
+            }
+        }
+    }
+    if let Some(error) = first_error {
+        return Err(error);
+    }
+    let files = sinks.commit(finished)?;
+    Ok(RunOutcome {
+        elapsed: started.elapsed(),
+        rows,
+        arrow_bytes,
+        files,
+        produced,
+    })
+}

@@ -1,0 +1,35 @@
+//! Parquet writer properties for a run.
+
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::schema::types::ColumnPath;
+
+use crate::catalog::{Optimization, Optimizations};
+use crate::compression::CompressionSpec;
+
+/// The Parquet path of the phone-number leaf (`phones` list, element `item`, field `number`).
+pub fn phone_number_path() -> ColumnPath {
+    ColumnPath::from(vec![
+        "phones".to_string(),
+        "list".to_string(),
+        "item".to_string(),
+        "number".to_string(),
+    ])
+}
+
+/// Default properties with `compression`, fitted to the data when the optimization is on:
+/// the unique phone numbers gain nothing from a dictionary (it only grows until it is abandoned)
+/// or from min/max statistics (every page spans the whole range).
+pub fn writer_properties(
+    optimizations: Optimizations,
+    compression: CompressionSpec,
+) -> WriterProperties {
+    let builder = WriterProperties::builder().set_compression(compression.codec());
+    let builder = if optimizations.has(Optimization::FittedWriterProperties) {
+        builder
+            .set_column_dictionary_enabled(phone_number_path(), false)
+            .set_column_statistics_enabled(phone_number_path(), EnabledStatistics::None)
+    } else {
+        builder
+    };
+    builder.build()
+}

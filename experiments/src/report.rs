@@ -1,0 +1,105 @@
+//! What a run prints: a few human lines, or one JSON line with `--json`.
+
+use serde::Serialize;
+
+use crate::catalog::CATALOG;
+use crate::compression::CompressionSpec;
+use crate::config::PipelineConfig;
+use crate::gate::Digest;
+use crate::pipeline::RunOutcome;
+
+/// The metrics of one run, as printed by `--json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunReport {
+    /// Experiment number.
+    pub experiment: u32,
+    /// Experiment slug.
+    pub slug: &'static str,
+    /// The optimizations in force.
+    pub optimizations: Vec<&'static str>,
+    /// Rows written.
+    pub rows: u64,
+    /// Rows per batch.
+    pub batch_size: usize,
+    /// Producer threads.
+    pub producers: usize,
+    /// Writer threads.
+    pub writers: usize,
+    /// Seed.
+    pub seed: u64,
+    /// Compression.
+    pub compression: CompressionSpec,
+    /// Wall time in seconds.
+    pub elapsed_s: f64,
+    /// Rows per second.
+    pub rows_per_s: f64,
+    /// Arrow bytes produced.
+    pub arrow_bytes: u64,
+    /// Arrow bytes per second.
+    pub arrow_bytes_per_s: f64,
+    /// Parquet bytes written.
+    pub output_bytes: u64,
+    /// The files written.
+    pub files: Vec<String>,
+    /// Digest of the data read back, when `--verify` was given.
+    pub digest: Option<Digest>,
+    /// `"pass"` when the data gate ran and matched.
+    pub gate: Option<&'static str>,
+}
+
+impl RunReport {
+    /// The report of a finished run; `read_back` is the gate's digest when it ran and passed.
+    pub fn new(config: &PipelineConfig, outcome: &RunOutcome, read_back: Option<Digest>) -> Self {
+        let seconds = outcome.elapsed.as_secs_f64();
+        Self {
+            experiment: config.experiment,
+            slug: CATALOG[config.experiment as usize].slug,
+            optimizations: config.optimizations.iter().map(|o| o.slug()).collect(),
+            rows: outcome.rows,
+            batch_size: config.batch_size,
+            producers: config.producers,
+            writers: config.writers,
+            seed: config.seed,
+            compression: config.compression,
+            elapsed_s: seconds,
+            rows_per_s: outcome.rows as f64 / seconds,
+            arrow_bytes: outcome.arrow_bytes,
+            arrow_bytes_per_s: outcome.arrow_bytes as f64 / seconds,
+            output_bytes: outcome.output_bytes(),
+            files: outcome
+                .files
+                .iter()
+                .map(|f| f.path.display().to_string())
+                .collect(),
+            digest: read_back,
+            gate: read_back.map(|_| "pass"),
+        }
+    }
+
+    /// The human-readable summary.
+    pub fn human(&self) -> String {
+        let mib = |bytes: f64| bytes / (1024.0 * 1024.0);
+        let mut text = format!(
+            "experiment {:02}-{}: {} rows in {:.3} s ({:.2} M rows/s)\n\
+             producers {}, writers {}, batch {}, compression {}\n\
+             arrow {:.1} MiB ({:.1} MiB/s), parquet {:.1} MiB in {} file(s)\n",
+            self.experiment,
+            self.slug,
+            self.rows,
+            self.elapsed_s,
+            self.rows_per_s / 1e6,
+            self.producers,
+            self.writers,
+            self.batch_size,
+            self.compression,
+            mib(self.arrow_bytes as f64),
+            mib(self.arrow_bytes_per_s),
+            mib(self.output_bytes as f64),
+            self.files.len(),
+        );
+        if let Some(digest) = self.digest {
+            text.push_str(&format!("data gate: pass, digest {digest}\n"));
+        }
+        text
+    }
+}

@@ -1,0 +1,57 @@
+//! One `pipeline` invocation from request to report: resolve, generate and write, gate.
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::config::{PipelineConfig, RunRequest};
+use crate::error::PipelineError;
+use crate::gate::Digest;
+use crate::output::OutputDir;
+use crate::pipeline::run_pipeline;
+use crate::report::RunReport;
+use crate::source::ContactSource;
+
+/// The machine's CPU count.
+pub fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A progress bar on stderr when it is a terminal and `quiet` is off; hidden otherwise, so it
+/// never disturbs timings or logs.
+pub fn progress_bar(rows: u64, quiet: bool) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(rows), ProgressDrawTarget::stderr());
+    if quiet || bar.is_hidden() {
+        return ProgressBar::hidden();
+    }
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {human_pos}/{human_len} rows {per_sec} eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// Generates and writes the run `request` into `output`, gating it when asked.
+pub fn execute(
+    request: &RunRequest,
+    output: &OutputDir,
+    progress: &ProgressBar,
+) -> Result<RunReport, PipelineError> {
+    let config = PipelineConfig::resolve(request, available_cores())?;
+    let source = ContactSource::try_new(config.seed, config.skew.clone(), config.optimizations)?;
+    let outcome = run_pipeline(&config, &source, output, progress)?;
+    progress.finish_and_clear();
+    let read_back = match outcome.produced {
+        Some(produced) => {
+            let paths: Vec<_> = outcome.files.iter().map(|f| &f.path).collect();
+            let read_back = Digest::of_parquet_files(&paths)?;
+            if read_back != produced {
+                return Err(PipelineError::GateMismatch {
+                    produced,
+                    read_back,
+                });
+            }
+            Some(read_back)
+        }
+        None => None,
+    };
+    Ok(RunReport::new(&config, &outcome, read_back))
+}

@@ -1,0 +1,228 @@
+//! Producer-side wiring: the catalog's optimizations resolved, once per producer thread, into a
+//! monomorphized batch maker. Nothing is decided per row.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use arrow_array::RecordBatch;
+use arrow_schema::SchemaRef;
+use shredlab_generator::text::{
+    DirectDigits, DirectName, FreshName, FreshNumber, InternedName, NameInterner, NameText,
+    NumberText, ReusedNameBuffer, ReusedNumberBuffer,
+};
+use shredlab_generator::{
+    contact_schema, contacts_to_batch, ConfigError, ContactBatchBuilder, ContactGenerator,
+    ContactSampler, PerCallSampler, PhoneTypeColumn, PhoneTypeEncoding, PhoneTypeKeys,
+    PhoneTypeStrings, PrecomputedSampler, SkewConfig,
+};
+
+use crate::catalog::{Optimization, Optimizations};
+
+/// Makes the batches of one producer thread.
+pub trait BatchMaker: Send {
+    /// The batch of rows `rows`.
+    fn make(&mut self, rows: Range<u64>) -> RecordBatch;
+}
+
+/// What all producers share: the schema, and a maker for each producer thread.
+pub trait BatchSource: Sync {
+    /// The schema of every batch.
+    fn schema(&self) -> SchemaRef;
+    /// A maker for one producer thread.
+    fn maker(&self) -> Box<dyn BatchMaker + '_>;
+}
+
+/// Contact batches built the way a set of optimizations says.
+#[derive(Debug)]
+pub struct ContactSource {
+    seed: u64,
+    skew: SkewConfig,
+    optimizations: Optimizations,
+    shared_per_call: Arc<PerCallSampler>,
+    shared_precomputed: Arc<PrecomputedSampler>,
+    interner: Arc<NameInterner>,
+}
+
+impl ContactSource {
+    /// A source for `seed` and `skew` (validated here) under `optimizations`.
+    pub fn try_new(
+        seed: u64,
+        skew: SkewConfig,
+        optimizations: Optimizations,
+    ) -> Result<Self, ConfigError> {
+        Ok(Self {
+            shared_per_call: Arc::new(PerCallSampler::try_new(skew.clone())?),
+            shared_precomputed: Arc::new(PrecomputedSampler::try_new(skew.clone())?),
+            interner: Arc::default(),
+            seed,
+            skew,
+            optimizations,
+        })
+    }
+
+    fn on(&self, o: Optimization) -> bool {
+        self.optimizations.has(o)
+    }
+
+    fn encoding(&self) -> PhoneTypeEncoding {
+        if self.on(Optimization::DictionaryPhoneType) {
+            PhoneTypeEncoding::Dictionary
+        } else {
+            PhoneTypeEncoding::Utf8
+        }
+    }
+
+    /// The shared sampler, or with thread-local state a private copy for this producer.
+    fn sampler<S: Clone>(&self, shared: &Arc<S>, build: impl FnOnce() -> S) -> Arc<S> {
+        if self.on(Optimization::ThreadLocalBuilders) {
+            Arc::new(build())
+        } else {
+            Arc::clone(shared)
+        }
+    }
+
+    fn with_sampler<'a, S: ContactSampler + Send + 'static>(
+        &'a self,
+        sampler: Arc<S>,
+    ) -> Box<dyn BatchMaker + 'a> {
+        let generator = ContactGenerator::new(self.seed, sampler);
+        if !self.on(Optimization::NoRowStructs) {
+            return Box::new(RowStructMaker {
+                generator,
+                encoding: self.encoding(),
+            });
+        }
+        match self.encoding() {
+            PhoneTypeEncoding::Dictionary => self.with_types::<_, PhoneTypeKeys>(generator),
+            PhoneTypeEncoding::Utf8 => self.with_types::<_, PhoneTypeStrings>(generator),
+        }
+    }
+
+    fn with_types<'a, S, T>(
+        &'a self,
+        generator: ContactGenerator<Arc<S>>,
+    ) -> Box<dyn BatchMaker + 'a>
+    where
+        S: ContactSampler + Send + 'static,
+        T: PhoneTypeColumn + 'static,
+    {
+        if self.on(Optimization::InternedNames) {
+            self.with_names::<_, T, _>(generator, InternedName::new(Arc::clone(&self.interner)))
+        } else if self.on(Optimization::DirectNames) {
+            self.with_names::<_, T, _>(generator, DirectName)
+        } else if self.on(Optimization::ReuseNameBuffer) {
+            self.with_names::<_, T, _>(generator, ReusedNameBuffer::default())
+        } else {
+            self.with_names::<_, T, _>(generator, FreshName)
+        }
+    }
+
+    fn with_names<'a, S, T, Nm>(
+        &'a self,
+        generator: ContactGenerator<Arc<S>>,
+        names: Nm,
+    ) -> Box<dyn BatchMaker + 'a>
+    where
+        S: ContactSampler + Send + 'static,
+        T: PhoneTypeColumn + 'static,
+        Nm: NameText + Clone + 'static,
+    {
+        let persistent = self.on(Optimization::ThreadLocalBuilders);
+        if self.on(Optimization::DirectDigits) {
+            Box::new(BuilderMaker::<_, T, _, _>::new(
+                generator,
+                names,
+                DirectDigits,
+                persistent,
+            ))
+        } else if self.on(Optimization::ReuseNumberBuffer) {
+            let numbers = ReusedNumberBuffer::default();
+            Box::new(BuilderMaker::<_, T, _, _>::new(
+                generator, names, numbers, persistent,
+            ))
+        } else {
+            Box::new(BuilderMaker::<_, T, _, _>::new(
+                generator,
+                names,
+                FreshNumber,
+                persistent,
+            ))
+        }
+    }
+}
+
+impl BatchSource for ContactSource {
+    fn schema(&self) -> SchemaRef {
+        contact_schema(self.encoding())
+    }
+
+    fn maker(&self) -> Box<dyn BatchMaker + '_> {
+        if self.on(Optimization::PrecomputedSampling) {
+            let skew = self.skew.clone();
+            let sampler = self.sampler(&self.shared_precomputed, || {
+                PrecomputedSampler::try_new(skew).expect("skew validated by ContactSource")
+            });
+            self.with_sampler(sampler)
+        } else {
+            let skew = self.skew.clone();
+            let sampler = self.sampler(&self.shared_per_call, || {
+                PerCallSampler::try_new(skew).expect("skew validated by ContactSource")
+            });
+            self.with_sampler(sampler)
+        }
+    }
+}
+
+/// The baseline assembly: per-row structs, then Arrow's generic builders.
+struct RowStructMaker<S> {
+    generator: ContactGenerator<Arc<S>>,
+    encoding: PhoneTypeEncoding,
+}
+
+impl<S: ContactSampler + Send> BatchMaker for RowStructMaker<S> {
+    fn make(&mut self, rows: Range<u64>) -> RecordBatch {
+        contacts_to_batch(&self.generator.contacts(rows), self.encoding)
+    }
+}
+
+/// Rows drawn straight into column builders. Without persistence a new builder (schema,
+/// text buffers) is made for every batch, as code that builds per call does.
+struct BuilderMaker<S, T, Nm, Nu> {
+    generator: ContactGenerator<Arc<S>>,
+    builder: ContactBatchBuilder<T, Nm, Nu>,
+    prototype: (Nm, Nu),
+    persistent: bool,
+}
+
+impl<S, T, Nm, Nu> BuilderMaker<S, T, Nm, Nu>
+where
+    S: ContactSampler + Send,
+    T: PhoneTypeColumn,
+    Nm: NameText + Clone,
+    Nu: NumberText + Clone,
+{
+    fn new(generator: ContactGenerator<Arc<S>>, names: Nm, numbers: Nu, persistent: bool) -> Self {
+        Self {
+            generator,
+            builder: ContactBatchBuilder::new(names.clone(), numbers.clone()),
+            prototype: (names, numbers),
+            persistent,
+        }
+    }
+}
+
+impl<S, T, Nm, Nu> BatchMaker for BuilderMaker<S, T, Nm, Nu>
+where
+    S: ContactSampler + Send,
+    T: PhoneTypeColumn,
+    Nm: NameText + Clone,
+    Nu: NumberText + Clone,
+{
+    fn make(&mut self, rows: Range<u64>) -> RecordBatch {
+        if !self.persistent {
+            let (names, numbers) = self.prototype.clone();
+            self.builder = ContactBatchBuilder::new(names, numbers);
+        }
+        self.builder.build(&self.generator, rows)
+    }
+}
