@@ -12,7 +12,7 @@ use crate::config::RunRequest;
 /// Generate nested, Zipf-skewed contact records and write them as Parquet, one numbered
 /// optimization experiment at a time.
 #[derive(Debug, Parser)]
-#[command(name = "pipeline", version, about)]
+#[command(name = "pipeline", version, about, args_override_self = true)]
 pub struct Cli {
     /// Experiment number: the baseline plus optimizations 1..=N (see --list).
     #[arg(long, short = 'e', default_value_t = 0)]

@@ -1,0 +1,325 @@
+//! Every error path: a clear message, a non-zero exit, and no file that looks complete.
+
+use std::io::{self, Write};
+use std::ops::Range;
+use std::path::Path;
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use arrow_array::RecordBatch;
+use arrow_schema::SchemaRef;
+use indicatif::ProgressBar;
+use shredlab_experiments::config::{PipelineConfig, RunRequest};
+use shredlab_experiments::error::PipelineError;
+use shredlab_experiments::output::{CommittedFile, OutputDir, SinkFactory};
+use shredlab_experiments::pipeline::run_pipeline;
+use shredlab_experiments::source::{BatchMaker, BatchSource, ContactSource};
+
+fn pipeline(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pipeline"))
+        .args(args)
+        .output()
+        .expect("pipeline runs")
+}
+
+fn assert_fails(args: &[&str], expected: &str) {
+    let out = pipeline(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    assert!(stderr.contains(expected), "{args:?}: stderr was {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+}
+
+fn entries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+#[test]
+fn bad_options_are_named_with_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let out = out.to_str().unwrap();
+    let with = |extra: &[&'static str]| {
+        let mut args = vec!["--output-dir", out, "--rows", "1000"];
+        args.extend_from_slice(extra);
+        args
+    };
+    assert_fails(&with(&["--rows", "0"]), "--rows must be at least 1");
+    assert_fails(
+        &with(&["--producers", "0"]),
+        "--producers must be at least 1",
+    );
+    assert_fails(&with(&["--writers", "0"]), "--writers must be at least 1");
+    assert_fails(
+        &with(&["--batch-size", "0"]),
+        "--batch-size must be at least 1",
+    );
+    assert_fails(
+        &with(&["--rows", "2000000001"]),
+        "use at most 2000000000 rows",
+    );
+    assert_fails(&with(&["--experiment", "99"]), "unknown experiment 99");
+    assert_fails(
+        &with(&["--enable", "warp-drive"]),
+        "unknown optimization 'warp-drive'",
+    );
+    assert_fails(&with(&["--compression", "zstd(40)"]), "zstd(LEVEL)");
+    assert_fails(&with(&["--zipf-exponent=-1"]), "name_zipf_exponent");
+    assert_fails(&with(&["--rows", "many"]), "invalid value 'many'");
+    assert!(
+        entries(&dir.path().join("out")).is_empty(),
+        "a failed start wrote files"
+    );
+}
+
+#[test]
+fn output_directory_problems_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plain-file");
+    std::fs::write(&file, b"keep me").unwrap();
+    assert_fails(
+        &["-n", "10", "-o", file.to_str().unwrap()],
+        "is not a directory",
+    );
+    let under_file = file.join("sub");
+    assert_fails(
+        &["-n", "10", "-o", under_file.to_str().unwrap()],
+        "cannot use output directory",
+    );
+    let busy = dir.path().join("busy");
+    std::fs::create_dir(&busy).unwrap();
+    std::fs::write(busy.join("notes.txt"), b"mine").unwrap();
+    assert_fails(
+        &["-n", "10", "-o", busy.to_str().unwrap()],
+        "pass --overwrite",
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), b"keep me");
+}
+
+#[test]
+fn overwrite_replaces_parts_and_removes_stale_ones_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let run = |writers: &str| {
+        pipeline(&[
+            "-n",
+            "5000",
+            "-o",
+            out,
+            "--writers",
+            writers,
+            "--overwrite",
+            "-q",
+        ])
+    };
+    assert!(run("3").status.success());
+    std::fs::write(dir.path().join("notes.txt"), b"mine").unwrap();
+    assert!(run("1").status.success());
+    assert_eq!(entries(dir.path()), ["notes.txt", "part-00000.parquet"]);
+}
+
+#[test]
+fn list_prints_every_catalog_entry() {
+    let out = pipeline(&["--list"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<_> = text.lines().skip(1).collect();
+    assert_eq!(rows.len(), shredlab_experiments::catalog::CATALOG.len());
+    for (row, entry) in rows.iter().zip(shredlab_experiments::catalog::CATALOG) {
+        assert!(
+            row.trim_start()
+                .starts_with(&format!("{:02}  {}", entry.number, entry.slug)),
+            "{row}"
+        );
+        assert!(row.contains(entry.summary));
+    }
+}
+
+#[test]
+fn json_is_one_line_with_the_metrics() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = pipeline(&[
+        "-n",
+        "3000",
+        "-o",
+        dir.path().to_str().unwrap(),
+        "--json",
+        "--verify",
+        "-e",
+        "8",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1);
+    let report: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(report["rows"], 3000);
+    assert_eq!(report["gate"], "pass");
+    assert!(report["output_bytes"].as_u64().unwrap() > 0);
+    assert!(report["arrow_bytes"].as_u64().unwrap() > 0);
+}
+
+fn config(writers: usize, producers: usize) -> PipelineConfig {
+    let request = RunRequest {
+        rows: 50_000,
+        writers: Some(writers),
+        producers: Some(producers),
+        ..RunRequest::default()
+    };
+    PipelineConfig::resolve(&request, 2).unwrap()
+}
+
+/// Sinks that accept `limit` bytes each, then fail like a full disk.
+struct FailingSinks {
+    limit: usize,
+}
+
+struct FailingSink {
+    left: usize,
+}
+
+impl Write for FailingSink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if buf.len() > self.left {
+            return Err(io::Error::from_raw_os_error(28));
+        }
+        self.left -= buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl SinkFactory for FailingSinks {
+    type Sink = FailingSink;
+
+    fn create(&self, _: usize) -> Result<FailingSink, PipelineError> {
+        Ok(FailingSink { left: self.limit })
+    }
+
+    fn commit(&self, _: Vec<FailingSink>) -> Result<Vec<CommittedFile>, PipelineError> {
+        panic!("a failed run must not commit");
+    }
+}
+
+/// Sinks on /dev/full, the kernel's always-full device.
+struct DevFull;
+
+impl SinkFactory for DevFull {
+    type Sink = std::fs::File;
+
+    fn create(&self, _: usize) -> Result<std::fs::File, PipelineError> {
+        Ok(std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap())
+    }
+
+    fn commit(&self, _: Vec<std::fs::File>) -> Result<Vec<CommittedFile>, PipelineError> {
+        panic!("a failed run must not commit");
+    }
+}
+
+fn contacts(config: &PipelineConfig) -> ContactSource {
+    ContactSource::try_new(config.seed, config.skew.clone(), config.optimizations).unwrap()
+}
+
+#[test]
+fn a_full_disk_stops_the_run_with_an_error() {
+    for (writers, producers) in [(1, 1), (3, 2)] {
+        let config = config(writers, producers);
+        let err = run_pipeline(
+            &config,
+            &contacts(&config),
+            &DevFull,
+            &ProgressBar::hidden(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("disk is full"), "{err}");
+    }
+}
+
+#[test]
+fn a_sink_failing_midway_stops_the_run_with_an_error() {
+    for limit in [0, 100, 200_000] {
+        let config = config(2, 2);
+        let result = run_pipeline(
+            &config,
+            &contacts(&config),
+            &FailingSinks { limit },
+            &ProgressBar::hidden(),
+        );
+        let err = result.unwrap_err();
+        assert!(
+            matches!(err, PipelineError::Writer { .. }),
+            "limit {limit}: {err}"
+        );
+    }
+}
+
+/// Contacts, but one batch makes its producer panic.
+struct PanickingSource {
+    inner: ContactSource,
+    made: AtomicUsize,
+    panic_at: usize,
+}
+
+struct PanickingMaker<'a> {
+    source: &'a PanickingSource,
+    inner: Box<dyn BatchMaker + 'a>,
+}
+
+impl BatchMaker for PanickingMaker<'_> {
+    fn make(&mut self, rows: Range<u64>) -> RecordBatch {
+        if self.source.made.fetch_add(1, Ordering::SeqCst) == self.source.panic_at {
+            panic!("injected producer failure");
+        }
+        self.inner.make(rows)
+    }
+}
+
+impl BatchSource for PanickingSource {
+    fn schema(&self) -> SchemaRef {
+        self.inner.schema()
+    }
+
+    fn maker(&self) -> Box<dyn BatchMaker + '_> {
+        Box::new(PanickingMaker {
+            source: self,
+            inner: self.inner.maker(),
+        })
+    }
+}
+
+#[test]
+fn a_panicking_producer_ends_the_run_with_an_error_and_no_files() {
+    for (producers, panic_at) in [(1, 0), (2, 3), (4, 30)] {
+        let dir = tempfile::tempdir().unwrap();
+        let output = OutputDir::prepare(dir.path(), false).unwrap();
+        let config = config(2, producers);
+        let source = PanickingSource {
+            inner: contacts(&config),
+            made: AtomicUsize::new(0),
+            panic_at,
+        };
+        let err = run_pipeline(&config, &source, &output, &ProgressBar::hidden()).unwrap_err();
+        assert!(
+            err.to_string().contains("injected producer failure"),
+            "{err}"
+        );
+        assert!(
+            entries(dir.path()).is_empty(),
+            "left {:?}",
+            entries(dir.path())
+        );
+    }
+}

@@ -1,0 +1,141 @@
+//! The data gate: the same rows and seed give the same digest whatever the experiment, thread
+//! counts, batch size or encoding, and the files read back match what was produced.
+
+use std::sync::Arc;
+
+use arrow_array::types::UInt8Type;
+use arrow_array::{Array, ArrayRef, DictionaryArray, RecordBatch, StringArray};
+use arrow_schema::{DataType, Field, Schema};
+use indicatif::ProgressBar;
+use shredlab_experiments::catalog::{Optimization, CATALOG};
+use shredlab_experiments::config::RunRequest;
+use shredlab_experiments::gate::Digest;
+use shredlab_experiments::output::OutputDir;
+use shredlab_experiments::run::execute;
+
+const ROWS: u64 = 20_000;
+
+fn digest_of(request: RunRequest) -> Digest {
+    let dir = tempfile::tempdir().unwrap();
+    let output = OutputDir::prepare(dir.path(), false).unwrap();
+    let request = RunRequest {
+        rows: ROWS,
+        verify: true,
+        ..request
+    };
+    let report = execute(&request, &output, &ProgressBar::hidden()).unwrap();
+    assert_eq!(report.gate, Some("pass"));
+    assert_eq!(report.rows, ROWS);
+    assert_eq!(output.part_files().unwrap().len(), report.writers);
+    report.digest.unwrap()
+}
+
+fn baseline() -> Digest {
+    digest_of(RunRequest::default())
+}
+
+#[test]
+fn every_experiment_passes_the_gate() {
+    let expected = baseline();
+    for experiment in CATALOG {
+        let request = RunRequest {
+            experiment: experiment.number,
+            ..RunRequest::default()
+        };
+        assert_eq!(
+            digest_of(request),
+            expected,
+            "experiment {}",
+            experiment.dir_name()
+        );
+    }
+}
+
+#[test]
+fn thread_counts_and_batch_sizes_do_not_change_the_data() {
+    let expected = baseline();
+    for experiment in [0, 13] {
+        for (producers, writers, batch_size) in [
+            (1, 1, 1_000),
+            (4, 1, 4_096),
+            (1, 3, 1_000),
+            (4, 3, 4_096),
+            (3, 2, 777),
+        ] {
+            let request = RunRequest {
+                experiment,
+                producers: Some(producers),
+                writers: Some(writers),
+                batch_size: Some(batch_size),
+                ..RunRequest::default()
+            };
+            assert_eq!(
+                digest_of(request),
+                expected,
+                "experiment {experiment}, {producers} producers, {writers} writers, batch {batch_size}"
+            );
+        }
+    }
+}
+
+#[test]
+fn single_optimizations_alone_pass_the_gate() {
+    let expected = baseline();
+    for o in Optimization::ALL {
+        let request = RunRequest {
+            enable: vec![o],
+            ..RunRequest::default()
+        };
+        assert_eq!(digest_of(request), expected, "{o} alone");
+    }
+}
+
+#[test]
+fn seed_and_skew_change_the_digest() {
+    let expected = baseline();
+    assert_ne!(
+        digest_of(RunRequest {
+            seed: 43,
+            ..RunRequest::default()
+        }),
+        expected
+    );
+    let mut skew = RunRequest::default().skew;
+    skew.name_zipf_exponent = 0.5;
+    assert_ne!(
+        digest_of(RunRequest {
+            skew,
+            ..RunRequest::default()
+        }),
+        expected
+    );
+}
+
+fn names_batch(names: &[Option<&str>], dictionary: bool) -> RecordBatch {
+    let plain = StringArray::from(names.to_vec());
+    let (column, data_type): (ArrayRef, _) = if dictionary {
+        let dict: DictionaryArray<UInt8Type> = names.iter().copied().collect();
+        let dt = dict.data_type().clone();
+        (Arc::new(dict), dt)
+    } else {
+        (Arc::new(plain), DataType::Utf8)
+    };
+    let schema = Schema::new(vec![Field::new("name", data_type, true)]);
+    RecordBatch::try_new(Arc::new(schema), vec![column]).unwrap()
+}
+
+#[test]
+fn digest_ignores_order_batching_and_encoding_but_not_values() {
+    let rows = [Some("a"), None, Some("b"), Some("a")];
+    let whole = Digest::of_batch(&names_batch(&rows, false)).unwrap();
+    assert_eq!(Digest::of_batch(&names_batch(&rows, true)).unwrap(), whole);
+    let mut split = Digest::of_batch(&names_batch(&[Some("a"), Some("b")], true)).unwrap();
+    split += Digest::of_batch(&names_batch(&[Some("a"), None], false)).unwrap();
+    assert_eq!(split, whole);
+    let changed = [Some("a"), Some(""), Some("b"), Some("a")];
+    assert_ne!(
+        Digest::of_batch(&names_batch(&changed, false)).unwrap(),
+        whole
+    );
+    assert_eq!(whole.rows, 4);
+}

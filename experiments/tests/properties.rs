@@ -1,0 +1,70 @@
+//! Writer properties reach the right Parquet columns.
+
+use indicatif::ProgressBar;
+use parquet::file::reader::{FileReader, SerializedFileReader};
+use shredlab_experiments::config::RunRequest;
+use shredlab_experiments::output::OutputDir;
+use shredlab_experiments::properties::phone_number_path;
+use shredlab_experiments::run::execute;
+
+/// (column path, has a dictionary page, has statistics) of each leaf in the first row group.
+fn leaves(experiment: u32, compression: &str) -> Vec<(String, bool, bool, String)> {
+    let dir = tempfile::tempdir().unwrap();
+    let output = OutputDir::prepare(dir.path(), false).unwrap();
+    let request = RunRequest {
+        experiment,
+        rows: 5_000,
+        writers: Some(1),
+        compression: compression.parse().unwrap(),
+        ..RunRequest::default()
+    };
+    execute(&request, &output, &ProgressBar::hidden()).unwrap();
+    let file = std::fs::File::open(output.part_path(0)).unwrap();
+    let reader = SerializedFileReader::new(file).unwrap();
+    let row_group = reader.metadata().row_group(0);
+    row_group
+        .columns()
+        .iter()
+        .map(|c| {
+            (
+                c.column_path().string(),
+                c.dictionary_page_offset().is_some(),
+                c.statistics().is_some(),
+                c.compression().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn fitted_properties_drop_dictionary_and_statistics_of_numbers_only() {
+    let number = phone_number_path().string();
+    for (path, dictionary, statistics, _) in leaves(0, "none") {
+        assert!(dictionary && statistics, "{path} at the baseline");
+    }
+    let fitted = leaves(14, "none");
+    assert!(
+        fitted.iter().any(|(path, ..)| *path == number),
+        "no leaf {number}: {fitted:?}"
+    );
+    for (path, dictionary, statistics, _) in fitted {
+        let is_number = path == number;
+        assert_eq!((dictionary, statistics), (!is_number, !is_number), "{path}");
+    }
+}
+
+#[test]
+fn compression_reaches_every_column() {
+    for (spec, codec) in [
+        ("snappy", "SNAPPY"),
+        ("zstd(3)", "ZSTD"),
+        ("lz4", "LZ4_RAW"),
+    ] {
+        for (path, _, _, compression) in leaves(0, spec) {
+            assert!(
+                compression.starts_with(codec),
+                "{path}: {compression} for {spec}"
+            );
+        }
+    }
+}
