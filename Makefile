@@ -1,0 +1,43 @@
+# shredlab: `make experiment N=7` measures one experiment, `make test` runs the test suite.
+# Both install what they need (Rust comes from rustup; hyperfine is built into .tools/).
+
+CARGO ?= cargo
+N ?= 0
+ROWS ?= 10000000
+RUNS ?= 10
+WARMUP ?= 1
+PRODUCERS ?=
+WRITERS ?=
+BATCH ?=
+COMPRESSION ?= none
+HOST ?= $(shell hostname -s)
+export ROWS RUNS WARMUP PRODUCERS WRITERS BATCH COMPRESSION HOST
+
+BIN := target/release/pipeline
+
+.PHONY: help build test lint list experiment experiments
+
+help:
+	@echo "make experiment N=<n> [ROWS= RUNS= WARMUP= PRODUCERS= WRITERS= BATCH= COMPRESSION=]"
+	@echo "make experiments      every catalog entry"
+	@echo "make list             the experiment catalog"
+	@echo "make test             fmt, clippy and the test suite"
+
+build:
+	$(CARGO) build --release --locked
+
+list: build
+	@$(BIN) --list
+
+experiment: build
+	scripts/experiment.sh $(N)
+
+experiments: build
+	@for n in $$($(BIN) --list | awk 'NR > 1 { print $$1 + 0 }'); do scripts/experiment.sh $$n || exit 1; done
+
+lint:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --release --locked --all-targets -- -D warnings
+
+test: lint
+	$(CARGO) test --release --locked
