@@ -1,9 +1,19 @@
 //! Parquet output for Arrow data that knows nothing about what the data means.
 //!
-//! [`PendingFile`] gives every output file crash-safe semantics: bytes go to a hidden temporary
-//! file in the destination directory, which takes the final name only after a successful close.
-//! A failed, panicking or interrupted run therefore never leaves a file that looks complete.
+//! - [`ParallelArrowWriter`]: a drop-in replacement for `parquet::arrow::ArrowWriter` that
+//!   encodes leaf columns on a persistent pool of workers, keeps several row groups in flight,
+//!   bounds the memory it holds, and writes byte-for-byte the same file.
+//! - [`PendingFile`]: crash-safe output files. Bytes go to a hidden temporary file in the
+//!   destination directory, which takes the final name only after a successful close, so a
+//!   failed, panicking or interrupted run never leaves a file that looks complete.
 
+mod budget;
+mod options;
 mod pending;
+mod schedule;
+mod worker;
+mod writer;
 
+pub use options::{ParallelOptions, THREADS_ENV};
 pub use pending::{PendingFile, PendingFileError};
+pub use writer::ParallelArrowWriter;

@@ -1,0 +1,90 @@
+//! [`ParallelOptions`]: how many workers, how much memory, how much work stays inline.
+
+use parquet::errors::ParquetError;
+
+/// The environment variable that sets the worker count when the builder does not.
+pub const THREADS_ENV: &str = "SHREDLAB_WRITER_THREADS";
+
+/// Settings of a [`crate::ParallelArrowWriter`] beyond Parquet's `WriterProperties`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParallelOptions {
+    threads: Option<usize>,
+    memory_budget: usize,
+    row_groups_in_flight: usize,
+    inline_threshold: usize,
+}
+
+impl Default for ParallelOptions {
+    fn default() -> Self {
+        Self {
+            threads: None,
+            memory_budget: 32 * 1024 * 1024,
+            row_groups_in_flight: 2,
+            inline_threshold: 128 * 1024,
+        }
+    }
+}
+
+impl ParallelOptions {
+    /// Default settings: workers from [`THREADS_ENV`] or the machine, a 32 MiB budget for
+    /// queued Arrow data, two row groups in flight.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Encoding workers (0 or 1 encodes everything on the calling thread). Overrides
+    /// [`THREADS_ENV`] and the machine's available parallelism.
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = Some(threads);
+        self
+    }
+
+    /// Bytes of Arrow data that may wait for encoding before `write` blocks.
+    pub fn with_memory_budget(mut self, bytes: usize) -> Self {
+        self.memory_budget = bytes;
+        self
+    }
+
+    /// Closed row groups that may be encoding while the next one fills (at least 1).
+    pub fn with_row_groups_in_flight(mut self, row_groups: usize) -> Self {
+        self.row_groups_in_flight = row_groups.max(1);
+        self
+    }
+
+    /// Leaf values (rows x leaf columns) a row group takes on the calling thread before its
+    /// columns move to the workers; small writes never pay for cross-thread hand-offs.
+    pub fn with_inline_threshold(mut self, leaf_values: usize) -> Self {
+        self.inline_threshold = leaf_values;
+        self
+    }
+
+    /// The memory budget in bytes.
+    pub fn memory_budget(&self) -> usize {
+        self.memory_budget
+    }
+
+    /// Row groups in flight.
+    pub fn row_groups_in_flight(&self) -> usize {
+        self.row_groups_in_flight
+    }
+
+    /// The inline threshold in leaf values.
+    pub fn inline_threshold(&self) -> usize {
+        self.inline_threshold
+    }
+
+    /// The worker count: the builder's, else [`THREADS_ENV`], else available parallelism.
+    pub fn resolve_threads(&self) -> Result<usize, ParquetError> {
+        if let Some(threads) = self.threads {
+            return Ok(threads);
+        }
+        match std::env::var(THREADS_ENV) {
+            Ok(text) => text.trim().parse::<usize>().map_err(|_| {
+                ParquetError::General(format!(
+                    "{THREADS_ENV}={text:?} is not a whole number of threads: set it to e.g. 4, or unset it to use every core"
+                ))
+            }),
+            Err(_) => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        }
+    }
+}

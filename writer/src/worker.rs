@@ -1,0 +1,236 @@
+//! The persistent pool of encoding workers. Each worker owns the column writers of the leaves
+//! placed on it and takes jobs from its own FIFO queue, so a leaf's batches are encoded in order
+//! without locks. Workers compute the levels of the fields they encode themselves, so level
+//! computation is spread across the pool too.
+
+use std::collections::HashMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use arrow_array::ArrayRef;
+use arrow_schema::SchemaRef;
+use crossbeam_channel::{unbounded, Receiver, Sender};
+use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnChunk, ArrowColumnWriter};
+use parquet::errors::ParquetError;
+
+use crate::budget::Permit;
+
+/// A column writer placed on a worker.
+pub(crate) struct PlacedLeaf {
+    /// Index of the leaf among all leaves of the schema.
+    pub leaf: usize,
+    /// The top-level field the leaf belongs to.
+    pub field: usize,
+    /// Position of the leaf among its field's leaves.
+    pub index_in_field: usize,
+    /// The writer.
+    pub writer: ArrowColumnWriter,
+}
+
+/// A leaf's finished chunk and the time spent encoding it.
+pub(crate) struct ClosedLeaf {
+    pub leaf: usize,
+    pub chunk: ArrowColumnChunk,
+    pub cost: Duration,
+}
+
+/// Sizes of a worker's column writers for one row group.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Sizes {
+    /// Estimated encoded bytes, as `ArrowColumnWriter::get_estimated_total_bytes`.
+    pub estimated: usize,
+    /// Memory held, as `ArrowColumnWriter::memory_size`.
+    pub memory: usize,
+}
+
+pub(crate) type CloseReply = Result<Vec<ClosedLeaf>, ParquetError>;
+
+/// Work for one worker.
+pub(crate) enum Job {
+    /// Take ownership of these writers for row group `row_group`.
+    Start {
+        row_group: usize,
+        leaves: Vec<PlacedLeaf>,
+    },
+    /// Encode `column` (top-level field `field`) into this worker's leaves of that field.
+    Write {
+        row_group: usize,
+        field: usize,
+        column: ArrayRef,
+        permit: Permit,
+    },
+    /// Report the sizes of this worker's writers for `row_group`.
+    Measure {
+        row_group: usize,
+        reply: Sender<Sizes>,
+    },
+    /// Close this worker's writers for `row_group` and send back their chunks.
+    Close {
+        row_group: usize,
+        reply: Sender<CloseReply>,
+    },
+}
+
+/// One worker's part of a row group.
+struct WorkerRowGroup {
+    leaves: Vec<(PlacedLeaf, Duration)>,
+    error: Option<ParquetError>,
+}
+
+impl WorkerRowGroup {
+    fn write(
+        &mut self,
+        schema: &SchemaRef,
+        field: usize,
+        column: &ArrayRef,
+    ) -> Result<(), ParquetError> {
+        let started = Instant::now();
+        let leaves = compute_leaves(schema.field(field), column)?;
+        let mine = self
+            .leaves
+            .iter()
+            .filter(|(l, _)| l.field == field)
+            .count()
+            .max(1);
+        let level_share = started.elapsed() / mine as u32;
+        for (placed, cost) in self.leaves.iter_mut().filter(|(l, _)| l.field == field) {
+            let started = Instant::now();
+            placed.writer.write(&leaves[placed.index_in_field])?;
+            *cost += started.elapsed() + level_share;
+        }
+        Ok(())
+    }
+
+    fn sizes(&self) -> Sizes {
+        self.leaves
+            .iter()
+            .fold(Sizes::default(), |sizes, (l, _)| Sizes {
+                estimated: sizes.estimated + l.writer.get_estimated_total_bytes(),
+                memory: sizes.memory + l.writer.memory_size(),
+            })
+    }
+
+    fn close(self) -> CloseReply {
+        if let Some(error) = self.error {
+            return Err(error);
+        }
+        self.leaves
+            .into_iter()
+            .map(|(placed, cost)| {
+                let started = Instant::now();
+                let chunk = placed.writer.close()?;
+                Ok(ClosedLeaf {
+                    leaf: placed.leaf,
+                    chunk,
+                    cost: cost + started.elapsed(),
+                })
+            })
+            .collect()
+    }
+}
+
+fn panic_error(payload: Box<dyn std::any::Any + Send>) -> ParquetError {
+    let message = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string());
+    ParquetError::General(format!("an encoding worker panicked: {message}"))
+}
+
+fn run_worker(schema: SchemaRef, jobs: Receiver<Job>) {
+    let mut row_groups: HashMap<usize, WorkerRowGroup> = HashMap::new();
+    for job in jobs {
+        match job {
+            Job::Start { row_group, leaves } => {
+                let leaves = leaves.into_iter().map(|l| (l, Duration::ZERO)).collect();
+                row_groups.insert(
+                    row_group,
+                    WorkerRowGroup {
+                        leaves,
+                        error: None,
+                    },
+                );
+            }
+            Job::Write {
+                row_group,
+                field,
+                column,
+                permit,
+            } => {
+                let Some(group) = row_groups.get_mut(&row_group) else {
+                    continue;
+                };
+                if group.error.is_none() {
+                    let outcome =
+                        catch_unwind(AssertUnwindSafe(|| group.write(&schema, field, &column)));
+                    group.error = match outcome {
+                        Ok(result) => result.err(),
+                        Err(payload) => Some(panic_error(payload)),
+                    };
+                }
+                drop(permit);
+            }
+            Job::Measure { row_group, reply } => {
+                let sizes = row_groups.get(&row_group).map(WorkerRowGroup::sizes);
+                let _ = reply.send(sizes.unwrap_or_default());
+            }
+            Job::Close { row_group, reply } => {
+                let Some(group) = row_groups.remove(&row_group) else {
+                    continue;
+                };
+                let outcome = catch_unwind(AssertUnwindSafe(|| group.close()));
+                let _ = reply.send(outcome.unwrap_or_else(|payload| Err(panic_error(payload))));
+            }
+        }
+    }
+}
+
+/// Worker threads, spawned once per writer and kept for its lifetime.
+pub(crate) struct WorkerPool {
+    queues: Vec<Sender<Job>>,
+    threads: Vec<JoinHandle<()>>,
+}
+
+impl WorkerPool {
+    /// Starts `size` workers encoding columns of `schema`.
+    pub(crate) fn new(size: usize, schema: &SchemaRef) -> Result<Self, ParquetError> {
+        let mut pool = Self {
+            queues: Vec::with_capacity(size),
+            threads: Vec::with_capacity(size),
+        };
+        for index in 0..size {
+            let (queue, jobs) = unbounded();
+            let schema = SchemaRef::clone(schema);
+            let thread = std::thread::Builder::new()
+                .name(format!("parquet-encoder-{index}"))
+                .spawn(move || run_worker(schema, jobs))
+                .map_err(|e| ParquetError::External(Box::new(e)))?;
+            pool.queues.push(queue);
+            pool.threads.push(thread);
+        }
+        Ok(pool)
+    }
+
+    /// Number of workers.
+    pub(crate) fn size(&self) -> usize {
+        self.queues.len()
+    }
+
+    /// Queues `job` on `worker`.
+    pub(crate) fn send(&self, worker: usize, job: Job) -> Result<(), ParquetError> {
+        self.queues[worker]
+            .send(job)
+            .map_err(|_| ParquetError::General(format!("encoding worker {worker} has stopped")))
+    }
+}
+
+impl Drop for WorkerPool {
+    fn drop(&mut self) {
+        self.queues.clear();
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
+    }
+}

@@ -1,0 +1,569 @@
+//! [`ParallelArrowWriter`]: the same API and the same bytes as `parquet::arrow::ArrowWriter`,
+//! with leaf columns encoded on a pool of workers.
+
+use std::collections::VecDeque;
+use std::io::Write;
+use std::sync::Arc;
+
+use arrow_array::{Array, ArrayRef, RecordBatch};
+use arrow_schema::SchemaRef;
+use crossbeam_channel::{unbounded, Receiver};
+use parquet::arrow::arrow_writer::{
+    compute_leaves, ArrowColumnChunk, ArrowColumnWriter, ArrowRowGroupWriterFactory,
+    ArrowWriterOptions,
+};
+use parquet::arrow::ArrowWriter;
+use parquet::errors::{ParquetError, Result};
+use parquet::file::metadata::{KeyValue, ParquetMetaData, RowGroupMetaData};
+use parquet::file::properties::WriterProperties;
+use parquet::file::writer::SerializedFileWriter;
+
+use crate::budget::Budget;
+use crate::options::ParallelOptions;
+use crate::schedule::assign_leaves;
+use crate::worker::{CloseReply, Job, PlacedLeaf, Sizes, WorkerPool};
+
+/// Where the column writers of the row group being filled live.
+enum Placement {
+    /// On the calling thread, exactly as `ArrowWriter` keeps them.
+    Inline(Vec<ArrowColumnWriter>),
+    /// On the workers: `owners[f]` are the workers holding leaves of field `f`.
+    Pooled {
+        owners: Vec<Vec<usize>>,
+        workers: Vec<usize>,
+    },
+}
+
+/// The row group being filled.
+struct RowGroup {
+    index: usize,
+    rows: usize,
+    placement: Placement,
+}
+
+/// A closed row group whose chunks the workers are still encoding.
+struct InFlight {
+    replies: Receiver<CloseReply>,
+    expected: usize,
+    estimated_bytes: usize,
+}
+
+/// A drop-in replacement for [`ArrowWriter`] that encodes leaf columns on a persistent pool of
+/// worker threads, and writes byte-for-byte the file `ArrowWriter` would.
+///
+/// Row groups are split exactly as `ArrowWriter` splits them (`max_row_group_row_count` and
+/// `max_row_group_bytes`). A row group starts on the calling thread; once it holds enough work
+/// ([`ParallelOptions::with_inline_threshold`]) its column writers move to the workers, placed
+/// by estimated cost, and later row groups start there directly. Up to
+/// [`ParallelOptions::with_row_groups_in_flight`] closed row groups encode while the next one
+/// fills; they are appended to the file in order. Arrow data waiting for a worker counts against
+/// [`ParallelOptions::with_memory_budget`], and `write` blocks while the budget is spent.
+///
+/// ```
+/// use std::sync::Arc;
+/// use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
+/// use parquet::arrow::ArrowWriter;
+/// use shredlab_writer::{ParallelArrowWriter, ParallelOptions};
+///
+/// let ids: ArrayRef = Arc::new(Int64Array::from_iter_values(0..100_000));
+/// let names: ArrayRef = Arc::new(StringArray::from_iter_values((0..100_000).map(|i| format!("n{i}"))));
+/// let batch = RecordBatch::try_from_iter([("id", ids), ("name", names)])?;
+///
+/// let options = ParallelOptions::new().with_threads(2);
+/// let mut parallel = ParallelArrowWriter::try_new_with_parallel_options(
+///     Vec::new(), batch.schema(), Default::default(), options)?;
+/// parallel.write(&batch)?;
+/// let parallel_bytes = parallel.into_inner()?;
+///
+/// let mut upstream = ArrowWriter::try_new(Vec::new(), batch.schema(), None)?;
+/// upstream.write(&batch)?;
+/// assert_eq!(parallel_bytes, upstream.into_inner()?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct ParallelArrowWriter<W: Write + Send> {
+    file: SerializedFileWriter<W>,
+    factory: ArrowRowGroupWriterFactory,
+    schema: SchemaRef,
+    /// For each leaf: its top-level field and its position among that field's leaves.
+    leaf_fields: Vec<(usize, usize)>,
+    max_rows: Option<usize>,
+    max_bytes: Option<usize>,
+    pool: Option<WorkerPool>,
+    budget: Arc<Budget>,
+    options: ParallelOptions,
+    current: Option<RowGroup>,
+    in_flight: VecDeque<InFlight>,
+    row_groups_started: usize,
+    /// Estimated encoding cost of each leaf, refreshed from measured encode times.
+    leaf_costs: Vec<f64>,
+    measured: bool,
+    prefer_pool: bool,
+    failed: bool,
+}
+
+impl<W: Write + Send> std::fmt::Debug for ParallelArrowWriter<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ParallelArrowWriter")
+            .field("workers", &self.pool.as_ref().map_or(0, WorkerPool::size))
+            .field("in_progress_rows", &self.in_progress_rows())
+            .field("row_groups_in_flight", &self.in_flight.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<W: Write + Send> ParallelArrowWriter<W> {
+    /// Like [`ArrowWriter::try_new`].
+    pub fn try_new(
+        writer: W,
+        schema: SchemaRef,
+        properties: Option<WriterProperties>,
+    ) -> Result<Self> {
+        let options = ArrowWriterOptions::new().with_properties(properties.unwrap_or_default());
+        Self::try_new_with_options(writer, schema, options)
+    }
+
+    /// Like [`ArrowWriter::try_new_with_options`].
+    pub fn try_new_with_options(
+        writer: W,
+        schema: SchemaRef,
+        options: ArrowWriterOptions,
+    ) -> Result<Self> {
+        Self::try_new_with_parallel_options(writer, schema, options, ParallelOptions::default())
+    }
+
+    /// With explicit parallel settings.
+    pub fn try_new_with_parallel_options(
+        writer: W,
+        schema: SchemaRef,
+        options: ArrowWriterOptions,
+        parallel: ParallelOptions,
+    ) -> Result<Self> {
+        let threads = parallel.resolve_threads()?;
+        let (file, factory) =
+            ArrowWriter::try_new_with_options(writer, Arc::clone(&schema), options)?
+                .into_serialized_writer()?;
+        let properties = Arc::clone(file.properties());
+        if properties.content_defined_chunking().is_some() {
+            return Err(ParquetError::NYI(
+                "content-defined chunking in ParallelArrowWriter: use parquet's ArrowWriter for it"
+                    .to_string(),
+            ));
+        }
+        let descriptor = file.schema_descr();
+        let mut leaf_fields = Vec::with_capacity(descriptor.num_columns());
+        for leaf in 0..descriptor.num_columns() {
+            let field = descriptor.get_column_root_idx(leaf);
+            let index_in_field = leaf_fields.iter().filter(|(f, _)| *f == field).count();
+            leaf_fields.push((field, index_in_field));
+        }
+        let pool = if threads > 1 && leaf_fields.len() > 1 {
+            Some(WorkerPool::new(threads.min(leaf_fields.len()), &schema)?)
+        } else {
+            None
+        };
+        Ok(Self {
+            max_rows: properties.max_row_group_row_count(),
+            max_bytes: properties.max_row_group_bytes(),
+            leaf_costs: vec![1.0; leaf_fields.len()],
+            budget: Budget::new(parallel.memory_budget()),
+            file,
+            factory,
+            schema,
+            leaf_fields,
+            pool,
+            options: parallel,
+            current: None,
+            in_flight: VecDeque::new(),
+            row_groups_started: 0,
+            measured: false,
+            prefer_pool: false,
+            failed: false,
+        })
+    }
+
+    /// Encodes `batch`, splitting it across row groups exactly as [`ArrowWriter::write`] does.
+    pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
+        self.guard(|w| w.write_batch(batch))
+    }
+
+    /// Writes the buffered rows as a row group, and every row group still encoding, to the
+    /// sink before returning.
+    pub fn flush(&mut self) -> Result<()> {
+        self.guard(|w| {
+            w.end_row_group()?;
+            w.drain_in_flight(0)
+        })
+    }
+
+    /// Flushes and writes the footer, returning the file's metadata.
+    pub fn finish(&mut self) -> Result<ParquetMetaData> {
+        self.guard(|w| {
+            w.end_row_group()?;
+            w.drain_in_flight(0)?;
+            w.file.finish()
+        })
+    }
+
+    /// Flushes, writes the footer and returns the file's metadata.
+    pub fn close(mut self) -> Result<ParquetMetaData> {
+        self.finish()
+    }
+
+    /// Flushes, writes the footer and returns the sink.
+    pub fn into_inner(mut self) -> Result<W> {
+        self.flush()?;
+        self.file.into_inner()
+    }
+
+    /// Metadata of the row groups already written to the sink.
+    pub fn flushed_row_groups(&self) -> &[RowGroupMetaData] {
+        self.file.flushed_row_groups()
+    }
+
+    /// Estimated encoded size of the row group being filled, as [`ArrowWriter::in_progress_size`].
+    pub fn in_progress_size(&self) -> usize {
+        self.current_sizes().map_or(0, |s| s.estimated)
+    }
+
+    /// Rows in the row group being filled.
+    pub fn in_progress_rows(&self) -> usize {
+        self.current.as_ref().map_or(0, |c| c.rows)
+    }
+
+    /// Memory held by the writer: Arrow data waiting for workers, the column writers of the row
+    /// group being filled, and the estimated size of row groups still encoding.
+    pub fn memory_size(&self) -> usize {
+        let in_flight: usize = self.in_flight.iter().map(|f| f.estimated_bytes).sum();
+        let current = self.current_sizes().map_or(0, |s| s.memory);
+        self.budget.used() + current + in_flight
+    }
+
+    /// Bytes written to the sink so far.
+    pub fn bytes_written(&self) -> usize {
+        self.file.bytes_written()
+    }
+
+    /// Adds key-value metadata to the footer, as [`ArrowWriter::append_key_value_metadata`].
+    pub fn append_key_value_metadata(&mut self, kv_metadata: KeyValue) {
+        self.file.append_key_value_metadata(kv_metadata)
+    }
+
+    /// The sink.
+    pub fn inner(&self) -> &W {
+        self.file.inner()
+    }
+
+    /// Runs `step`, and refuses all later calls once one has failed: the file is then
+    /// incomplete and must not be finished as if it were whole.
+    fn guard<T>(&mut self, step: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        if self.failed {
+            return Err(ParquetError::General(
+                "an earlier write failed; this Parquet file is incomplete".to_string(),
+            ));
+        }
+        let result = step(self);
+        self.failed = result.is_err();
+        result
+    }
+
+    fn write_batch(&mut self, batch: &RecordBatch) -> Result<()> {
+        if batch.num_rows() == 0 {
+            return Ok(());
+        }
+        if batch.num_columns() != self.schema.fields().len() {
+            return Err(ParquetError::ArrowError(format!(
+                "batch has {} columns, the writer's schema {}",
+                batch.num_columns(),
+                self.schema.fields().len()
+            )));
+        }
+        let mut remaining = batch.clone();
+        loop {
+            if self.current.is_none() {
+                self.start_row_group()?;
+            }
+            let buffered_rows = self.in_progress_rows();
+            let mut split_at = match self.max_rows {
+                Some(max) if buffered_rows + remaining.num_rows() > max => {
+                    Some(max - buffered_rows)
+                }
+                _ => None,
+            };
+            let candidate_rows = split_at.unwrap_or_else(|| remaining.num_rows());
+            if let (Some(max_bytes), true) = (self.max_bytes, buffered_rows > 0) {
+                let current_bytes = self.current_sizes()?.estimated;
+                if current_bytes >= max_bytes {
+                    self.end_row_group()?;
+                    continue;
+                }
+                let average = current_bytes / buffered_rows;
+                if let Some(fit) = (max_bytes - current_bytes).checked_div(average) {
+                    if candidate_rows > fit {
+                        if fit == 0 {
+                            self.end_row_group()?;
+                            continue;
+                        }
+                        split_at = Some(fit);
+                    }
+                }
+            }
+            let rest = split_at.map(|keep| {
+                let rest = remaining.slice(keep, remaining.num_rows() - keep);
+                remaining = remaining.slice(0, keep);
+                rest
+            });
+            self.write_to_current(&remaining)?;
+            let rows_full = self
+                .max_rows
+                .is_some_and(|max| self.in_progress_rows() >= max);
+            let bytes_full = match self.max_bytes {
+                Some(max) => self.current_sizes()?.estimated >= max,
+                None => false,
+            };
+            if rows_full || bytes_full {
+                self.end_row_group()?;
+            }
+            match rest {
+                Some(rest) => remaining = rest,
+                None => return Ok(()),
+            }
+        }
+    }
+
+    fn start_row_group(&mut self) -> Result<()> {
+        let index = self.row_groups_started;
+        let writers = self.factory.create_column_writers(index)?;
+        self.row_groups_started += 1;
+        let placement = if self.prefer_pool {
+            self.place(index, writers)?
+        } else {
+            Placement::Inline(writers)
+        };
+        self.current = Some(RowGroup {
+            index,
+            rows: 0,
+            placement,
+        });
+        Ok(())
+    }
+
+    fn write_to_current(&mut self, batch: &RecordBatch) -> Result<()> {
+        let current = self.current.as_mut().expect("a row group was started");
+        current.rows += batch.num_rows();
+        let (index, rows) = (current.index, current.rows);
+        match &mut current.placement {
+            Placement::Inline(writers) => {
+                let mut writers = writers.iter_mut();
+                for (field, column) in self.schema.fields().iter().zip(batch.columns()) {
+                    for leaf in compute_leaves(field, column)? {
+                        writers.next().expect("one writer per leaf").write(&leaf)?;
+                    }
+                }
+                if self.pool.is_some()
+                    && rows * self.leaf_fields.len() >= self.options.inline_threshold()
+                {
+                    self.migrate(index)?;
+                }
+                Ok(())
+            }
+            Placement::Pooled { owners, .. } => {
+                let owners = owners.clone();
+                self.dispatch(index, &owners, batch)
+            }
+        }
+    }
+
+    /// Moves the inline row group's writers to the workers; later row groups start there.
+    fn migrate(&mut self, index: usize) -> Result<()> {
+        let current = self.current.as_mut().expect("a row group was started");
+        let Placement::Inline(writers) =
+            std::mem::replace(&mut current.placement, Placement::Inline(Vec::new()))
+        else {
+            return Ok(());
+        };
+        if !self.measured {
+            // Until encode times are measured, the encoded size so far stands in for cost.
+            self.leaf_costs = writers
+                .iter()
+                .map(|w| w.get_estimated_total_bytes() as f64)
+                .collect();
+        }
+        let placement = self.place(index, writers)?;
+        self.current
+            .as_mut()
+            .expect("a row group was started")
+            .placement = placement;
+        self.prefer_pool = true;
+        Ok(())
+    }
+
+    fn pool(&self) -> &WorkerPool {
+        self.pool.as_ref().expect("pooled placement implies a pool")
+    }
+
+    fn place(&self, index: usize, writers: Vec<ArrowColumnWriter>) -> Result<Placement> {
+        let pool = self.pool();
+        let assignment = assign_leaves(&self.leaf_costs, pool.size());
+        let mut per_worker: Vec<Vec<PlacedLeaf>> = (0..pool.size()).map(|_| Vec::new()).collect();
+        let mut owners = vec![Vec::new(); self.schema.fields().len()];
+        for (leaf, writer) in writers.into_iter().enumerate() {
+            let (field, index_in_field) = self.leaf_fields[leaf];
+            let worker = assignment[leaf];
+            if !owners[field].contains(&worker) {
+                owners[field].push(worker);
+            }
+            per_worker[worker].push(PlacedLeaf {
+                leaf,
+                field,
+                index_in_field,
+                writer,
+            });
+        }
+        let mut workers = Vec::new();
+        for (worker, leaves) in per_worker.into_iter().enumerate() {
+            if !leaves.is_empty() {
+                pool.send(
+                    worker,
+                    Job::Start {
+                        row_group: index,
+                        leaves,
+                    },
+                )?;
+                workers.push(worker);
+            }
+        }
+        Ok(Placement::Pooled { owners, workers })
+    }
+
+    fn dispatch(&self, index: usize, owners: &[Vec<usize>], batch: &RecordBatch) -> Result<()> {
+        for (field, column) in batch.columns().iter().enumerate() {
+            let field_owners = &owners[field];
+            let bytes = data_bytes(column);
+            let mut permit = self.budget.acquire(bytes);
+            for (position, &worker) in field_owners.iter().enumerate() {
+                let share = if position + 1 == field_owners.len() {
+                    bytes
+                } else {
+                    bytes / field_owners.len()
+                };
+                let job = Job::Write {
+                    row_group: index,
+                    field,
+                    column: ArrayRef::clone(column),
+                    permit: permit.split(share),
+                };
+                self.pool().send(worker, job)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn current_sizes(&self) -> Result<Sizes> {
+        let Some(current) = &self.current else {
+            return Ok(Sizes::default());
+        };
+        match &current.placement {
+            Placement::Inline(writers) => Ok(writers.iter().fold(Sizes::default(), |s, w| Sizes {
+                estimated: s.estimated + w.get_estimated_total_bytes(),
+                memory: s.memory + w.memory_size(),
+            })),
+            Placement::Pooled { workers, .. } => self.measure(current.index, workers),
+        }
+    }
+
+    /// Sizes of row group `index`'s writers on `workers`, reported after the work queued so far.
+    fn measure(&self, index: usize, workers: &[usize]) -> Result<Sizes> {
+        let (reply, replies) = unbounded();
+        for &worker in workers {
+            let job = Job::Measure {
+                row_group: index,
+                reply: reply.clone(),
+            };
+            self.pool().send(worker, job)?;
+        }
+        drop(reply);
+        Ok(replies.iter().fold(Sizes::default(), |s, r| Sizes {
+            estimated: s.estimated + r.estimated,
+            memory: s.memory + r.memory,
+        }))
+    }
+
+    /// Closes the row group being filled: inline ones are appended at once (after those still
+    /// encoding), pooled ones join the in-flight queue.
+    fn end_row_group(&mut self) -> Result<()> {
+        let Some(current) = self.current.take() else {
+            return Ok(());
+        };
+        match current.placement {
+            Placement::Inline(writers) => {
+                self.drain_in_flight(0)?;
+                let chunks = writers
+                    .into_iter()
+                    .map(ArrowColumnWriter::close)
+                    .collect::<Result<Vec<_>>>()?;
+                self.append(chunks)
+            }
+            Placement::Pooled { workers, .. } => {
+                let sizes = self.measure(current.index, &workers)?;
+                let (reply, replies) = unbounded();
+                for &worker in &workers {
+                    let job = Job::Close {
+                        row_group: current.index,
+                        reply: reply.clone(),
+                    };
+                    self.pool().send(worker, job)?;
+                }
+                self.in_flight.push_back(InFlight {
+                    replies,
+                    expected: workers.len(),
+                    estimated_bytes: sizes.memory,
+                });
+                self.drain_in_flight(self.options.row_groups_in_flight())
+            }
+        }
+    }
+
+    /// Appends finished row groups, oldest first, until at most `keep` are in flight.
+    fn drain_in_flight(&mut self, keep: usize) -> Result<()> {
+        while self.in_flight.len() > keep {
+            let flight = self.in_flight.pop_front().expect("non-empty");
+            let mut chunks: Vec<Option<ArrowColumnChunk>> =
+                (0..self.leaf_fields.len()).map(|_| None).collect();
+            for _ in 0..flight.expected {
+                let closed = flight.replies.recv().map_err(|_| {
+                    ParquetError::General("an encoding worker stopped unexpectedly".to_string())
+                })??;
+                for leaf in closed {
+                    self.leaf_costs[leaf.leaf] = leaf.cost.as_secs_f64();
+                    chunks[leaf.leaf] = Some(leaf.chunk);
+                }
+            }
+            self.measured = true;
+            let chunks = chunks
+                .into_iter()
+                .map(|c| {
+                    c.ok_or_else(|| ParquetError::General("a column chunk is missing".to_string()))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            self.append(chunks)?;
+        }
+        Ok(())
+    }
+
+    fn append(&mut self, chunks: Vec<ArrowColumnChunk>) -> Result<()> {
+        let mut row_group = self.file.next_row_group()?;
+        for chunk in chunks {
+            chunk.append_to_row_group(&mut row_group)?;
+        }
+        row_group.close()?;
+        Ok(())
+    }
+}
+
+/// Bytes of Arrow data a column holds: the used part of its buffers.
+fn data_bytes(column: &ArrayRef) -> usize {
+    column
+        .to_data()
+        .get_slice_memory_size()
+        .unwrap_or_else(|_| column.get_array_memory_size())
+}
