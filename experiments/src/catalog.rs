@@ -38,11 +38,13 @@ pub enum Optimization {
     DirectDigits,
     /// Writer properties fitted to the data: no dictionary or statistics for the unique numbers.
     FittedWriterProperties,
+    /// One file per writer encoded by `shredlab-writer`'s parallel column-encoding writer.
+    ParallelWriter,
 }
 
 impl Optimization {
     /// Every optimization, in catalog order.
-    pub const ALL: [Optimization; 13] = [
+    pub const ALL: [Optimization; 14] = [
         Self::DictionaryPhoneType,
         Self::NoRowStructs,
         Self::ReuseNumberBuffer,
@@ -56,6 +58,7 @@ impl Optimization {
         Self::DirectNames,
         Self::DirectDigits,
         Self::FittedWriterProperties,
+        Self::ParallelWriter,
     ];
 
     /// The command-line name.
@@ -74,6 +77,7 @@ impl Optimization {
             Self::DirectNames => "direct-names",
             Self::DirectDigits => "direct-digits",
             Self::FittedWriterProperties => "fitted-writer-properties",
+            Self::ParallelWriter => "parallel-writer",
         }
     }
 
@@ -326,6 +330,15 @@ pub static CATALOG: &[Experiment] = &[
         summary: "writer properties fitted to the data",
         changes: "no dictionary and no statistics for the unique phones.number column; dictionary and page statistics stay on for name and phone_type",
         adds: Some(Optimization::FittedWriterProperties),
+        reverts: None,
+        study: None,
+    },
+    Experiment {
+        number: 15,
+        slug: "parallel-writer",
+        summary: "parallel column-encoding writer",
+        changes: "each file is encoded by ParallelArrowWriter (leaf columns on a worker pool, byte-identical to ArrowWriter); default 1 writer with an encoder pool of max(2, cores / writers) threads",
+        adds: Some(Optimization::ParallelWriter),
         reverts: None,
         study: None,
     },

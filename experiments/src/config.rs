@@ -66,6 +66,8 @@ pub struct PipelineConfig {
     pub producers: usize,
     /// Writer threads, one file each.
     pub writers: usize,
+    /// Encoding threads of each writer's pool, with the parallel writer.
+    pub encoder_threads: usize,
     /// Seed of the data.
     pub seed: u64,
     /// Parquet compression.
@@ -88,7 +90,9 @@ impl PipelineConfig {
         request.skew.validate()?;
         request.skew.check_rows(request.rows)?;
         let cores = cores.max(1);
-        let default_writers = if optimizations.has(Optimization::SizedThreadPools) {
+        let default_writers = if optimizations.has(Optimization::ParallelWriter) {
+            1
+        } else if optimizations.has(Optimization::SizedThreadPools) {
             (cores / 2).max(2)
         } else if optimizations.has(Optimization::TwoWriters) {
             2
@@ -107,6 +111,7 @@ impl PipelineConfig {
             batch_size: request.batch_size.unwrap_or(default_batch),
             producers: request.producers.unwrap_or(cores),
             writers: request.writers.unwrap_or(default_writers),
+            encoder_threads: 0,
             seed: request.seed,
             compression: request.compression,
             skew: request.skew.clone(),
@@ -122,7 +127,10 @@ impl PipelineConfig {
                 return Err(PipelineError::Zero(name));
             }
         }
-        Ok(config)
+        Ok(Self {
+            encoder_threads: (cores / config.writers).max(2),
+            ..config
+        })
     }
 
     /// Number of batches.
@@ -157,6 +165,7 @@ mod tests {
         assert_eq!(at(5).writers, 2);
         assert_eq!(at(7).writers, 4);
         assert_eq!(at(8).batch_size, 4096);
+        assert_eq!((at(15).writers, at(15).encoder_threads), (1, 8));
     }
 
     #[test]

@@ -12,8 +12,11 @@ use std::time::{Duration, Instant};
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::SchemaRef;
 use indicatif::ProgressBar;
+use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::arrow::ArrowWriter;
+use parquet::errors::ParquetError;
 use parquet::file::properties::WriterProperties;
+use shredlab_writer::{ParallelArrowWriter, ParallelOptions};
 
 use crate::catalog::Optimization;
 use crate::config::PipelineConfig;
@@ -146,17 +149,60 @@ fn arrow_bytes(batch: &RecordBatch) -> u64 {
         .sum()
 }
 
+/// One file's Parquet encoder: parquet's own, or the parallel one from `shredlab-writer`.
+enum FileEncoder<W: Write + Send> {
+    Upstream(ArrowWriter<W>),
+    Parallel(ParallelArrowWriter<W>),
+}
+
+impl<W: Write + Send> FileEncoder<W> {
+    fn try_new(
+        sink: W,
+        schema: SchemaRef,
+        properties: WriterProperties,
+        config: &PipelineConfig,
+    ) -> Result<Self, ParquetError> {
+        if !config.optimizations.has(Optimization::ParallelWriter) {
+            return Ok(Self::Upstream(ArrowWriter::try_new(
+                sink,
+                schema,
+                Some(properties),
+            )?));
+        }
+        let options = ArrowWriterOptions::new().with_properties(properties);
+        let parallel = ParallelOptions::new().with_threads(config.encoder_threads);
+        Ok(Self::Parallel(
+            ParallelArrowWriter::try_new_with_parallel_options(sink, schema, options, parallel)?,
+        ))
+    }
+
+    fn write(&mut self, batch: &RecordBatch) -> Result<(), ParquetError> {
+        match self {
+            Self::Upstream(writer) => writer.write(batch),
+            Self::Parallel(writer) => writer.write(batch),
+        }
+    }
+
+    fn into_inner(self) -> Result<W, ParquetError> {
+        match self {
+            Self::Upstream(writer) => writer.into_inner(),
+            Self::Parallel(writer) => writer.into_inner(),
+        }
+    }
+}
+
 /// Encodes every batch from `batches` into one Parquet stream and returns the finished sink.
 fn write_stream<W: Write + Send>(
     sink: W,
     schema: SchemaRef,
     properties: WriterProperties,
+    config: &PipelineConfig,
     batches: Receiver<RecordBatch>,
     stop: &AtomicBool,
     progress: &ProgressBar,
-) -> Result<(W, u64), parquet::errors::ParquetError> {
+) -> Result<(W, u64), ParquetError> {
     let _stop_on_panic = StopOnPanic(stop);
-    let mut writer = ArrowWriter::try_new(sink, schema, Some(properties))?;
+    let mut writer = FileEncoder::try_new(sink, schema, properties, config)?;
     let mut rows = 0;
     for batch in batches {
         writer.write(&batch)?;
@@ -205,7 +251,9 @@ where
             .map(|(sink, batches)| {
                 let (schema, properties) = (Arc::clone(&schema), properties.clone());
                 let stop = &stop;
-                scope.spawn(move || write_stream(sink, schema, properties, batches, stop, progress))
+                scope.spawn(move || {
+                    write_stream(sink, schema, properties, config, batches, stop, progress)
+                })
             })
             .collect();
         let producers: Vec<_> = (0..config.producers)
