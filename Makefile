@@ -15,12 +15,13 @@ export ROWS RUNS WARMUP PRODUCERS WRITERS BATCH COMPRESSION HOST
 
 BIN := target/release/pipeline
 
-.PHONY: help build test lint list experiment experiments
+.PHONY: help build test lint list experiment experiments writer-bench
 
 help:
 	@echo "make experiment N=<n> [ROWS= RUNS= WARMUP= PRODUCERS= WRITERS= BATCH= COMPRESSION=]"
 	@echo "make experiments      every catalog entry"
 	@echo "make list             the experiment catalog"
+	@echo "make writer-bench     ParallelArrowWriter vs ArrowWriter, both allocators [REPS=5]"
 	@echo "make test             fmt, clippy and the test suite"
 
 build:
@@ -34,6 +35,11 @@ experiment: build
 
 experiments: build
 	@for n in $$($(BIN) --list | awk 'NR > 1 { print $$1 + 0 }'); do scripts/experiment.sh $$n || exit 1; done
+
+REPS ?= 5
+writer-bench: build
+	target/release/writer-bench --reps $(REPS) --allocator system --output results/$(HOST)/writer
+	target/release/writer-bench --reps $(REPS) --allocator mimalloc --output results/$(HOST)/writer
 
 lint:
 	$(CARGO) fmt --all -- --check

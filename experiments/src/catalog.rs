@@ -38,13 +38,15 @@ pub enum Optimization {
     DirectDigits,
     /// Writer properties fitted to the data: no dictionary or statistics for the unique numbers.
     FittedWriterProperties,
+    /// New allocations from mimalloc instead of the system allocator.
+    Mimalloc,
     /// One file per writer encoded by `shredlab-writer`'s parallel column-encoding writer.
     ParallelWriter,
 }
 
 impl Optimization {
     /// Every optimization, in catalog order.
-    pub const ALL: [Optimization; 14] = [
+    pub const ALL: [Optimization; 15] = [
         Self::DictionaryPhoneType,
         Self::NoRowStructs,
         Self::ReuseNumberBuffer,
@@ -58,6 +60,7 @@ impl Optimization {
         Self::DirectNames,
         Self::DirectDigits,
         Self::FittedWriterProperties,
+        Self::Mimalloc,
         Self::ParallelWriter,
     ];
 
@@ -77,6 +80,7 @@ impl Optimization {
             Self::DirectNames => "direct-names",
             Self::DirectDigits => "direct-digits",
             Self::FittedWriterProperties => "fitted-writer-properties",
+            Self::Mimalloc => "mimalloc",
             Self::ParallelWriter => "parallel-writer",
         }
     }
@@ -335,6 +339,15 @@ pub static CATALOG: &[Experiment] = &[
     },
     Experiment {
         number: 15,
+        slug: "mimalloc",
+        summary: "mimalloc instead of the system allocator",
+        changes: "new blocks come from mimalloc (switched at start-up; each block is freed by the allocator that made it); profiling showed glibc's per-thread arenas trimming and re-faulting memory, i.e. system time, under multi-threaded encoding",
+        adds: Some(Optimization::Mimalloc),
+        reverts: None,
+        study: None,
+    },
+    Experiment {
+        number: 16,
         slug: "parallel-writer",
         summary: "parallel column-encoding writer",
         changes: "each file is encoded by ParallelArrowWriter (leaf columns on a worker pool, byte-identical to ArrowWriter); default 1 writer with an encoder pool of max(2, cores / writers) threads",

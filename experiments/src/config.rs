@@ -2,6 +2,7 @@
 
 use shredlab_generator::SkewConfig;
 
+use crate::alloc::Allocator;
 use crate::catalog::{Optimization, Optimizations};
 use crate::compression::CompressionSpec;
 use crate::error::PipelineError;
@@ -133,6 +134,15 @@ impl PipelineConfig {
         })
     }
 
+    /// The allocator the run needs.
+    pub fn allocator(&self) -> Allocator {
+        if self.optimizations.has(Optimization::Mimalloc) {
+            Allocator::Mimalloc
+        } else {
+            Allocator::System
+        }
+    }
+
     /// Number of batches.
     pub fn batch_count(&self) -> u64 {
         self.rows.div_ceil(self.batch_size as u64)
@@ -165,7 +175,7 @@ mod tests {
         assert_eq!(at(5).writers, 2);
         assert_eq!(at(7).writers, 4);
         assert_eq!(at(8).batch_size, 4096);
-        assert_eq!((at(15).writers, at(15).encoder_threads), (1, 8));
+        assert_eq!((at(16).writers, at(16).encoder_threads), (1, 8));
     }
 
     #[test]

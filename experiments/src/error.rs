@@ -78,6 +78,14 @@ pub enum PipelineError {
     /// A writer stopped taking batches without reporting why.
     #[error("writer {0} stopped before all batches were written")]
     WriterGone(usize),
+    /// The process could not restart itself on the allocator the experiment needs.
+    #[error("cannot restart on the {allocator} allocator: {source}")]
+    Restart {
+        /// The allocator wanted.
+        allocator: &'static str,
+        /// The exec error.
+        source: std::io::Error,
+    },
     /// The gate could not compute a digest.
     #[error(transparent)]
     Gate(#[from] GateError),

@@ -5,15 +5,18 @@
 //! [`pipeline`] carries them over channels to writer threads, and the [`gate`] proves that every
 //! experiment wrote the same data.
 
+pub mod alloc;
 pub mod catalog;
 pub mod cli;
 pub mod compression;
 pub mod config;
 pub mod error;
 pub mod gate;
+pub mod memory;
 pub mod output;
 pub mod pipeline;
 pub mod properties;
 pub mod report;
 pub mod run;
 pub mod source;
+pub mod writer_bench;

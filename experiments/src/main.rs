@@ -3,10 +3,15 @@
 use std::process::ExitCode;
 
 use clap::Parser;
+use shredlab_experiments::alloc::{self, SwitchableAllocator};
 use shredlab_experiments::catalog::CATALOG;
 use shredlab_experiments::cli::Cli;
+use shredlab_experiments::error::PipelineError;
 use shredlab_experiments::output::OutputDir;
-use shredlab_experiments::run::{execute, progress_bar};
+use shredlab_experiments::run::{execute, progress_bar, resolve};
+
+#[global_allocator]
+static ALLOCATOR: SwitchableAllocator = SwitchableAllocator;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -14,8 +19,15 @@ fn main() -> ExitCode {
         print!("{}", catalog_table());
         return ExitCode::SUCCESS;
     }
-    let result = OutputDir::prepare(&cli.output_dir, cli.overwrite)
-        .and_then(|output| execute(&cli.request(), &output, &progress_bar(cli.rows, cli.quiet)));
+    let result = resolve(&cli.request()).and_then(|config| {
+        let allocator = config.allocator();
+        alloc::ensure(allocator).map_err(|source| PipelineError::Restart {
+            allocator: allocator.name(),
+            source,
+        })?;
+        let output = OutputDir::prepare(&cli.output_dir, cli.overwrite)?;
+        execute(&config, &output, &progress_bar(cli.rows, cli.quiet))
+    });
     match result {
         Ok(report) if cli.json => {
             println!(

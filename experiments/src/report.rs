@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use crate::alloc;
 use crate::catalog::CATALOG;
 use crate::compression::CompressionSpec;
 use crate::config::PipelineConfig;
@@ -29,6 +30,8 @@ pub struct RunReport {
     pub seed: u64,
     /// Compression.
     pub compression: CompressionSpec,
+    /// The allocator the process ran on.
+    pub allocator: &'static str,
     /// Wall time in seconds.
     pub elapsed_s: f64,
     /// Rows per second.
@@ -61,6 +64,7 @@ impl RunReport {
             writers: config.writers,
             seed: config.seed,
             compression: config.compression,
+            allocator: alloc::active().name(),
             elapsed_s: seconds,
             rows_per_s: outcome.rows as f64 / seconds,
             arrow_bytes: outcome.arrow_bytes,
@@ -81,7 +85,7 @@ impl RunReport {
         let mib = |bytes: f64| bytes / (1024.0 * 1024.0);
         let mut text = format!(
             "experiment {:02}-{}: {} rows in {:.3} s ({:.2} M rows/s)\n\
-             producers {}, writers {}, batch {}, compression {}\n\
+             producers {}, writers {}, batch {}, compression {}, allocator {}\n\
              arrow {:.1} MiB ({:.1} MiB/s), parquet {:.1} MiB in {} file(s)\n",
             self.experiment,
             self.slug,
@@ -92,6 +96,7 @@ impl RunReport {
             self.writers,
             self.batch_size,
             self.compression,
+            self.allocator,
             mib(self.arrow_bytes as f64),
             mib(self.arrow_bytes_per_s),
             mib(self.output_bytes as f64),

@@ -29,15 +29,19 @@ pub fn progress_bar(rows: u64, quiet: bool) -> ProgressBar {
     bar
 }
 
-/// Generates and writes the run `request` into `output`, gating it when asked.
+/// Resolves `request` on this machine.
+pub fn resolve(request: &RunRequest) -> Result<PipelineConfig, PipelineError> {
+    PipelineConfig::resolve(request, available_cores())
+}
+
+/// Generates and writes the run `config` into `output`, gating it when asked.
 pub fn execute(
-    request: &RunRequest,
+    config: &PipelineConfig,
     output: &OutputDir,
     progress: &ProgressBar,
 ) -> Result<RunReport, PipelineError> {
-    let config = PipelineConfig::resolve(request, available_cores())?;
     let source = ContactSource::try_new(config.seed, config.skew.clone(), config.optimizations)?;
-    let outcome = run_pipeline(&config, &source, output, progress)?;
+    let outcome = run_pipeline(config, &source, output, progress)?;
     progress.finish_and_clear();
     let read_back = match outcome.produced {
         Some(produced) => {
@@ -53,5 +57,5 @@ pub fn execute(
         }
         None => None,
     };
-    Ok(RunReport::new(&config, &outcome, read_back))
+    Ok(RunReport::new(config, &outcome, read_back))
 }

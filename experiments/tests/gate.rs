@@ -11,7 +11,7 @@ use shredlab_experiments::catalog::{Optimization, CATALOG};
 use shredlab_experiments::config::RunRequest;
 use shredlab_experiments::gate::Digest;
 use shredlab_experiments::output::OutputDir;
-use shredlab_experiments::run::execute;
+use shredlab_experiments::run::{execute, resolve};
 
 const ROWS: u64 = 20_000;
 
@@ -23,7 +23,7 @@ fn digest_of(request: RunRequest) -> Digest {
         verify: true,
         ..request
     };
-    let report = execute(&request, &output, &ProgressBar::hidden()).unwrap();
+    let report = execute(&resolve(&request).unwrap(), &output, &ProgressBar::hidden()).unwrap();
     assert_eq!(report.gate, Some("pass"));
     assert_eq!(report.rows, ROWS);
     assert_eq!(output.part_files().unwrap().len(), report.writers);

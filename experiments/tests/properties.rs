@@ -5,7 +5,7 @@ use parquet::file::reader::{FileReader, SerializedFileReader};
 use shredlab_experiments::config::RunRequest;
 use shredlab_experiments::output::OutputDir;
 use shredlab_experiments::properties::phone_number_path;
-use shredlab_experiments::run::execute;
+use shredlab_experiments::run::{execute, resolve};
 
 /// (column path, has a dictionary page, has statistics) of each leaf in the first row group.
 fn leaves(experiment: u32, compression: &str) -> Vec<(String, bool, bool, String)> {
@@ -18,7 +18,7 @@ fn leaves(experiment: u32, compression: &str) -> Vec<(String, bool, bool, String
         compression: compression.parse().unwrap(),
         ..RunRequest::default()
     };
-    execute(&request, &output, &ProgressBar::hidden()).unwrap();
+    execute(&resolve(&request).unwrap(), &output, &ProgressBar::hidden()).unwrap();
     let file = std::fs::File::open(output.part_path(0)).unwrap();
     let reader = SerializedFileReader::new(file).unwrap();
     let row_group = reader.metadata().row_group(0);

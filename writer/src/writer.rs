@@ -88,6 +88,8 @@ pub struct ParallelArrowWriter<W: Write + Send> {
     leaf_fields: Vec<(usize, usize)>,
     max_rows: Option<usize>,
     max_bytes: Option<usize>,
+    /// Workers to start when the first row group moves off the calling thread (0 or 1: never).
+    workers: usize,
     pool: Option<WorkerPool>,
     budget: Arc<Budget>,
     options: ParallelOptions,
@@ -104,7 +106,7 @@ pub struct ParallelArrowWriter<W: Write + Send> {
 impl<W: Write + Send> std::fmt::Debug for ParallelArrowWriter<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ParallelArrowWriter")
-            .field("workers", &self.pool.as_ref().map_or(0, WorkerPool::size))
+            .field("workers", &self.workers)
             .field("in_progress_rows", &self.in_progress_rows())
             .field("row_groups_in_flight", &self.in_flight.len())
             .finish_non_exhaustive()
@@ -156,10 +158,11 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
             let index_in_field = leaf_fields.iter().filter(|(f, _)| *f == field).count();
             leaf_fields.push((field, index_in_field));
         }
-        let pool = if threads > 1 && leaf_fields.len() > 1 {
-            Some(WorkerPool::new(threads.min(leaf_fields.len()), &schema)?)
+        // Workers start only when a row group first outgrows the inline threshold.
+        let workers = if leaf_fields.len() > 1 {
+            threads.min(leaf_fields.len())
         } else {
-            None
+            0
         };
         Ok(Self {
             max_rows: properties.max_row_group_row_count(),
@@ -170,7 +173,8 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
             factory,
             schema,
             leaf_fields,
-            pool,
+            workers,
+            pool: None,
             options: parallel,
             current: None,
             in_flight: VecDeque::new(),
@@ -381,6 +385,9 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         else {
             return Ok(());
         };
+        if self.pool.is_none() {
+            self.pool = Some(WorkerPool::new(self.workers, &self.schema)?);
+        }
         if !self.measured {
             // Until encode times are measured, the encoded size so far stands in for cost.
             self.leaf_costs = writers

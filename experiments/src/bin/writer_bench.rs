@@ -1,0 +1,162 @@
+//! `writer-bench`: ParallelArrowWriter against parquet's ArrowWriter, cell by cell.
+
+use std::path::PathBuf;
+
+#[global_allocator]
+static ALLOCATOR: SwitchableAllocator = SwitchableAllocator;
+
+use anyhow::{Context, Result};
+use arrow_array::RecordBatch;
+use arrow_schema::SchemaRef;
+use clap::Parser;
+use parquet::file::properties::WriterProperties;
+use shredlab_experiments::alloc::{self, Allocator, SwitchableAllocator};
+use shredlab_experiments::catalog::Optimizations;
+use shredlab_experiments::compression::CompressionSpec;
+use shredlab_experiments::run::available_cores;
+use shredlab_experiments::source::{BatchSource, ContactSource};
+use shredlab_experiments::writer_bench::report::{markdown, CellResult};
+use shredlab_experiments::writer_bench::{compare, table, Shape};
+use shredlab_generator::SkewConfig;
+
+/// Compare ParallelArrowWriter with parquet's ArrowWriter on in-memory batches written to a
+/// byte-counting sink; both writers alternate within each cell.
+#[derive(Debug, Parser)]
+struct Args {
+    /// Repetitions per writer and cell.
+    #[arg(long, default_value_t = 5)]
+    reps: usize,
+    /// Row counts of the matrix.
+    #[arg(long, value_delimiter = ',', default_value = "1000,100000,1000000")]
+    rows: Vec<usize>,
+    /// Column counts of the matrix.
+    #[arg(long, value_delimiter = ',', default_value = "10,30")]
+    columns: Vec<usize>,
+    /// Compressions of the matrix.
+    #[arg(long, value_delimiter = ';', default_value = "none;zstd(1);zstd(3)")]
+    compressions: Vec<CompressionSpec>,
+    /// Contacts from the generator to write as the last cell (0 skips it).
+    #[arg(long, default_value_t = 10_000_000)]
+    contacts_rows: usize,
+    /// Encoder workers of the parallel writer [default: available CPUs].
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Allocator of the process (both writers use it): system or mimalloc.
+    #[arg(long, default_value = "system")]
+    allocator: String,
+    /// Directory for writer-bench-<allocator>.json and .md.
+    #[arg(long, default_value = "results/local/writer")]
+    output: PathBuf,
+}
+
+fn properties(compression: CompressionSpec) -> WriterProperties {
+    WriterProperties::builder()
+        .set_compression(compression.codec())
+        .build()
+}
+
+fn arrow_bytes(batches: &[RecordBatch]) -> u64 {
+    batches
+        .iter()
+        .map(|b| b.get_array_memory_size() as u64)
+        .sum()
+}
+
+fn cell(
+    (shape, columns, rows, compression): (&str, usize, usize, CompressionSpec),
+    (schema, batches): &(SchemaRef, Vec<RecordBatch>),
+    args: &Args,
+    threads: usize,
+) -> Result<CellResult> {
+    let (arrow_writer, parallel) = compare(
+        schema,
+        batches,
+        &properties(compression),
+        threads,
+        args.reps,
+    )?;
+    let result = CellResult {
+        shape: shape.to_string(),
+        columns,
+        rows,
+        compression: compression.to_string(),
+        arrow_bytes: arrow_bytes(batches),
+        threads,
+        speedup: arrow_writer.median_s / parallel.median_s,
+        arrow_writer,
+        parallel,
+    };
+    eprintln!(
+        "{shape:>8} {columns:>3} cols {rows:>8} rows {compression:<8} ArrowWriter {:.4} s, parallel {:.4} s: {:.2}x",
+        result.arrow_writer.median_s, result.parallel.median_s, result.speedup
+    );
+    Ok(result)
+}
+
+fn contacts(rows: usize) -> Result<(SchemaRef, Vec<RecordBatch>)> {
+    let optimizations = Optimizations::for_experiment(14)?;
+    let source = ContactSource::try_new(42, SkewConfig::default(), optimizations)?;
+    let mut maker = source.maker();
+    let batches = (0..rows as u64)
+        .step_by(4096)
+        .map(|start| maker.make(start..(start + 4096).min(rows as u64)))
+        .collect();
+    Ok((source.schema(), batches))
+}
+
+fn main() -> Result<()> {
+    let args = Args::parse();
+    let allocator = match args.allocator.as_str() {
+        "system" => Allocator::System,
+        "mimalloc" => Allocator::Mimalloc,
+        other => anyhow::bail!("unknown allocator '{other}': use system or mimalloc"),
+    };
+    alloc::ensure(allocator).context("cannot restart on the chosen allocator")?;
+    let threads = args.threads.unwrap_or_else(available_cores);
+    let mut cells = Vec::new();
+    for &rows in &args.rows {
+        for &columns in &args.columns {
+            for shape in [Shape::Simple, Shape::Complex] {
+                let data = table(shape, columns, rows, 7);
+                for &compression in &args.compressions {
+                    cells.push(cell(
+                        (shape.name(), columns, rows, compression),
+                        &data,
+                        &args,
+                        threads,
+                    )?);
+                }
+            }
+        }
+    }
+    if args.contacts_rows > 0 {
+        let data = contacts(args.contacts_rows)?;
+        cells.push(cell(
+            ("contacts", 2, args.contacts_rows, CompressionSpec::None),
+            &data,
+            &args,
+            threads,
+        )?);
+    }
+    std::fs::create_dir_all(&args.output)
+        .with_context(|| format!("cannot create {}", args.output.display()))?;
+    let stem = format!("writer-bench-{}", allocator.name());
+    std::fs::write(
+        args.output.join(format!("{stem}.json")),
+        serde_json::to_string_pretty(&cells)?,
+    )?;
+    let header = format!(
+        "# ParallelArrowWriter vs ArrowWriter ({} allocator)\n\nMedians of {} alternating repetitions per writer, \
+         {threads} encoder workers, batches of 100-10,000 rows (contacts: 4,096) written to a \
+         byte-counting sink. Peak memory: growth of the process's peak RSS during one write. \
+         Command: `make writer-bench`.",
+        allocator.name(),
+        args.reps
+    );
+    std::fs::write(
+        args.output.join(format!("{stem}.md")),
+        markdown(&cells, &header),
+    )?;
+    eprintln!("results in {}", args.output.display());
+    Ok(())
+}

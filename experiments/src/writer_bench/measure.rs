@@ -1,0 +1,160 @@
+//! Timing one writer over in-memory batches, alternating the contenders so drift hits both.
+
+use std::io::{self, Write};
+use std::time::Instant;
+
+use arrow_array::RecordBatch;
+use arrow_schema::SchemaRef;
+use parquet::arrow::arrow_writer::ArrowWriterOptions;
+use parquet::arrow::ArrowWriter;
+use parquet::errors::Result;
+use parquet::file::properties::WriterProperties;
+use serde::Serialize;
+use shredlab_writer::{ParallelArrowWriter, ParallelOptions};
+
+use crate::memory;
+
+/// Discards bytes and counts them: isolates encoding from storage.
+#[derive(Debug, Default)]
+struct CountingSink(u64);
+
+impl Write for CountingSink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0 += buf.len() as u64;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The two writers compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Contender {
+    /// parquet's `ArrowWriter`.
+    ArrowWriter,
+    /// `shredlab_writer::ParallelArrowWriter` with this many workers.
+    Parallel(usize),
+}
+
+/// One timed write of all batches.
+#[derive(Debug, Clone, Copy)]
+struct Run {
+    seconds: f64,
+    peak_extra: Option<u64>,
+    output_bytes: u64,
+}
+
+fn write_once(
+    contender: Contender,
+    schema: &SchemaRef,
+    batches: &[RecordBatch],
+    props: &WriterProperties,
+) -> Result<Run> {
+    let peak_known = memory::reset_peak();
+    let base = memory::current_rss();
+    let started = Instant::now();
+    let sink = match contender {
+        Contender::ArrowWriter => {
+            let mut writer =
+                ArrowWriter::try_new(CountingSink::default(), schema.clone(), Some(props.clone()))?;
+            batches.iter().try_for_each(|b| writer.write(b))?;
+            writer.into_inner()?
+        }
+        Contender::Parallel(threads) => {
+            let options = ArrowWriterOptions::new().with_properties(props.clone());
+            let parallel = ParallelOptions::new().with_threads(threads);
+            let mut writer = ParallelArrowWriter::try_new_with_parallel_options(
+                CountingSink::default(),
+                schema.clone(),
+                options,
+                parallel,
+            )?;
+            batches.iter().try_for_each(|b| writer.write(b))?;
+            writer.into_inner()?
+        }
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    let peak_extra = match (peak_known, base, memory::peak_rss()) {
+        (true, Some(base), Some(peak)) => Some(peak.saturating_sub(base)),
+        _ => None,
+    };
+    Ok(Run {
+        seconds,
+        peak_extra,
+        output_bytes: sink.0,
+    })
+}
+
+/// Timings of one contender over the repetitions.
+#[derive(Debug, Clone, Serialize)]
+pub struct WriterStats {
+    /// Every repetition's wall time, in order.
+    pub seconds: Vec<f64>,
+    /// Median of `seconds`.
+    pub median_s: f64,
+    /// Largest peak resident growth over the repetitions, when `/proc` reports it.
+    pub peak_extra_bytes: Option<u64>,
+    /// Parquet bytes written.
+    pub output_bytes: u64,
+}
+
+/// The median of `values` (mean of the middle two for an even count).
+pub fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let mid = sorted.len() / 2;
+    if sorted.len().is_multiple_of(2) {
+        (sorted[mid - 1] + sorted[mid]) / 2.0
+    } else {
+        sorted[mid]
+    }
+}
+
+fn stats(runs: &[Run]) -> WriterStats {
+    let seconds: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
+    WriterStats {
+        median_s: median(&seconds),
+        peak_extra_bytes: runs.iter().filter_map(|r| r.peak_extra).max(),
+        output_bytes: runs.last().map_or(0, |r| r.output_bytes),
+        seconds,
+    }
+}
+
+/// Both writers on the same batches, `reps` times each, alternating which goes first.
+pub fn compare(
+    schema: &SchemaRef,
+    batches: &[RecordBatch],
+    props: &WriterProperties,
+    threads: usize,
+    reps: usize,
+) -> Result<(WriterStats, WriterStats)> {
+    let (mut upstream, mut parallel) = (Vec::new(), Vec::new());
+    for rep in 0..reps {
+        let order = if rep % 2 == 0 {
+            [Contender::ArrowWriter, Contender::Parallel(threads)]
+        } else {
+            [Contender::Parallel(threads), Contender::ArrowWriter]
+        };
+        for contender in order {
+            let run = write_once(contender, schema, batches, props)?;
+            match contender {
+                Contender::ArrowWriter => upstream.push(run),
+                Contender::Parallel(_) => parallel.push(run),
+            }
+        }
+    }
+    Ok((stats(&upstream), stats(&parallel)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_of_odd_and_even_counts() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), 2.5);
+    }
+}

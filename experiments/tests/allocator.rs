@@ -1,0 +1,38 @@
+//! The allocator experiment: the binary restarts itself on the allocator its experiment needs,
+//! and the data stays the same.
+
+use std::process::Command;
+
+fn report(args: &[&str]) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pipeline"))
+        .args([
+            "-n",
+            "20000",
+            "--json",
+            "--verify",
+            "-o",
+            dir.path().to_str().unwrap(),
+        ])
+        .args(args)
+        .env_remove("SHREDLAB_ALLOCATOR")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn each_experiment_runs_on_its_allocator_with_the_same_data() {
+    let system = report(&["-e", "14"]);
+    let mimalloc = report(&["-e", "15"]);
+    let disabled = report(&["-e", "15", "--disable", "mimalloc"]);
+    assert_eq!(system["allocator"], "system");
+    assert_eq!(mimalloc["allocator"], "mimalloc");
+    assert_eq!(disabled["allocator"], "system");
+    assert_eq!(system["digest"], mimalloc["digest"]);
+}
