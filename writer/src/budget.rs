@@ -7,8 +7,16 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 #[derive(Debug)]
 pub(crate) struct Budget {
     limit: usize,
-    used: Mutex<usize>,
+    state: Mutex<State>,
     freed: Condvar,
+}
+
+/// Bytes taken, and how many threads wait for some to be given back: a release wakes them only
+/// when there are any, so the common case makes no system call.
+#[derive(Debug, Default)]
+struct State {
+    used: usize,
+    waiting: usize,
 }
 
 /// Bytes taken from a [`Budget`], given back when dropped (also on error or unwind).
@@ -22,33 +30,35 @@ impl Budget {
     pub(crate) fn new(limit: usize) -> Arc<Self> {
         Arc::new(Self {
             limit,
-            used: Mutex::new(0),
+            state: Mutex::new(State::default()),
             freed: Condvar::new(),
         })
     }
 
-    fn lock(&self) -> MutexGuard<'_, usize> {
-        self.used
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Bytes currently taken.
     pub(crate) fn used(&self) -> usize {
-        *self.lock()
+        self.lock().used
     }
 
     /// Takes `bytes`, waiting until they fit. A request larger than the whole budget is granted
     /// once nothing else is taken, so one huge batch cannot deadlock the writer.
     pub(crate) fn acquire(self: &Arc<Self>, bytes: usize) -> Permit {
-        let mut used = self.lock();
-        while *used > 0 && *used + bytes > self.limit {
-            used = self
+        let mut state = self.lock();
+        while state.used > 0 && state.used + bytes > self.limit {
+            state.waiting += 1;
+            state = self
                 .freed
-                .wait(used)
+                .wait(state)
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
+            state.waiting -= 1;
         }
-        *used += bytes;
+        state.used += bytes;
         Permit {
             budget: Arc::clone(self),
             bytes,
@@ -71,8 +81,11 @@ impl Permit {
 impl Drop for Permit {
     fn drop(&mut self) {
         if self.bytes > 0 {
-            *self.budget.lock() -= self.bytes;
-            self.budget.freed.notify_all();
+            let mut state = self.budget.lock();
+            state.used -= self.bytes;
+            if state.waiting > 0 {
+                self.budget.freed.notify_all();
+            }
         }
     }
 }

@@ -53,11 +53,10 @@ pub(crate) enum Job {
         row_group: usize,
         leaves: Vec<PlacedLeaf>,
     },
-    /// Encode `column` (top-level field `field`) into this worker's leaves of that field.
+    /// Encode one batch's `(field index, column)` pairs into this worker's leaves of them.
     Write {
         row_group: usize,
-        field: usize,
-        column: ArrayRef,
+        columns: Vec<(usize, ArrayRef)>,
         permit: Permit,
     },
     /// Report the sizes of this worker's writers for `row_group`.
@@ -155,16 +154,18 @@ fn run_worker(schema: SchemaRef, jobs: Receiver<Job>) {
             }
             Job::Write {
                 row_group,
-                field,
-                column,
+                columns,
                 permit,
             } => {
                 let Some(group) = row_groups.get_mut(&row_group) else {
                     continue;
                 };
                 if group.error.is_none() {
-                    let outcome =
-                        catch_unwind(AssertUnwindSafe(|| group.write(&schema, field, &column)));
+                    let outcome = catch_unwind(AssertUnwindSafe(|| {
+                        columns
+                            .iter()
+                            .try_for_each(|(field, column)| group.write(&schema, *field, column))
+                    }));
                     group.error = match outcome {
                         Ok(result) => result.err(),
                         Err(payload) => Some(panic_error(payload)),

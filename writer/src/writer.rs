@@ -242,6 +242,12 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         self.budget.used() + current + in_flight
     }
 
+    /// Encoding threads started so far: 0 while every row group has stayed on the calling
+    /// thread (small or single-column work, or one thread configured).
+    pub fn worker_threads(&self) -> usize {
+        self.pool.as_ref().map_or(0, WorkerPool::size)
+    }
+
     /// Bytes written to the sink so far.
     pub fn bytes_written(&self) -> usize {
         self.file.bytes_written()
@@ -363,7 +369,7 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
                         writers.next().expect("one writer per leaf").write(&leaf)?;
                     }
                 }
-                if self.pool.is_some()
+                if self.workers > 1
                     && rows * self.leaf_fields.len() >= self.options.inline_threshold()
                 {
                     self.migrate(index)?;
@@ -442,24 +448,29 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         Ok(Placement::Pooled { owners, workers })
     }
 
+    /// Sends each worker, in one job, the columns of `batch` whose leaves it holds. The batch's
+    /// Arrow bytes are taken from the budget first and given back as workers finish.
     fn dispatch(&self, index: usize, owners: &[Vec<usize>], batch: &RecordBatch) -> Result<()> {
+        let pool = self.pool();
+        let mut per_worker: Vec<(Vec<(usize, ArrayRef)>, usize)> =
+            (0..pool.size()).map(|_| (Vec::new(), 0)).collect();
         for (field, column) in batch.columns().iter().enumerate() {
-            let field_owners = &owners[field];
-            let bytes = data_bytes(column);
-            let mut permit = self.budget.acquire(bytes);
-            for (position, &worker) in field_owners.iter().enumerate() {
-                let share = if position + 1 == field_owners.len() {
-                    bytes
-                } else {
-                    bytes / field_owners.len()
-                };
+            let share = data_bytes(column) / owners[field].len().max(1);
+            for &worker in &owners[field] {
+                per_worker[worker].0.push((field, ArrayRef::clone(column)));
+                per_worker[worker].1 += share;
+            }
+        }
+        let total = per_worker.iter().map(|(_, bytes)| bytes).sum();
+        let mut permit = self.budget.acquire(total);
+        for (worker, (columns, bytes)) in per_worker.into_iter().enumerate() {
+            if !columns.is_empty() {
                 let job = Job::Write {
                     row_group: index,
-                    field,
-                    column: ArrayRef::clone(column),
-                    permit: permit.split(share),
+                    columns,
+                    permit: permit.split(bytes),
                 };
-                self.pool().send(worker, job)?;
+                pool.send(worker, job)?;
             }
         }
         Ok(())

@@ -286,6 +286,19 @@ pub fn parallel(
     writer.into_inner().unwrap()
 }
 
+/// Whether `options` sends every row group to the pool as soon as it holds any rows.
+fn options_force_pool(options: &ParallelOptions) -> bool {
+    options.inline_threshold() == 0 && options.resolve_threads().unwrap() > 1
+}
+
+/// Parquet leaf columns of `schema`.
+fn schema_leaves(schema: &SchemaRef) -> usize {
+    parquet::arrow::ArrowSchemaConverter::new()
+        .convert(schema)
+        .unwrap()
+        .num_columns()
+}
+
 /// Parallel settings that exercise every path: inline only, always pooled, migration midway,
 /// one and three row groups in flight.
 pub fn parallel_settings() -> Vec<ParallelOptions> {
