@@ -10,16 +10,21 @@ PRODUCERS ?=
 WRITERS ?=
 BATCH ?=
 COMPRESSION ?= none
+CACHEGRIND_ROWS ?= 200000
 HOST ?= $(shell hostname -s)
-export ROWS RUNS WARMUP PRODUCERS WRITERS BATCH COMPRESSION HOST
+export ROWS RUNS WARMUP PRODUCERS WRITERS BATCH COMPRESSION HOST CACHEGRIND_ROWS
 
 BIN := target/release/pipeline
 
-.PHONY: help build test lint list experiment experiments writer-bench
+.PHONY: help build test lint list experiment experiments trend sweep threads profile writer-bench
 
 help:
 	@echo "make experiment N=<n> [ROWS= RUNS= WARMUP= PRODUCERS= WRITERS= BATCH= COMPRESSION=]"
 	@echo "make experiments      every catalog entry"
+	@echo "make trend            redraw results/\$$HOST charts and README from the summaries"
+	@echo "make sweep [N=]       writers x batch size heatmaps (default: the last experiment)"
+	@echo "make threads [N=]     thread sweep and the process pinned to one CPU"
+	@echo "make profile N=<n>    perf record flamegraph, AMD uProf session when installed"
 	@echo "make list             the experiment catalog"
 	@echo "make writer-bench     ParallelArrowWriter vs ArrowWriter, both allocators [REPS=5]"
 	@echo "make test             fmt, clippy and the test suite"
@@ -35,6 +40,21 @@ experiment: build
 
 experiments: build
 	@for n in $$($(BIN) --list | awk 'NR > 1 { print $$1 + 0 }'); do scripts/experiment.sh $$n || exit 1; done
+
+trend: build
+	target/release/results render results/$(HOST)
+
+# Without N on the command line, the sweeps use the catalog's last (best) experiment.
+GIVEN_N := $(if $(filter command line environment,$(origin N)),$(N),)
+
+sweep: build
+	N=$(GIVEN_N) scripts/sweep.sh
+
+threads: build
+	N=$(GIVEN_N) scripts/threads.sh
+
+profile: build
+	scripts/profile.sh $(N)
 
 REPS ?= 5
 writer-bench: build

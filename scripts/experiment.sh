@@ -1,37 +1,104 @@
 #!/usr/bin/env bash
-# Measures one experiment: the data gate once, then hyperfine timings of the release binary.
+# Measures one experiment the way `make experiment N=...` documents: data gate, peak memory,
+# hyperfine timings, perf stat counters (with a labelled cachegrind simulation where the hardware
+# counters read <not supported>), metadata; then summarizes and redraws the host's charts.
 # Usage: scripts/experiment.sh N   (settings come from the environment; see the Makefile)
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$(dirname "$0")/common.sh"
 n="${1:?usage: experiment.sh N}"
-bin="$root/target/release/pipeline"
 rows="${ROWS:-10000000}"; runs="${RUNS:-10}"; warmup="${WARMUP:-1}"
-host="${HOST:-$(hostname -s)}"
+cachegrind_rows="${CACHEGRIND_ROWS:-200000}"
 
 slug="$("$bin" --list | awk -v n="$(printf '%02d' "$n")" '$1 == n { print $2 }')"
 if [ -z "$slug" ]; then
   echo "error: unknown experiment $n: run 'make list' to see the catalog" >&2
   exit 2
 fi
-dir="$root/results/$host/$(printf '%02d' "$n")-$slug"
+name="$(printf '%02d' "$n")-$slug"
+dir="$root/results/$host/$name"
 scratch="$root/out/experiment-$n"
 mkdir -p "$dir"
+rm -f "$dir/cachegrind.txt" "$dir/perf-stat.csv"
 
-args=(--experiment "$n" --rows "$rows" --output-dir "$scratch" --overwrite --quiet
+args=(--experiment "$n" --output-dir "$scratch" --overwrite --quiet
       --compression "${COMPRESSION:-none}")
 [ -n "${PRODUCERS:-}" ] && args+=(--producers "$PRODUCERS")
 [ -n "${WRITERS:-}" ] && args+=(--writers "$WRITERS")
 [ -n "${BATCH:-}" ] && args+=(--batch-size "$BATCH")
 
-echo "== $(basename "$dir"): data gate" >&2
-"$bin" "${args[@]}" --verify --json > "$dir/gate.json"
+say() { echo "== $name: $*" >&2; }
+
+say "data gate ($rows rows)"
+"$bin" "${args[@]}" --rows "$rows" --verify --json > "$dir/gate.json"
+# Run every later command on the experiment's allocator directly, so no run pays for (or,
+# under valgrind, escapes through) the binary's re-exec.
+SHREDLAB_ALLOCATOR="$(sed -n 's/.*"allocator":"\([a-z]*\)".*/\1/p' "$dir/gate.json")"
+export SHREDLAB_ALLOCATOR
+
+peak_kb=null
+if [ -x /usr/bin/time ]; then
+  say "peak memory"
+  /usr/bin/time -f '%M' -o "$scratch.maxrss" "$bin" "${args[@]}" --rows "$rows" > /dev/null
+  peak_kb="$(tail -n 1 "$scratch.maxrss")"
+  rm -f "$scratch.maxrss"
+fi
 
 hyperfine="$("$root/scripts/ensure-hyperfine.sh")"
-command_line="$bin ${args[*]}"
-echo "== $(basename "$dir"): hyperfine, $runs runs" >&2
+say "hyperfine, $warmup warm-up + $runs runs"
 "$hyperfine" --warmup "$warmup" --runs "$runs" --style basic \
   --prepare "rm -rf '$scratch'" --export-json "$dir/hyperfine.json" \
-  --command-name "$(basename "$dir")" "$command_line" >&2
+  --command-name "$name" "$bin ${args[*]} --rows $rows" >&2
+
+hardware=no
+if command -v perf >/dev/null 2>&1; then
+  say "perf stat"
+  events=cycles,instructions,cache-references,cache-misses,branch-instructions,branch-misses,task-clock,context-switches,page-faults
+  if perf stat -x, -o "$dir/perf-stat.csv" -e "$events" -- "$bin" "${args[@]}" --rows "$rows" > /dev/null; then
+    grep -q '^[0-9.]*,[^,]*,instructions' "$dir/perf-stat.csv" && hardware=yes
+  else
+    echo "perf stat failed (see kernel.perf_event_paranoid); continuing without it" >&2
+    rm -f "$dir/perf-stat.csv"
+  fi
+else
+  echo "perf is not installed: no counters from perf (apt-get install linux-perf)" >&2
+fi
+
+cachegrind=null
+if [ "$hardware" = no ]; then
+  if command -v valgrind >/dev/null 2>&1; then
+    say "hardware counters not supported here: cachegrind simulation of $cachegrind_rows rows"
+    # Zen 4: 32 KiB 8-way L1s, 32 MiB 16-way L3, 64-byte lines (the VM reports a bogus L3).
+    valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes \
+      --I1=32768,8,64 --D1=32768,8,64 --LL=33554432,16,64 --cachegrind-out-file=/dev/null \
+      "$bin" "${args[@]}" --rows "$cachegrind_rows" 2> "$dir/cachegrind.txt" > /dev/null
+    cachegrind="$cachegrind_rows"
+  else
+    echo "no hardware counters and no valgrind: counters limited to perf's software events" >&2
+  fi
+fi
 rm -rf "$scratch"
-echo "$command_line" > "$dir/command.txt"
-echo "results in $dir" >&2
+
+json() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g'; }
+dirty=false; [ -n "$(git -C "$root" status --porcelain 2>/dev/null)" ] && dirty=true
+cat > "$dir/metadata.json" <<JSON
+{
+  "host": "$(json "$host")",
+  "cpu": "$(json "$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)")",
+  "cores": $(nproc),
+  "kernel": "$(json "$(uname -r)")",
+  "rustc": "$(json "$(rustc -V 2>/dev/null || echo unknown)")",
+  "commit": "$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)",
+  "dirty": $dirty,
+  "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)",
+  "command": "$(json "$bin ${args[*]} --rows $rows")",
+  "rows": $rows,
+  "runs": $runs,
+  "warmup": $warmup,
+  "allocator": "$SHREDLAB_ALLOCATOR",
+  "hyperfine": "$(json "$("$hyperfine" --version)")",
+  "peak_rss_kb": $peak_kb,
+  "cachegrind_rows": $cachegrind
+}
+JSON
+"$results" summarize "$dir"
+"$results" render "$root/results/$host"

@@ -17,6 +17,7 @@ pub mod output;
 pub mod pipeline;
 pub mod properties;
 pub mod report;
+pub mod results;
 pub mod run;
 pub mod source;
 pub mod writer_bench;

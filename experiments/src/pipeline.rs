@@ -151,8 +151,8 @@ fn arrow_bytes(batch: &RecordBatch) -> u64 {
 
 /// One file's Parquet encoder: parquet's own, or the parallel one from `shredlab-writer`.
 enum FileEncoder<W: Write + Send> {
-    Upstream(ArrowWriter<W>),
-    Parallel(ParallelArrowWriter<W>),
+    Upstream(Box<ArrowWriter<W>>),
+    Parallel(Box<ParallelArrowWriter<W>>),
 }
 
 impl<W: Write + Send> FileEncoder<W> {
@@ -163,17 +163,14 @@ impl<W: Write + Send> FileEncoder<W> {
         config: &PipelineConfig,
     ) -> Result<Self, ParquetError> {
         if !config.optimizations.has(Optimization::ParallelWriter) {
-            return Ok(Self::Upstream(ArrowWriter::try_new(
-                sink,
-                schema,
-                Some(properties),
-            )?));
+            let writer = ArrowWriter::try_new(sink, schema, Some(properties))?;
+            return Ok(Self::Upstream(Box::new(writer)));
         }
         let options = ArrowWriterOptions::new().with_properties(properties);
         let parallel = ParallelOptions::new().with_threads(config.encoder_threads);
-        Ok(Self::Parallel(
+        Ok(Self::Parallel(Box::new(
             ParallelArrowWriter::try_new_with_parallel_options(sink, schema, options, parallel)?,
-        ))
+        )))
     }
 
     fn write(&mut self, batch: &RecordBatch) -> Result<(), ParquetError> {

@@ -1,11 +1,12 @@
-//! Placing leaf columns on workers: longest-processing-time-first by estimated cost, so one wide
+//! Placing columns on workers: longest-processing-time-first by estimated cost, so one wide
 //! column does not leave the other workers idle.
 
-/// The worker of each leaf: leaves sorted by cost, each given to the least-loaded worker.
-pub(crate) fn assign_leaves(costs: &[f64], workers: usize) -> Vec<usize> {
+/// The worker of each item: items sorted by cost, each given to the least-loaded worker, where
+/// `load` starts as the work already queued on each worker (row groups still in flight) and
+/// ends with this row group's added.
+pub(crate) fn assign_by_cost(costs: &[f64], load: &mut [f64]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..costs.len()).collect();
     order.sort_by(|&a, &b| costs[b].total_cmp(&costs[a]).then(a.cmp(&b)));
-    let mut load = vec![0.0f64; workers.max(1)];
     let mut placement = vec![0; costs.len()];
     for leaf in order {
         let (worker, _) = load
@@ -23,12 +24,26 @@ pub(crate) fn assign_leaves(costs: &[f64], workers: usize) -> Vec<usize> {
 mod tests {
     use super::*;
 
+    fn assign(costs: &[f64], workers: usize) -> Vec<usize> {
+        assign_by_cost(costs, &mut vec![0.0; workers])
+    }
+
     #[test]
     fn balances_by_cost() {
         // One wide column alone on one worker, the rest together on the other.
-        assert_eq!(assign_leaves(&[1.0, 10.0, 2.0, 3.0], 2), [1, 0, 1, 1]);
-        assert_eq!(assign_leaves(&[1.0, 1.0, 1.0, 1.0], 2), [0, 1, 0, 1]);
-        assert_eq!(assign_leaves(&[5.0], 4), [0]);
-        assert_eq!(assign_leaves(&[0.0, 0.0, 0.0], 3), [0, 1, 2]);
+        assert_eq!(assign(&[1.0, 10.0, 2.0, 3.0], 2), [1, 0, 1, 1]);
+        assert_eq!(assign(&[1.0, 1.0, 1.0, 1.0], 2), [0, 1, 0, 1]);
+        assert_eq!(assign(&[5.0], 4), [0]);
+        assert_eq!(assign(&[0.0, 0.0, 0.0], 3), [0, 1, 2]);
+    }
+
+    #[test]
+    fn work_in_flight_steers_the_next_row_group() {
+        // The wide column of the next row group goes to the worker the previous one left idle.
+        let mut load = vec![0.0; 2];
+        assert_eq!(assign_by_cost(&[8.0, 1.0, 1.0], &mut load), [0, 1, 1]);
+        assert_eq!(load, [8.0, 2.0]);
+        assert_eq!(assign_by_cost(&[8.0, 1.0, 1.0], &mut load), [1, 0, 0]);
+        assert_eq!(load, [10.0, 10.0]);
     }
 }

@@ -5,6 +5,8 @@
 
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -138,9 +140,10 @@ fn panic_error(payload: Box<dyn std::any::Any + Send>) -> ParquetError {
     ParquetError::General(format!("an encoding worker panicked: {message}"))
 }
 
-fn run_worker(schema: SchemaRef, jobs: Receiver<Job>) {
+fn run_worker(schema: SchemaRef, jobs: Receiver<Job>, held: Arc<AtomicUsize>) {
     let mut row_groups: HashMap<usize, WorkerRowGroup> = HashMap::new();
     for job in jobs {
+        let changes_memory = !matches!(job, Job::Measure { .. });
         match job {
             Job::Start { row_group, leaves } => {
                 let leaves = leaves.into_iter().map(|l| (l, Duration::ZERO)).collect();
@@ -185,13 +188,20 @@ fn run_worker(schema: SchemaRef, jobs: Receiver<Job>) {
                 let _ = reply.send(outcome.unwrap_or_else(|payload| Err(panic_error(payload))));
             }
         }
+        if changes_memory {
+            let memory = row_groups.values().map(|g| g.sizes().memory).sum();
+            held.store(memory, Ordering::Relaxed);
+        }
     }
+    held.store(0, Ordering::Relaxed);
 }
 
 /// Worker threads, spawned once per writer and kept for its lifetime.
 pub(crate) struct WorkerPool {
     queues: Vec<Sender<Job>>,
     threads: Vec<JoinHandle<()>>,
+    /// Memory each worker's column writers hold, as of its last job: read without a barrier.
+    held: Vec<Arc<AtomicUsize>>,
 }
 
 impl WorkerPool {
@@ -200,18 +210,27 @@ impl WorkerPool {
         let mut pool = Self {
             queues: Vec::with_capacity(size),
             threads: Vec::with_capacity(size),
+            held: Vec::with_capacity(size),
         };
         for index in 0..size {
             let (queue, jobs) = unbounded();
             let schema = SchemaRef::clone(schema);
+            let held = Arc::new(AtomicUsize::new(0));
+            let worker_held = Arc::clone(&held);
             let thread = std::thread::Builder::new()
                 .name(format!("parquet-encoder-{index}"))
-                .spawn(move || run_worker(schema, jobs))
+                .spawn(move || run_worker(schema, jobs, worker_held))
                 .map_err(|e| ParquetError::External(Box::new(e)))?;
             pool.queues.push(queue);
             pool.threads.push(thread);
+            pool.held.push(held);
         }
         Ok(pool)
+    }
+
+    /// Memory the workers' column writers hold (encoded pages of every row group they encode).
+    pub(crate) fn held_memory(&self) -> usize {
+        self.held.iter().map(|h| h.load(Ordering::Relaxed)).sum()
     }
 
     /// Number of workers.

@@ -4,6 +4,7 @@
 use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::Arc;
+use std::time::Instant;
 
 use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::SchemaRef;
@@ -20,17 +21,19 @@ use parquet::file::writer::SerializedFileWriter;
 
 use crate::budget::Budget;
 use crate::options::ParallelOptions;
-use crate::schedule::assign_leaves;
+use crate::schedule::assign_by_cost;
 use crate::worker::{CloseReply, Job, PlacedLeaf, Sizes, WorkerPool};
 
 /// Where the column writers of the row group being filled live.
 enum Placement {
     /// On the calling thread, exactly as `ArrowWriter` keeps them.
     Inline(Vec<ArrowColumnWriter>),
-    /// On the workers: `owners[f]` are the workers holding leaves of field `f`.
+    /// On the workers: `owners[f]` is the worker holding every leaf of field `f`; `load` is the
+    /// estimated cost this row group put on each worker.
     Pooled {
-        owners: Vec<Vec<usize>>,
+        owners: Vec<usize>,
         workers: Vec<usize>,
+        load: Vec<f64>,
     },
 }
 
@@ -45,7 +48,7 @@ struct RowGroup {
 struct InFlight {
     replies: Receiver<CloseReply>,
     expected: usize,
-    estimated_bytes: usize,
+    load: Vec<f64>,
 }
 
 /// A drop-in replacement for [`ArrowWriter`] that encodes leaf columns on a persistent pool of
@@ -98,6 +101,8 @@ pub struct ParallelArrowWriter<W: Write + Send> {
     row_groups_started: usize,
     /// Estimated encoding cost of each leaf, refreshed from measured encode times.
     leaf_costs: Vec<f64>,
+    /// Estimated cost queued on each worker by row groups not yet appended.
+    outstanding: Vec<f64>,
     measured: bool,
     prefer_pool: bool,
     failed: bool,
@@ -167,7 +172,8 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         Ok(Self {
             max_rows: properties.max_row_group_row_count(),
             max_bytes: properties.max_row_group_bytes(),
-            leaf_costs: vec![1.0; leaf_fields.len()],
+            leaf_costs: vec![0.0; leaf_fields.len()],
+            outstanding: vec![0.0; workers],
             budget: Budget::new(parallel.memory_budget()),
             file,
             factory,
@@ -234,12 +240,16 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         self.current.as_ref().map_or(0, |c| c.rows)
     }
 
-    /// Memory held by the writer: Arrow data waiting for workers, the column writers of the row
-    /// group being filled, and the estimated size of row groups still encoding.
+    /// Memory held by the writer: Arrow data waiting for workers, plus the column writers of
+    /// every row group being filled or encoded, on the calling thread or on the workers (as of
+    /// each worker's last finished job; this call does not wait for them).
     pub fn memory_size(&self) -> usize {
-        let in_flight: usize = self.in_flight.iter().map(|f| f.estimated_bytes).sum();
-        let current = self.current_sizes().map_or(0, |s| s.memory);
-        self.budget.used() + current + in_flight
+        let inline = match self.current.as_ref().map(|c| &c.placement) {
+            Some(Placement::Inline(writers)) => writers.iter().map(|w| w.memory_size()).sum(),
+            _ => 0,
+        };
+        let workers = self.pool.as_ref().map_or(0, WorkerPool::held_memory);
+        self.budget.used() + inline + workers
     }
 
     /// Encoding threads started so far: 0 while every row group has stayed on the calling
@@ -364,10 +374,25 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         match &mut current.placement {
             Placement::Inline(writers) => {
                 let mut writers = writers.iter_mut();
+                let mut leaf = 0;
                 for (field, column) in self.schema.fields().iter().zip(batch.columns()) {
-                    for leaf in compute_leaves(field, column)? {
-                        writers.next().expect("one writer per leaf").write(&leaf)?;
+                    let started = Instant::now();
+                    let leaves = compute_leaves(field, column)?;
+                    let count = leaves.len();
+                    for computed in leaves {
+                        writers
+                            .next()
+                            .expect("one writer per leaf")
+                            .write(&computed)?;
                     }
+                    // Until workers report encode times, the inline time stands in for cost.
+                    let share = started.elapsed().as_secs_f64() / count.max(1) as f64;
+                    if !self.measured {
+                        self.leaf_costs[leaf..leaf + count]
+                            .iter_mut()
+                            .for_each(|c| *c += share);
+                    }
+                    leaf += count;
                 }
                 if self.workers > 1
                     && rows * self.leaf_fields.len() >= self.options.inline_threshold()
@@ -394,13 +419,6 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         if self.pool.is_none() {
             self.pool = Some(WorkerPool::new(self.workers, &self.schema)?);
         }
-        if !self.measured {
-            // Until encode times are measured, the encoded size so far stands in for cost.
-            self.leaf_costs = writers
-                .iter()
-                .map(|w| w.get_estimated_total_bytes() as f64)
-                .collect();
-        }
         let placement = self.place(index, writers)?;
         self.current
             .as_mut()
@@ -414,17 +432,29 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         self.pool.as_ref().expect("pooled placement implies a pool")
     }
 
-    fn place(&self, index: usize, writers: Vec<ArrowColumnWriter>) -> Result<Placement> {
+    fn place(&mut self, index: usize, writers: Vec<ArrowColumnWriter>) -> Result<Placement> {
+        // Whole fields go to one worker, so a nested field's levels are computed once. Costs are
+        // shares of a row group, so loads left by row groups costed in bytes (before any timing)
+        // and in seconds (after) add up; a field too big to balance within one row group
+        // balances across the row groups in flight.
+        let total: f64 = self.leaf_costs.iter().sum();
+        let mut field_shares = vec![0.0; self.schema.fields().len()];
+        for (leaf, cost) in self.leaf_costs.iter().enumerate() {
+            field_shares[self.leaf_fields[leaf].0] += if total > 0.0 { cost / total } else { 1.0 };
+        }
+        let before = self.outstanding.clone();
+        let owners = assign_by_cost(&field_shares, &mut self.outstanding);
+        let load: Vec<f64> = self
+            .outstanding
+            .iter()
+            .zip(&before)
+            .map(|(a, b)| a - b)
+            .collect();
         let pool = self.pool();
-        let assignment = assign_leaves(&self.leaf_costs, pool.size());
         let mut per_worker: Vec<Vec<PlacedLeaf>> = (0..pool.size()).map(|_| Vec::new()).collect();
-        let mut owners = vec![Vec::new(); self.schema.fields().len()];
         for (leaf, writer) in writers.into_iter().enumerate() {
             let (field, index_in_field) = self.leaf_fields[leaf];
-            let worker = assignment[leaf];
-            if !owners[field].contains(&worker) {
-                owners[field].push(worker);
-            }
+            let worker = owners[field];
             per_worker[worker].push(PlacedLeaf {
                 leaf,
                 field,
@@ -445,21 +475,23 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
                 workers.push(worker);
             }
         }
-        Ok(Placement::Pooled { owners, workers })
+        Ok(Placement::Pooled {
+            owners,
+            workers,
+            load,
+        })
     }
 
     /// Sends each worker, in one job, the columns of `batch` whose leaves it holds. The batch's
     /// Arrow bytes are taken from the budget first and given back as workers finish.
-    fn dispatch(&self, index: usize, owners: &[Vec<usize>], batch: &RecordBatch) -> Result<()> {
+    fn dispatch(&self, index: usize, owners: &[usize], batch: &RecordBatch) -> Result<()> {
         let pool = self.pool();
         let mut per_worker: Vec<(Vec<(usize, ArrayRef)>, usize)> =
             (0..pool.size()).map(|_| (Vec::new(), 0)).collect();
         for (field, column) in batch.columns().iter().enumerate() {
-            let share = data_bytes(column) / owners[field].len().max(1);
-            for &worker in &owners[field] {
-                per_worker[worker].0.push((field, ArrayRef::clone(column)));
-                per_worker[worker].1 += share;
-            }
+            let (columns, bytes) = &mut per_worker[owners[field]];
+            columns.push((field, ArrayRef::clone(column)));
+            *bytes += data_bytes(column);
         }
         let total = per_worker.iter().map(|(_, bytes)| bytes).sum();
         let mut permit = self.budget.acquire(total);
@@ -521,8 +553,7 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
                     .collect::<Result<Vec<_>>>()?;
                 self.append(chunks)
             }
-            Placement::Pooled { workers, .. } => {
-                let sizes = self.measure(current.index, &workers)?;
+            Placement::Pooled { workers, load, .. } => {
                 let (reply, replies) = unbounded();
                 for &worker in &workers {
                     let job = Job::Close {
@@ -534,7 +565,7 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
                 self.in_flight.push_back(InFlight {
                     replies,
                     expected: workers.len(),
-                    estimated_bytes: sizes.memory,
+                    load,
                 });
                 self.drain_in_flight(self.options.row_groups_in_flight())
             }
@@ -545,6 +576,9 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
     fn drain_in_flight(&mut self, keep: usize) -> Result<()> {
         while self.in_flight.len() > keep {
             let flight = self.in_flight.pop_front().expect("non-empty");
+            for (outstanding, done) in self.outstanding.iter_mut().zip(&flight.load) {
+                *outstanding = (*outstanding - done).max(0.0);
+            }
             let mut chunks: Vec<Option<ArrowColumnChunk>> =
                 (0..self.leaf_fields.len()).map(|_| None).collect();
             for _ in 0..flight.expected {

@@ -1,5 +1,7 @@
 //! hyperfine's `--export-json` output, in both the 1.15 (Debian) and 1.20 layouts.
 
+use std::collections::BTreeMap;
+
 use serde::Deserialize;
 
 /// One benchmarked command.
@@ -26,6 +28,9 @@ pub struct HyperfineResult {
     /// Peak memory of each run (hyperfine >= 1.19 only).
     #[serde(default)]
     pub memory_usage_byte: Option<Vec<u64>>,
+    /// Values of `--parameter-list` parameters for this command.
+    #[serde(default)]
+    pub parameters: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -57,7 +62,10 @@ mod tests {
         let results = parse(include_str!("fixtures/hyperfine-1.20.json")).unwrap();
         let r = &results[0];
         assert_eq!(r.times.len(), 2);
-        assert_eq!(r.memory_usage_byte.as_deref(), Some(&[52_166_656, 52_690_944][..]));
+        assert_eq!(
+            r.memory_usage_byte.as_deref(),
+            Some(&[52_166_656, 52_690_944][..])
+        );
         assert!(r.stddev.is_some());
     }
 }

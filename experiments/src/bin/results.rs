@@ -1,0 +1,112 @@
+//! `results`: turns the raw files of `make experiment` into summaries, charts and a README.
+//!
+//! - `results summarize DIR`: parse one experiment folder into `DIR/summary.json`.
+//! - `results render HOST_DIR`: redraw the charts and `HOST_DIR/README.md` from every summary.
+
+use std::path::PathBuf;
+
+use anyhow::{anyhow, Context, Result};
+use clap::{Parser, Subcommand};
+use shredlab_experiments::results::hyperfine::{self, HyperfineResult};
+use shredlab_experiments::results::summary::{load_host, Summary};
+use shredlab_experiments::results::{plots, readme, sweeps};
+
+#[derive(Debug, Parser)]
+#[command(about = "Summaries, charts and README of shredlab's measurements")]
+struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Parse one experiment folder's raw files into summary.json.
+    Summarize {
+        /// The experiment folder, e.g. results/vm/07-sized-thread-pools.
+        dir: PathBuf,
+    },
+    /// Redraw a host's charts and README.md from its summaries.
+    Render {
+        /// The host folder, e.g. results/vm.
+        host_dir: PathBuf,
+    },
+    /// Heatmaps of a writers x batch-size sweep (hyperfine JSON with parameters).
+    Heatmap {
+        /// The sweep's hyperfine JSON.
+        json: PathBuf,
+        /// Rows per run, for rows/s.
+        #[arg(long)]
+        rows: u64,
+        /// Chart title suffix.
+        #[arg(long, default_value = "")]
+        title: String,
+    },
+    /// The thread sweep beside the single-CPU pinned run.
+    Threads {
+        /// The sweep's hyperfine JSON (parameter `threads`).
+        sweep: PathBuf,
+        /// The pinned run's hyperfine JSON.
+        pinned: PathBuf,
+        /// Rows per run.
+        #[arg(long)]
+        rows: u64,
+    },
+}
+
+fn hyperfine_file(path: &std::path::Path) -> Result<Vec<HyperfineResult>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    hyperfine::parse(&text).with_context(|| format!("{} is not hyperfine JSON", path.display()))
+}
+
+fn main() -> Result<()> {
+    match Args::parse().command {
+        Command::Summarize { dir } => {
+            let summary = Summary::from_dir(&dir)?;
+            summary.write(&dir)?;
+            eprintln!(
+                "{}: median {:.3} s, counters: {}",
+                dir.display(),
+                summary.median_s,
+                summary.counters.source
+            );
+        }
+        Command::Render { host_dir } => {
+            let summaries = load_host(&host_dir)?;
+            let host = host_dir
+                .file_name()
+                .map_or_else(|| "host".to_string(), |n| n.to_string_lossy().into_owned());
+            if !summaries.is_empty() {
+                plots::draw_all(&host_dir, &summaries)
+                    .map_err(|e| anyhow!("drawing charts: {e}"))?;
+            }
+            std::fs::write(
+                host_dir.join("README.md"),
+                readme::render(&host, &summaries),
+            )
+            .context("writing README.md")?;
+            eprintln!(
+                "{}: {} experiments rendered",
+                host_dir.display(),
+                summaries.len()
+            );
+        }
+        Command::Heatmap { json, rows, title } => {
+            let results = hyperfine_file(&json)?;
+            sweeps::draw_heatmaps(&json, &results, rows, &title)
+                .map_err(|e| anyhow!("drawing heatmaps: {e}"))?;
+        }
+        Command::Threads {
+            sweep,
+            pinned,
+            rows,
+        } => {
+            let sweep_results = hyperfine_file(&sweep)?;
+            let pinned_results = hyperfine_file(&pinned)?;
+            let dir = sweep.parent().unwrap_or(std::path::Path::new("."));
+            sweeps::draw_threads(dir, &sweep_results, pinned_results.first(), rows)
+                .map_err(|e| anyhow!("drawing the thread chart: {e}"))?;
+        }
+    }
+    Ok(())
+}

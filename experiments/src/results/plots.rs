@@ -1,0 +1,339 @@
+//! Charts of a host's results, drawn with plotters into PNG and SVG with an embedded font (no
+//! system font libraries needed).
+
+use std::error::Error;
+use std::path::Path;
+use std::sync::Once;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::summary::Summary;
+
+type PlotResult = Result<(), Box<dyn Error>>;
+
+/// The family name the embedded font is registered under.
+pub(crate) const FONT: &str = "sans-serif";
+static FONT_BYTES: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
+
+/// Registers the embedded DejaVu Sans once per process.
+pub(crate) fn register_font() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // The font is compiled in; registration only fails on a corrupt file.
+        let _ = plotters::style::register_font(FONT, FontStyle::Normal, FONT_BYTES);
+    });
+}
+
+/// One value per experiment, for a line chart.
+struct Metric {
+    title: String,
+    points: Vec<(u32, f64)>,
+}
+
+impl Metric {
+    fn new(
+        title: impl Into<String>,
+        summaries: &[Summary],
+        value: impl Fn(&Summary) -> Option<f64>,
+    ) -> Self {
+        Self {
+            title: title.into(),
+            points: summaries
+                .iter()
+                .filter_map(|s| Some((s.experiment, value(s)?)))
+                .collect(),
+        }
+    }
+}
+
+fn x_range(summaries: &[Summary]) -> std::ops::Range<f64> {
+    let last = summaries.iter().map(|s| s.experiment).max().unwrap_or(0);
+    -0.5..last as f64 + 0.5
+}
+
+fn y_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
+    let max = values.fold(0.0f64, f64::max);
+    0.0..if max > 0.0 { max * 1.15 } else { 1.0 }
+}
+
+/// Median per experiment as a line, min-max range shaded.
+fn trend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, summaries: &[Summary]) -> PlotResult
+where
+    DB::ErrorType: 'static,
+{
+    area.fill(&WHITE)?;
+    let rows = summaries.first().map_or(0, |s| s.rows);
+    let mut chart = ChartBuilder::on(area)
+        .caption(
+            format!("Median wall time per experiment ({rows} rows)"),
+            (FONT, 22),
+        )
+        .margin(15)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(
+            x_range(summaries),
+            y_range(summaries.iter().map(|s| s.max_s)),
+        )?;
+    chart
+        .configure_mesh()
+        .x_desc("experiment")
+        .y_desc("seconds")
+        .x_label_formatter(&|x| format!("{:02}", x.round() as i64))
+        .label_style((FONT, 14))
+        .draw()?;
+    let band: Vec<(f64, f64)> = summaries
+        .iter()
+        .map(|s| (s.experiment as f64, s.max_s))
+        .chain(
+            summaries
+                .iter()
+                .rev()
+                .map(|s| (s.experiment as f64, s.min_s)),
+        )
+        .collect();
+    chart.draw_series(std::iter::once(Polygon::new(band, BLUE.mix(0.2).filled())))?;
+    let medians: Vec<(f64, f64)> = summaries
+        .iter()
+        .map(|s| (s.experiment as f64, s.median_s))
+        .collect();
+    chart
+        .draw_series(LineSeries::new(medians.clone(), BLACK.stroke_width(2)))?
+        .label("median")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.stroke_width(2)));
+    chart.draw_series(medians.iter().map(|&p| Circle::new(p, 4, BLACK.filled())))?;
+    chart.draw_series(summaries.iter().map(|s| {
+        Text::new(
+            format!("{:.2}", s.median_s),
+            (s.experiment as f64, s.median_s),
+            (FONT, 12),
+        )
+    }))?;
+    chart
+        .configure_series_labels()
+        .label_font((FONT, 14))
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()?;
+    area.present()?;
+    Ok(())
+}
+
+/// A line chart of one metric against the experiment number.
+fn metric_chart<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    metric: &Metric,
+    x: std::ops::Range<f64>,
+) -> PlotResult
+where
+    DB::ErrorType: 'static,
+{
+    let mut chart = ChartBuilder::on(area)
+        .caption(&metric.title, (FONT, 15))
+        .margin(8)
+        .x_label_area_size(25)
+        .y_label_area_size(55)
+        .build_cartesian_2d(x, y_range(metric.points.iter().map(|p| p.1)))?;
+    chart
+        .configure_mesh()
+        .label_style((FONT, 11))
+        .x_label_formatter(&|x| format!("{:02}", x.round() as i64))
+        .y_label_formatter(&|y| format_si(*y))
+        .draw()?;
+    if metric.points.is_empty() {
+        area.draw_text("not measured", &(FONT, 14).into(), (60, 60))?;
+        return Ok(());
+    }
+    let points: Vec<(f64, f64)> = metric.points.iter().map(|&(x, y)| (x as f64, y)).collect();
+    chart.draw_series(LineSeries::new(points.clone(), BLUE.stroke_width(2)))?;
+    chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, BLUE.filled())))?;
+    Ok(())
+}
+
+fn format_si(value: f64) -> String {
+    let magnitude = value.abs();
+    if magnitude >= 1e9 {
+        format!("{:.1}G", value / 1e9)
+    } else if magnitude >= 1e6 {
+        format!("{:.1}M", value / 1e6)
+    } else if magnitude >= 1e3 {
+        format!("{:.1}k", value / 1e3)
+    } else if magnitude >= 1.0 || magnitude == 0.0 {
+        format!("{value:.2}")
+    } else {
+        format!("{value:.3}")
+    }
+}
+
+/// Simulated-count label, e.g. "sim, 200000 rows".
+fn sim_label(summaries: &[Summary]) -> String {
+    summaries
+        .iter()
+        .find_map(|s| s.counters.simulated.as_ref())
+        .map_or_else(
+            || "sim".to_string(),
+            |s| format!("cachegrind sim, {} rows", s.rows),
+        )
+}
+
+fn hardware(summaries: &[Summary]) -> bool {
+    summaries.iter().any(|s| s.counters.hardware)
+}
+
+/// IPC per experiment, or simulated instructions per row where there are no hardware counters.
+fn ipc_metric(summaries: &[Summary]) -> Metric {
+    if hardware(summaries) {
+        Metric::new("IPC (perf stat, hardware)", summaries, |s| s.counters.ipc)
+    } else {
+        Metric::new(
+            format!(
+                "Instructions per row ({}; no hardware IPC here)",
+                sim_label(summaries)
+            ),
+            summaries,
+            |s| Some(s.counters.simulated.as_ref()?.instructions_per_row),
+        )
+    }
+}
+
+fn perf_event(s: &Summary, event: &str) -> Option<f64> {
+    s.counters.perf.as_ref()?.get(event)
+}
+
+/// The nine panels of the counter grid, each labelled with its source.
+fn counter_metrics(summaries: &[Summary]) -> Vec<Metric> {
+    let sim = sim_label(summaries);
+    let simulated = |f: fn(&super::cachegrind::Cachegrind) -> f64| {
+        move |s: &Summary| s.counters.simulated.as_ref().map(|sim| f(&sim.counts))
+    };
+    let mut metrics = vec![
+        Metric::new("median wall time (s)", summaries, |s| Some(s.median_s)),
+        Metric::new("user CPU (s, hyperfine)", summaries, |s| Some(s.user_s)),
+        Metric::new("system CPU (s, hyperfine)", summaries, |s| Some(s.system_s)),
+    ];
+    if hardware(summaries) {
+        metrics.extend([
+            Metric::new("cycles (hw)", summaries, |s| perf_event(s, "cycles")),
+            Metric::new("instructions (hw)", summaries, |s| {
+                perf_event(s, "instructions")
+            }),
+            Metric::new("cache-miss rate (hw)", summaries, |s| {
+                s.counters.cache_miss_rate
+            }),
+            Metric::new("branch-miss rate (hw)", summaries, |s| {
+                s.counters.branch_miss_rate
+            }),
+        ]);
+    } else {
+        metrics.extend([
+            Metric::new(
+                format!("instructions ({sim})"),
+                summaries,
+                simulated(|c| c.instructions as f64),
+            ),
+            Metric::new(
+                format!("D1 miss rate ({sim})"),
+                summaries,
+                simulated(|c| c.d1_miss_rate()),
+            ),
+            Metric::new(
+                format!("LL miss rate ({sim})"),
+                summaries,
+                simulated(|c| c.ll_miss_rate()),
+            ),
+            Metric::new(
+                format!("branch mispredict rate ({sim})"),
+                summaries,
+                simulated(|c| c.branch_miss_rate()),
+            ),
+        ]);
+    }
+    metrics.extend([
+        Metric::new("page faults (perf sw)", summaries, |s| {
+            perf_event(s, "page-faults")
+        }),
+        Metric::new("peak RSS (MiB)", summaries, |s| {
+            Some(s.peak_rss_bytes? as f64 / 1048576.0)
+        }),
+    ]);
+    metrics
+}
+
+fn grid<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, summaries: &[Summary]) -> PlotResult
+where
+    DB::ErrorType: 'static,
+{
+    area.fill(&WHITE)?;
+    let titled = area.titled("Counters per experiment", (FONT, 22))?;
+    for (panel, metric) in titled
+        .split_evenly((3, 3))
+        .iter()
+        .zip(counter_metrics(summaries))
+    {
+        metric_chart(panel, &metric, x_range(summaries))?;
+    }
+    area.present()?;
+    Ok(())
+}
+
+fn ipc<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, summaries: &[Summary]) -> PlotResult
+where
+    DB::ErrorType: 'static,
+{
+    area.fill(&WHITE)?;
+    metric_chart(area, &ipc_metric(summaries), x_range(summaries))?;
+    area.present()?;
+    Ok(())
+}
+
+/// The distribution of each experiment's runs.
+fn boxplot<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, summaries: &[Summary]) -> PlotResult
+where
+    DB::ErrorType: 'static,
+{
+    area.fill(&WHITE)?;
+    let keys: Vec<String> = summaries
+        .iter()
+        .map(|s| format!("{:02}", s.experiment))
+        .collect();
+    let top = summaries.iter().map(|s| s.max_s).fold(0.0f64, f64::max) as f32 * 1.1;
+    let mut chart = ChartBuilder::on(area)
+        .caption("Wall time of every run", (FONT, 22))
+        .margin(15)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(keys.as_slice().into_segmented(), 0f32..top.max(0.001))?;
+    chart
+        .configure_mesh()
+        .x_desc("experiment")
+        .y_desc("seconds")
+        .label_style((FONT, 14))
+        .draw()?;
+    chart.draw_series(keys.iter().zip(summaries).map(|(key, s)| {
+        Boxplot::new_vertical(SegmentValue::CenterOf(key), &Quartiles::new(&s.times))
+            .width(18)
+            .style(BLUE)
+    }))?;
+    area.present()?;
+    Ok(())
+}
+
+macro_rules! save_both {
+    ($dir:expr, $name:expr, $size:expr, $draw:ident, $data:expr) => {{
+        let png = $dir.join(format!("{}.png", $name));
+        $draw(&BitMapBackend::new(&png, $size).into_drawing_area(), $data)?;
+        let svg = $dir.join(format!("{}.svg", $name));
+        $draw(&SVGBackend::new(&svg, $size).into_drawing_area(), $data)?;
+    }};
+}
+
+/// Draws trend, IPC (or its stand-in), counter grid and box plot into `dir` as PNG and SVG.
+pub fn draw_all(dir: &Path, summaries: &[Summary]) -> PlotResult {
+    register_font();
+    save_both!(dir, "trend", (1000, 560), trend, summaries);
+    save_both!(dir, "ipc", (1000, 480), ipc, summaries);
+    save_both!(dir, "counters", (1400, 1000), grid, summaries);
+    save_both!(dir, "boxplot", (1000, 560), boxplot, summaries);
+    Ok(())
+}

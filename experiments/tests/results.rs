@@ -1,0 +1,173 @@
+//! The harness's analysis side, tested from fixtures without timing noise: summaries from raw
+//! files, charts that are valid images, and a README that flags a significant regression.
+
+use std::path::Path;
+
+use shredlab_experiments::results::cachegrind::Cachegrind;
+use shredlab_experiments::results::perf_stat::PerfStat;
+use shredlab_experiments::results::summary::{load_host, Counters, Simulated, Summary};
+use shredlab_experiments::results::{plots, readme};
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/results/fixtures");
+
+fn summary(experiment: u32, slug: &str, center: f64, hardware: bool) -> Summary {
+    let times: Vec<f64> = (0..10).map(|i| center + (i as f64 - 4.5) * 0.002).collect();
+    let perf = PerfStat::parse(
+        &std::fs::read_to_string(format!(
+            "{FIXTURES}/{}",
+            if hardware {
+                "perf-stat-supported.csv"
+            } else {
+                "perf-stat-vm.csv"
+            }
+        ))
+        .unwrap(),
+    );
+    let simulated = (!hardware).then(|| Simulated {
+        rows: 200_000,
+        instructions_per_row: 4_000.0 / (experiment + 1) as f64,
+        counts: Cachegrind {
+            instructions: 800_000_000 / (u64::from(experiment) + 1),
+            data_refs: 300_000_000,
+            d1_misses: 3_000_000,
+            ll_misses: 500_000,
+            ll_refs: 4_000_000,
+            branches: 100_000_000,
+            mispredicts: 2_000_000,
+        },
+    });
+    Summary {
+        experiment,
+        slug: slug.to_string(),
+        rows: 10_000_000,
+        median_s: center,
+        mean_s: center,
+        min_s: times[0],
+        max_s: times[9],
+        user_s: center * 1.6,
+        system_s: 0.1,
+        rows_per_s: 10_000_000.0 / center,
+        times,
+        peak_rss_bytes: Some(150 << 20),
+        digest: Some("f49e8d4a55c84ef95b4a257d36937669".to_string()),
+        gate_passed: true,
+        counters: Counters {
+            source: "fixture".to_string(),
+            hardware,
+            ipc: perf.ipc(),
+            cache_miss_rate: perf.cache_miss_rate(),
+            branch_miss_rate: perf.branch_miss_rate(),
+            perf: Some(perf),
+            simulated,
+        },
+        metadata: serde_json::json!({"cpu": "AMD EPYC", "cores": 2, "kernel": "6.1", "rustc": "rustc 1.95.0",
+            "commit": "abc1234", "dirty": false, "date": "2026-11-21T19:00:00Z", "warmup": 1}),
+    }
+}
+
+fn catalog_like(hardware: bool) -> Vec<Summary> {
+    vec![
+        summary(0, "baseline", 3.5, hardware),
+        summary(1, "dictionary-phone-type", 3.5, hardware),
+        summary(8, "thread-local-builders", 1.2, hardware),
+        summary(9, "interned-names", 1.6, hardware),
+        summary(10, "revert-interning", 1.2, hardware),
+    ]
+}
+
+fn assert_images(dir: &Path) {
+    for name in ["trend", "ipc", "counters", "boxplot"] {
+        let png = std::fs::read(dir.join(format!("{name}.png"))).unwrap();
+        assert!(png.len() > 5_000, "{name}.png is only {} bytes", png.len());
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "{name}.png is not a PNG");
+        let svg = std::fs::read_to_string(dir.join(format!("{name}.svg"))).unwrap();
+        assert!(svg.contains("<svg") && svg.contains("</svg>"), "{name}.svg");
+        assert!(
+            svg.contains("<text") || svg.contains("<path"),
+            "{name}.svg draws nothing"
+        );
+    }
+}
+
+#[test]
+fn charts_are_valid_images_with_and_without_hardware_counters() {
+    for hardware in [true, false] {
+        let dir = tempfile::tempdir().unwrap();
+        plots::draw_all(dir.path(), &catalog_like(hardware)).unwrap();
+        assert_images(dir.path());
+        let svg = std::fs::read_to_string(dir.path().join("ipc.svg")).unwrap();
+        let label = if hardware {
+            "IPC (perf stat, hardware)"
+        } else {
+            "cachegrind sim, 200000 rows"
+        };
+        assert!(
+            svg.contains(label),
+            "ipc.svg lacks its source label '{label}'"
+        );
+    }
+}
+
+#[test]
+fn readme_flags_the_interning_regression_as_significant() {
+    let text = readme::render("vm", &catalog_like(false));
+    let row = |n: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("| {n} ")))
+            .unwrap()
+            .to_string()
+    };
+    assert!(row("09").contains("slower, p="), "{}", row("09"));
+    assert!(row("10").contains("faster, p="), "{}", row("10"));
+    assert!(row("01").contains("not significant"), "{}", row("01"));
+    assert!(row("00").contains("instr/row (sim)"));
+    assert!(text.contains("1 distinct digest(s)"));
+    assert!(text.contains("![trend](trend.png)"));
+}
+
+#[test]
+fn summaries_are_built_from_raw_files_and_reloaded() {
+    let host = tempfile::tempdir().unwrap();
+    let dir = host.path().join("00-baseline");
+    std::fs::create_dir(&dir).unwrap();
+    let copy =
+        |from: &str, to: &str| std::fs::copy(format!("{FIXTURES}/{from}"), dir.join(to)).unwrap();
+    copy("hyperfine-1.20.json", "hyperfine.json");
+    copy("perf-stat-vm.csv", "perf-stat.csv");
+    copy("cachegrind.txt", "cachegrind.txt");
+    std::fs::write(
+        dir.join("gate.json"),
+        r#"{"experiment":0,"slug":"baseline","rows":200000,"gate":"pass","digest":{"rows":200000,"sum":"00ff"}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("metadata.json"),
+        r#"{"cachegrind_rows": 200000, "peak_rss_kb": 51200}"#,
+    )
+    .unwrap();
+    let summary = Summary::from_dir(&dir).unwrap();
+    assert_eq!(summary.experiment, 0);
+    assert_eq!(summary.times.len(), 2);
+    assert_eq!(summary.peak_rss_bytes, Some(51200 * 1024));
+    assert!(!summary.counters.hardware);
+    assert!(
+        summary
+            .counters
+            .source
+            .contains("cachegrind simulation of 200000 rows"),
+        "{}",
+        summary.counters.source
+    );
+    assert!(
+        summary
+            .counters
+            .simulated
+            .as_ref()
+            .unwrap()
+            .instructions_per_row
+            > 0.0
+    );
+    assert!(summary.gate_passed);
+    summary.write(&dir).unwrap();
+    assert_eq!(load_host(host.path()).unwrap(), vec![summary]);
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Where one experiment's time goes: perf record with frame-pointer call graphs rendered as a
+# flamegraph (inferno), and an AMD uProf session when uProf is installed.
+# Usage: scripts/profile.sh N   (ROWS from the Makefile)
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+n="${1:?usage: profile.sh N}"
+rows="${ROWS:-10000000}"
+slug="$("$bin" --list | awk -v n="$(printf '%02d' "$n")" '$1 == n { print $2 }')"
+[ -n "$slug" ] || { echo "error: unknown experiment $n: run 'make list'" >&2; exit 2; }
+dir="$root/results/$host/profile/$(printf '%02d' "$n")-$slug"; mkdir -p "$dir"
+export SHREDLAB_ALLOCATOR="$(allocator_of "$n")"
+cmd=("$bin" --experiment "$n" --rows "$rows" --output-dir "$root/out/profile" --overwrite --quiet)
+
+if ! command -v inferno-flamegraph >/dev/null 2>&1 && [ ! -x "$root/.tools/bin/inferno-flamegraph" ]; then
+  echo "installing inferno@0.12.3 into .tools/ (one-time)" >&2
+  cargo install --locked --quiet --root "$root/.tools" inferno@0.12.3 >&2
+fi
+export PATH="$root/.tools/bin:$PATH"
+
+if command -v perf >/dev/null 2>&1; then
+  event=cycles
+  if ! perf stat -e cycles true 2>&1 | grep -q '[0-9],*[0-9]* *cycles'; then
+    event=cpu-clock
+    echo "hardware cycles are not supported here: sampling the cpu-clock software event" >&2
+  fi
+  perf record -e "$event" -F 999 --call-graph fp -o "$dir/perf.data" -- "${cmd[@]}"
+  perf script -i "$dir/perf.data" | inferno-collapse-perf > "$dir/stacks.folded"
+  inferno-flamegraph --title "experiment $n ($slug), $rows rows, event $event" \
+    < "$dir/stacks.folded" > "$dir/flamegraph.svg"
+  rm -f "$dir/perf.data"
+  echo "flamegraph: $dir/flamegraph.svg" >&2
+else
+  echo "perf is not installed: no flamegraph (apt-get install linux-perf)" >&2
+fi
+
+if command -v AMDuProfCLI >/dev/null 2>&1; then
+  AMDuProfCLI collect --config tbp --output-dir "$dir/uprof" "${cmd[@]}"
+  AMDuProfCLI report --input-dir "$dir/uprof" --output-dir "$dir/uprof"
+else
+  echo "AMD uProf not found (AMDuProfCLI not on PATH): skipping the uProf session" >&2
+fi
+if command -v AMDuProfPcm >/dev/null 2>&1; then
+  AMDuProfPcm -m memory -a -o "$dir/uprof-pcm.csv" -- "${cmd[@]}"
+else
+  echo "AMDuProfPcm not found: no memory-bandwidth session (see 'make scaling' for estimates)" >&2
+fi
+rm -rf "$root/out/profile"
