@@ -56,6 +56,12 @@ pub struct Cli {
     /// Read the files back and check their digest against the data produced.
     #[arg(long)]
     pub verify: bool,
+    /// This process's shard, 0-based (e.g. a Kubernetes completion index or Slurm array task id).
+    #[arg(long, default_value_t = 0)]
+    pub part: u64,
+    /// Number of shards the rows are split into; each shard writes its own files.
+    #[arg(long, default_value_t = 1)]
+    pub parts: u64,
     /// Print one JSON line of metrics instead of text.
     #[arg(long)]
     pub json: bool,
@@ -82,6 +88,8 @@ impl Cli {
                 ..SkewConfig::default()
             },
             verify: self.verify,
+            part: self.part,
+            parts: self.parts,
         }
     }
 }

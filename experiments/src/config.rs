@@ -6,6 +6,7 @@ use crate::alloc::Allocator;
 use crate::catalog::{Optimization, Optimizations};
 use crate::compression::CompressionSpec;
 use crate::error::PipelineError;
+use crate::shard::Shard;
 
 /// What the user asked for; `None` means "the experiment's default".
 #[derive(Debug, Clone, PartialEq)]
@@ -32,6 +33,10 @@ pub struct RunRequest {
     pub skew: SkewConfig,
     /// Digest the data as produced and as read back, and compare.
     pub verify: bool,
+    /// Shard index (0-based) of this process.
+    pub part: u64,
+    /// Number of shards the rows are split into.
+    pub parts: u64,
 }
 
 impl Default for RunRequest {
@@ -48,6 +53,8 @@ impl Default for RunRequest {
             compression: CompressionSpec::None,
             skew: SkewConfig::default(),
             verify: false,
+            part: 0,
+            parts: 1,
         }
     }
 }
@@ -77,6 +84,8 @@ pub struct PipelineConfig {
     pub skew: SkewConfig,
     /// Whether to run the data gate.
     pub verify: bool,
+    /// The slice of the rows this process generates.
+    pub shard: Shard,
 }
 
 impl PipelineConfig {
@@ -117,6 +126,7 @@ impl PipelineConfig {
             compression: request.compression,
             skew: request.skew.clone(),
             verify: request.verify,
+            shard: Shard::try_new(request.part, request.parts)?,
         };
         for (name, value) in [
             ("rows", config.rows),
@@ -143,15 +153,22 @@ impl PipelineConfig {
         }
     }
 
+    /// The rows this process generates: its shard of `rows`.
+    pub fn shard_rows(&self) -> std::ops::Range<u64> {
+        self.shard.rows(self.rows)
+    }
+
     /// Number of batches.
     pub fn batch_count(&self) -> u64 {
-        self.rows.div_ceil(self.batch_size as u64)
+        let rows = self.shard_rows();
+        (rows.end - rows.start).div_ceil(self.batch_size as u64)
     }
 
     /// Rows of batch `index`.
     pub fn batch_rows(&self, index: u64) -> std::ops::Range<u64> {
-        let start = index * self.batch_size as u64;
-        start..(start + self.batch_size as u64).min(self.rows)
+        let rows = self.shard_rows();
+        let start = rows.start + index * self.batch_size as u64;
+        start..(start + self.batch_size as u64).min(rows.end)
     }
 }
 
@@ -220,5 +237,21 @@ mod tests {
         let config = PipelineConfig::resolve(&request, 2).unwrap();
         assert_eq!(config.batch_count(), 3);
         assert_eq!(config.batch_rows(2), 8..10);
+        let sharded = RunRequest {
+            rows: 10,
+            batch_size: Some(4),
+            part: 1,
+            parts: 2,
+            ..RunRequest::default()
+        };
+        let config = PipelineConfig::resolve(&sharded, 2).unwrap();
+        assert_eq!(
+            (
+                config.batch_count(),
+                config.batch_rows(0),
+                config.batch_rows(1)
+            ),
+            (2, 5..9, 9..10)
+        );
     }
 }

@@ -15,6 +15,14 @@ pub enum PipelineError {
     /// A count option is zero.
     #[error("--{0} must be at least 1")]
     Zero(&'static str),
+    /// The shard index is not below the shard count.
+    #[error("--part {part} is out of range for --parts {parts}: parts are numbered 0 to {}", parts - 1)]
+    ShardOutOfRange {
+        /// The index given.
+        part: u64,
+        /// The count given.
+        parts: u64,
+    },
     /// The skew configuration or row count is invalid.
     #[error(transparent)]
     Skew(#[from] ConfigError),

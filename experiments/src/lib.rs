@@ -19,5 +19,6 @@ pub mod properties;
 pub mod report;
 pub mod results;
 pub mod run;
+pub mod shard;
 pub mod source;
 pub mod writer_bench;

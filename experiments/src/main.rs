@@ -25,7 +25,7 @@ fn main() -> ExitCode {
             allocator: allocator.name(),
             source,
         })?;
-        let output = OutputDir::prepare(&cli.output_dir, cli.overwrite)?;
+        let output = OutputDir::prepare(&cli.output_dir, cli.overwrite, config.shard)?;
         execute(&config, &output, &progress_bar(cli.rows, cli.quiet))
     });
     match result {

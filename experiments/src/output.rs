@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use shredlab_writer::PendingFile;
 
 use crate::error::PipelineError;
+use crate::shard::Shard;
 
 /// One finished output file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,24 +28,37 @@ pub trait SinkFactory: Sync {
     fn commit(&self, sinks: Vec<Self::Sink>) -> Result<Vec<CommittedFile>, PipelineError>;
 }
 
-/// A directory of `part-NNNNN.parquet` files, one per writer, each written under a temporary
-/// name and renamed only after the whole run succeeded.
+/// A directory of `PREFIX-NNNNN.parquet` files, one per writer, each written under a temporary
+/// name and renamed only after the whole run succeeded. The prefix is `part-` for a whole run and
+/// names the shard otherwise, so the shards of one run can share a directory.
 #[derive(Debug, Clone)]
 pub struct OutputDir {
     dir: PathBuf,
+    prefix: String,
 }
 
-/// Whether `name` is one of ours: `part-` followed by digits and `.parquet`.
-fn is_part_file(name: &str) -> bool {
-    name.strip_prefix("part-")
+/// Whether `name` is `prefix` followed by digits and `.parquet`.
+fn is_part_file(name: &str, prefix: &str) -> bool {
+    name.strip_prefix(prefix)
         .and_then(|rest| rest.strip_suffix(".parquet"))
         .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// Whether `name` belongs to another shard of a sharded run (finished or in progress).
+fn is_other_shard(name: &str, prefix: &str) -> bool {
+    let name = name.strip_prefix('.').unwrap_or(name);
+    name.starts_with("shard-") && !name.starts_with(prefix)
+}
+
 impl OutputDir {
-    /// Checks `dir` and creates it if missing. An existing non-empty directory is refused
-    /// unless `overwrite`, so no earlier output is replaced by accident.
-    pub fn prepare(dir: impl Into<PathBuf>, overwrite: bool) -> Result<Self, PipelineError> {
+    /// Checks `dir` and creates it if missing. A directory holding anything but other shards'
+    /// files is refused unless `overwrite`, so no earlier output is replaced by accident.
+    pub fn prepare(
+        dir: impl Into<PathBuf>,
+        overwrite: bool,
+        shard: Shard,
+    ) -> Result<Self, PipelineError> {
+        let prefix = shard.file_prefix();
         let dir = dir.into();
         let io_error = |source| PipelineError::OutputDirectory {
             dir: dir.clone(),
@@ -55,15 +69,18 @@ impl OutputDir {
         }
         std::fs::create_dir_all(&dir).map_err(io_error)?;
         if !overwrite {
-            if let Some(entry) = std::fs::read_dir(&dir).map_err(io_error)?.next() {
-                let example = entry.map_err(io_error)?.file_name();
-                return Err(PipelineError::OutputNotEmpty {
-                    example: example.to_string_lossy().into_owned(),
-                    dir,
-                });
+            for entry in std::fs::read_dir(&dir).map_err(io_error)? {
+                let name = entry
+                    .map_err(io_error)?
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned();
+                if shard.count() == 1 || !is_other_shard(&name, &prefix) {
+                    return Err(PipelineError::OutputNotEmpty { example: name, dir });
+                }
             }
         }
-        Ok(Self { dir })
+        Ok(Self { dir, prefix })
     }
 
     /// The directory.
@@ -73,10 +90,10 @@ impl OutputDir {
 
     /// The final path of writer `index`'s file.
     pub fn part_path(&self, index: usize) -> PathBuf {
-        self.dir.join(format!("part-{index:05}.parquet"))
+        self.dir.join(format!("{}{index:05}.parquet", self.prefix))
     }
 
-    /// Every committed part file in the directory, sorted.
+    /// Every committed file of this run (or shard) in the directory, sorted.
     pub fn part_files(&self) -> Result<Vec<PathBuf>, PipelineError> {
         let io_error = |source| PipelineError::OutputDirectory {
             dir: self.dir.clone(),
@@ -85,7 +102,7 @@ impl OutputDir {
         let mut parts = Vec::new();
         for entry in std::fs::read_dir(&self.dir).map_err(io_error)? {
             let entry = entry.map_err(io_error)?;
-            if is_part_file(&entry.file_name().to_string_lossy()) {
+            if is_part_file(&entry.file_name().to_string_lossy(), &self.prefix) {
                 parts.push(entry.path());
             }
         }
@@ -139,10 +156,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn recognises_only_part_files() {
-        assert!(is_part_file("part-00001.parquet"));
-        assert!(!is_part_file("part-.parquet"));
-        assert!(!is_part_file(".part-00001.parquet.abc.tmp"));
-        assert!(!is_part_file("notes.txt"));
+    fn recognises_only_its_own_files() {
+        assert!(is_part_file("part-00001.parquet", "part-"));
+        assert!(!is_part_file("part-.parquet", "part-"));
+        assert!(!is_part_file(".part-00001.parquet.abc.tmp", "part-"));
+        assert!(!is_part_file("notes.txt", "part-"));
+        let mine = "shard-00001-of-00002-part-";
+        assert!(is_part_file(
+            "shard-00001-of-00002-part-00000.parquet",
+            mine
+        ));
+        assert!(!is_part_file(
+            "shard-00000-of-00002-part-00000.parquet",
+            mine
+        ));
+        assert!(is_other_shard(
+            "shard-00000-of-00002-part-00000.parquet",
+            mine
+        ));
+        assert!(is_other_shard(
+            ".shard-00000-of-00002-part-00000.parquet.x.tmp",
+            mine
+        ));
+        assert!(!is_other_shard(
+            "shard-00001-of-00002-part-00000.parquet",
+            mine
+        ));
+        assert!(!is_other_shard("notes.txt", mine));
     }
 }

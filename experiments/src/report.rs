@@ -28,6 +28,10 @@ pub struct RunReport {
     pub writers: usize,
     /// Seed.
     pub seed: u64,
+    /// Shard index.
+    pub part: u64,
+    /// Shard count.
+    pub parts: u64,
     /// Compression.
     pub compression: CompressionSpec,
     /// The allocator the process ran on.
@@ -63,6 +67,8 @@ impl RunReport {
             producers: config.producers,
             writers: config.writers,
             seed: config.seed,
+            part: config.shard.index(),
+            parts: config.shard.count(),
             compression: config.compression,
             allocator: alloc::active().name(),
             elapsed_s: seconds,

@@ -13,6 +13,7 @@ use shredlab_experiments::config::{PipelineConfig, RunRequest};
 use shredlab_experiments::error::PipelineError;
 use shredlab_experiments::output::{CommittedFile, OutputDir, SinkFactory};
 use shredlab_experiments::pipeline::run_pipeline;
+use shredlab_experiments::shard::Shard;
 use shredlab_experiments::source::{BatchMaker, BatchSource, ContactSource};
 
 fn pipeline(args: &[&str]) -> Output {
@@ -304,7 +305,7 @@ impl BatchSource for PanickingSource {
 fn a_panicking_producer_ends_the_run_with_an_error_and_no_files() {
     for (producers, panic_at) in [(1, 0), (2, 3), (4, 30)] {
         let dir = tempfile::tempdir().unwrap();
-        let output = OutputDir::prepare(dir.path(), false).unwrap();
+        let output = OutputDir::prepare(dir.path(), false, Shard::WHOLE).unwrap();
         let config = config(2, producers);
         let source = PanickingSource {
             inner: contacts(&config),

@@ -12,12 +12,13 @@ use shredlab_experiments::config::RunRequest;
 use shredlab_experiments::gate::Digest;
 use shredlab_experiments::output::OutputDir;
 use shredlab_experiments::run::{execute, resolve};
+use shredlab_experiments::shard::Shard;
 
 const ROWS: u64 = 20_000;
 
 fn digest_of(request: RunRequest) -> Digest {
     let dir = tempfile::tempdir().unwrap();
-    let output = OutputDir::prepare(dir.path(), false).unwrap();
+    let output = OutputDir::prepare(dir.path(), false, Shard::WHOLE).unwrap();
     let request = RunRequest {
         rows: ROWS,
         verify: true,

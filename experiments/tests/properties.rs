@@ -6,11 +6,12 @@ use shredlab_experiments::config::RunRequest;
 use shredlab_experiments::output::OutputDir;
 use shredlab_experiments::properties::phone_number_path;
 use shredlab_experiments::run::{execute, resolve};
+use shredlab_experiments::shard::Shard;
 
 /// (column path, has a dictionary page, has statistics) of each leaf in the first row group.
 fn leaves(experiment: u32, compression: &str) -> Vec<(String, bool, bool, String)> {
     let dir = tempfile::tempdir().unwrap();
-    let output = OutputDir::prepare(dir.path(), false).unwrap();
+    let output = OutputDir::prepare(dir.path(), false, Shard::WHOLE).unwrap();
     let request = RunRequest {
         experiment,
         rows: 5_000,

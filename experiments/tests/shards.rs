@@ -1,0 +1,79 @@
+//! Sharding: the parts of a run, written into one directory, hold exactly the run's data.
+
+use std::process::Command;
+
+use indicatif::ProgressBar;
+use shredlab_experiments::config::RunRequest;
+use shredlab_experiments::gate::Digest;
+use shredlab_experiments::output::OutputDir;
+use shredlab_experiments::run::{execute, resolve};
+
+const ROWS: u64 = 30_001;
+
+fn run(dir: &std::path::Path, part: u64, parts: u64, experiment: u32) -> Digest {
+    let request = RunRequest {
+        experiment,
+        rows: ROWS,
+        part,
+        parts,
+        verify: true,
+        ..RunRequest::default()
+    };
+    let config = resolve(&request).unwrap();
+    let output = OutputDir::prepare(dir, false, config.shard).unwrap();
+    execute(&config, &output, &ProgressBar::hidden())
+        .unwrap()
+        .digest
+        .unwrap()
+}
+
+#[test]
+fn parts_compose_into_the_whole_run() {
+    let whole_dir = tempfile::tempdir().unwrap();
+    let whole = run(whole_dir.path(), 0, 1, 0);
+    assert_eq!(whole.rows, ROWS);
+    for (parts, experiment) in [(3, 0), (4, 13), (7, 16)] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut sum = Digest::default();
+        for part in 0..parts {
+            sum += run(dir.path(), part, parts, experiment);
+        }
+        assert_eq!(sum, whole, "{parts} parts of experiment {experiment}");
+        let files: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert!(files.iter().all(|f| f
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("shard-")));
+        assert_eq!(
+            Digest::of_parquet_files(&files).unwrap(),
+            whole,
+            "files of {parts} parts"
+        );
+    }
+}
+
+#[test]
+fn bad_parts_are_rejected_with_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pipeline"))
+        .args(["-n", "100", "--part", "2", "--parts", "2", "-o"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--part 2 is out of range for --parts 2: parts are numbered 0 to 1"),
+        "{stderr}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_pipeline"))
+        .args(["-n", "100", "--parts", "0", "-o"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--parts must be at least 1"));
+}
