@@ -192,7 +192,7 @@ mod tests {
         assert_eq!(at(5).writers, 2);
         assert_eq!(at(7).writers, 4);
         assert_eq!(at(8).batch_size, 4096);
-        assert_eq!((at(16).writers, at(16).encoder_threads), (1, 8));
+        assert_eq!((at(17).writers, at(17).encoder_threads), (1, 8));
     }
 
     #[test]

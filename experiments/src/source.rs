@@ -12,7 +12,7 @@ use shredlab_generator::text::{
 };
 use shredlab_generator::{
     contact_schema, contacts_to_batch, ConfigError, ContactBatchBuilder, ContactGenerator,
-    ContactSampler, PerCallSampler, PhoneTypeColumn, PhoneTypeEncoding, PhoneTypeKeys,
+    ContactSampler, GuidedIndex, PerCallSampler, PhoneTypeColumn, PhoneTypeEncoding, PhoneTypeKeys,
     PhoneTypeStrings, PrecomputedSampler, SkewConfig,
 };
 
@@ -40,6 +40,7 @@ pub struct ContactSource {
     optimizations: Optimizations,
     shared_per_call: Arc<PerCallSampler>,
     shared_precomputed: Arc<PrecomputedSampler>,
+    shared_guided: Arc<PrecomputedSampler<GuidedIndex>>,
     interner: Arc<NameInterner>,
 }
 
@@ -53,6 +54,7 @@ impl ContactSource {
         Ok(Self {
             shared_per_call: Arc::new(PerCallSampler::try_new(skew.clone())?),
             shared_precomputed: Arc::new(PrecomputedSampler::try_new(skew.clone())?),
+            shared_guided: Arc::new(PrecomputedSampler::try_with_ranks(skew.clone())?),
             interner: Arc::default(),
             seed,
             skew,
@@ -157,7 +159,14 @@ impl BatchSource for ContactSource {
     }
 
     fn maker(&self) -> Box<dyn BatchMaker + '_> {
-        if self.on(Optimization::PrecomputedSampling) {
+        let precomputed = self.on(Optimization::PrecomputedSampling);
+        if precomputed && self.on(Optimization::GuidedNameRanks) {
+            let skew = self.skew.clone();
+            let sampler = self.sampler(&self.shared_guided, || {
+                PrecomputedSampler::try_with_ranks(skew).expect("skew validated by ContactSource")
+            });
+            self.with_sampler(sampler)
+        } else if precomputed {
             let skew = self.skew.clone();
             let sampler = self.sampler(&self.shared_precomputed, || {
                 PrecomputedSampler::try_new(skew).expect("skew validated by ContactSource")

@@ -28,9 +28,9 @@ fn report(args: &[&str]) -> serde_json::Value {
 
 #[test]
 fn each_experiment_runs_on_its_allocator_with_the_same_data() {
-    let system = report(&["-e", "14"]);
-    let mimalloc = report(&["-e", "15"]);
-    let disabled = report(&["-e", "15", "--disable", "mimalloc"]);
+    let system = report(&["-e", "15"]);
+    let mimalloc = report(&["-e", "16"]);
+    let disabled = report(&["-e", "16", "--disable", "mimalloc"]);
     assert_eq!(system["allocator"], "system");
     assert_eq!(mimalloc["allocator"], "mimalloc");
     assert_eq!(disabled["allocator"], "system");

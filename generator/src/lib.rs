@@ -35,6 +35,7 @@ mod config;
 mod contact;
 mod draw;
 mod generator;
+mod ranks;
 pub mod rng;
 mod sampler;
 mod schema;
@@ -49,5 +50,6 @@ pub use config::{ConfigError, SkewConfig, MAX_PHONES_LIMIT, PHONE_ID_DIGITS, PHO
 pub use contact::{format_phone_number, Contact, Phone, PhoneShape, PhoneType};
 pub use draw::{draw_contacts, ContactSink};
 pub use generator::ContactGenerator;
+pub use ranks::{GuidedIndex, RankTable};
 pub use sampler::{ContactSampler, NameTables, PerCallSampler, PrecomputedSampler};
 pub use schema::{contact_schema, phone_fields, phone_item_field, PhoneTypeEncoding};

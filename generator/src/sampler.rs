@@ -12,6 +12,7 @@ use rand::distr::{Distribution, Uniform};
 
 use crate::config::{ConfigError, SkewConfig};
 use crate::contact::{PhoneShape, PhoneType};
+use crate::ranks::RankTable;
 use crate::rng::RowRng;
 use crate::vocab;
 
@@ -33,20 +34,23 @@ pub trait ContactSampler: Sync {
     fn phone_type(&self, rng: &mut RowRng) -> PhoneType;
 }
 
-/// Zipf-ranked name tables, shared by both samplers: rank `k` has weight `1 / k^s`.
-/// Built once per configuration because they depend only on the fixed vocabularies.
-#[derive(Debug)]
-pub struct NameTables {
-    first: WeightedIndex<f64>,
-    last: WeightedIndex<f64>,
+/// Zipf-ranked name tables: rank `k` has weight `1 / k^s`. Built once per configuration because
+/// they depend only on the fixed vocabularies; `R` is how a rank is found (binary search by
+/// default, or a guide table), which never changes the rank drawn.
+#[derive(Debug, Clone)]
+pub struct NameTables<R = WeightedIndex<f64>> {
+    first: R,
+    last: R,
 }
 
-impl NameTables {
+impl<R: RankTable> NameTables<R> {
     /// Tables for the embedded vocabularies with Zipf exponent `exponent`.
     pub fn new(exponent: f64) -> Result<Self, ConfigError> {
         let table = |len: usize| {
-            let weights = (1..=len).map(|rank| (rank as f64).powf(-exponent));
-            WeightedIndex::new(weights).map_err(|_| ConfigError::ZipfExponent(exponent))
+            let weights: Vec<f64> = (1..=len)
+                .map(|rank| (rank as f64).powf(-exponent))
+                .collect();
+            R::from_weights(&weights).ok_or(ConfigError::ZipfExponent(exponent))
         };
         Ok(Self {
             first: table(vocab::first_names().len())?,
@@ -54,12 +58,14 @@ impl NameTables {
         })
     }
 
+    #[inline]
     fn first(&self, rng: &mut RowRng) -> &'static str {
-        vocab::first_names()[self.first.sample(rng)]
+        vocab::first_names()[self.first.draw(rng)]
     }
 
+    #[inline]
     fn last(&self, rng: &mut RowRng) -> &'static str {
-        vocab::last_names()[self.last.sample(rng)]
+        vocab::last_names()[self.last.draw(rng)]
     }
 }
 
@@ -122,11 +128,12 @@ impl ContactSampler for PerCallSampler {
     }
 }
 
-/// Builds every distribution once: the lightweight sampling of optimization 06.
+/// Builds every distribution once: the lightweight sampling of optimization 06. `R` chooses how
+/// name ranks are searched ([`crate::GuidedIndex`] for a guide table).
 #[derive(Debug, Clone)]
-pub struct PrecomputedSampler {
+pub struct PrecomputedSampler<R = WeightedIndex<f64>> {
     skew: SkewConfig,
-    names: Arc<NameTables>,
+    names: Arc<NameTables<R>>,
     name_null: WeightedIndex<u32>,
     phone_count: WeightedIndex<u32>,
     extra_phones: Uniform<usize>,
@@ -135,8 +142,15 @@ pub struct PrecomputedSampler {
 }
 
 impl PrecomputedSampler {
-    /// A sampler for a validated configuration.
+    /// A sampler for a validated configuration, searching name ranks as `WeightedIndex` does.
     pub fn try_new(skew: SkewConfig) -> Result<Self, ConfigError> {
+        Self::try_with_ranks(skew)
+    }
+}
+
+impl<R: RankTable> PrecomputedSampler<R> {
+    /// A sampler for a validated configuration, searching name ranks with `R`.
+    pub fn try_with_ranks(skew: SkewConfig) -> Result<Self, ConfigError> {
         skew.validate()?;
         let null = u32::from(skew.null_name_percent);
         Ok(Self {
@@ -151,7 +165,7 @@ impl PrecomputedSampler {
     }
 }
 
-impl ContactSampler for PrecomputedSampler {
+impl<R: RankTable> ContactSampler for PrecomputedSampler<R> {
     fn skew(&self) -> &SkewConfig {
         &self.skew
     }
