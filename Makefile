@@ -16,7 +16,7 @@ export ROWS RUNS WARMUP PRODUCERS WRITERS BATCH COMPRESSION HOST CACHEGRIND_ROWS
 
 BIN := target/release/pipeline
 
-.PHONY: help build test lint list experiment experiments trend sweep threads profile writer-bench
+.PHONY: help build test lint list experiment experiments trend sweep threads profile scaling writer-bench
 
 help:
 	@echo "make experiment N=<n> [ROWS= RUNS= WARMUP= PRODUCERS= WRITERS= BATCH= COMPRESSION=]"
@@ -25,6 +25,7 @@ help:
 	@echo "make sweep [N=]       writers x batch size heatmaps (default: the last experiment)"
 	@echo "make threads [N=]     thread sweep and the process pinned to one CPU"
 	@echo "make profile N=<n>    perf record flamegraph, AMD uProf session when installed"
+	@echo "make scaling [PROCS=\"1 2\" CORES_PER_PROC=1 ROWS_PER_PROC=5000000 N=]  multi-process bandwidth scaling"
 	@echo "make list             the experiment catalog"
 	@echo "make writer-bench     ParallelArrowWriter vs ArrowWriter, both allocators [REPS=5]"
 	@echo "make test             fmt, clippy and the test suite"
@@ -56,6 +57,12 @@ threads: build
 profile: build
 	scripts/profile.sh $(N)
 
+PROCS ?= 1 2
+CORES_PER_PROC ?= 1
+ROWS_PER_PROC ?= 5000000
+scaling: build
+	N=$(GIVEN_N) PROCS="$(PROCS)" CORES_PER_PROC=$(CORES_PER_PROC) ROWS_PER_PROC=$(ROWS_PER_PROC) scripts/scaling.sh
+
 REPS ?= 5
 writer-bench: build
 	target/release/writer-bench --reps $(REPS) --allocator system --output results/$(HOST)/writer
@@ -63,7 +70,8 @@ writer-bench: build
 
 lint:
 	$(CARGO) fmt --all -- --check
-	$(CARGO) clippy --release --locked --all-targets -- -D warnings
+	$(CARGO) clippy --release --locked --workspace --all-targets --all-features -- -D warnings
 
 test: lint
 	$(CARGO) test --release --locked
+	$(CARGO) test --release --locked -p shredlab-writer --features tokio

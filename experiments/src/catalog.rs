@@ -44,11 +44,13 @@ pub enum Optimization {
     Mimalloc,
     /// One file per writer encoded by `shredlab-writer`'s parallel column-encoding writer.
     ParallelWriter,
+    /// Bounded crossbeam channels, and spent batches returned to producers for buffer reuse.
+    RecyclingChannel,
 }
 
 impl Optimization {
     /// Every optimization, in catalog order.
-    pub const ALL: [Optimization; 16] = [
+    pub const ALL: [Optimization; 17] = [
         Self::DictionaryPhoneType,
         Self::NoRowStructs,
         Self::ReuseNumberBuffer,
@@ -65,6 +67,7 @@ impl Optimization {
         Self::GuidedNameRanks,
         Self::Mimalloc,
         Self::ParallelWriter,
+        Self::RecyclingChannel,
     ];
 
     /// The command-line name.
@@ -86,6 +89,7 @@ impl Optimization {
             Self::GuidedNameRanks => "guided-name-ranks",
             Self::Mimalloc => "mimalloc",
             Self::ParallelWriter => "parallel-writer",
+            Self::RecyclingChannel => "recycling-channel",
         }
     }
 
@@ -365,6 +369,15 @@ pub static CATALOG: &[Experiment] = &[
         summary: "parallel column-encoding writer",
         changes: "each file is encoded by ParallelArrowWriter (leaf columns on a worker pool, byte-identical to ArrowWriter); default 1 writer with an encoder pool of max(2, cores / writers) threads",
         adds: Some(Optimization::ParallelWriter),
+        reverts: None,
+        study: None,
+    },
+    Experiment {
+        number: 18,
+        slug: "recycling-channel",
+        summary: "crossbeam channels, spent batches recycled to producers",
+        changes: "bounded crossbeam channels replace std::sync::mpsc, and writers hand written batches back so producers' persistent builders reuse their buffers (needs thread-local-builders; buffers still held elsewhere, e.g. by parallel-writer's workers, are dropped)",
+        adds: Some(Optimization::RecyclingChannel),
         reverts: None,
         study: None,
     },

@@ -7,6 +7,7 @@
 
 pub mod alloc;
 pub mod catalog;
+pub mod channel;
 pub mod cli;
 pub mod compression;
 pub mod config;
@@ -19,6 +20,7 @@ pub mod properties;
 pub mod report;
 pub mod results;
 pub mod run;
+pub mod scaling;
 pub mod shard;
 pub mod source;
 pub mod writer_bench;

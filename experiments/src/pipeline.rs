@@ -4,7 +4,6 @@
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -19,6 +18,7 @@ use parquet::file::properties::WriterProperties;
 use shredlab_writer::{ParallelArrowWriter, ParallelOptions};
 
 use crate::catalog::Optimization;
+use crate::channel::{batch_channel, BatchReceiver, BatchSender, Returns};
 use crate::config::PipelineConfig;
 use crate::error::{panic_message, PipelineError};
 use crate::gate::Digest;
@@ -86,6 +86,15 @@ struct ProducerContext<'a, S: ?Sized> {
     source: &'a S,
     stop: &'a AtomicBool,
     next_batch: &'a AtomicU64,
+    returns: Option<&'a Returns>,
+}
+
+/// What writer threads share.
+struct WriterContext<'a> {
+    config: &'a PipelineConfig,
+    stop: &'a AtomicBool,
+    progress: &'a ProgressBar,
+    returns: Option<&'a Returns>,
 }
 
 /// What one producer made.
@@ -98,7 +107,7 @@ struct Produced {
 fn produce<S: BatchSource + ?Sized>(
     context: &ProducerContext<'_, S>,
     index: usize,
-    senders: Vec<SyncSender<RecordBatch>>,
+    senders: Vec<BatchSender>,
 ) -> Result<Produced, PipelineError> {
     let _stop_on_panic = StopOnPanic(context.stop);
     let config = context.config;
@@ -125,6 +134,9 @@ fn produce<S: BatchSource + ?Sized>(
     for batch_index in claims {
         if context.stop.load(Ordering::Relaxed) {
             break;
+        }
+        if let Some(spent) = context.returns.and_then(Returns::take) {
+            maker.recycle(spent);
         }
         let batch = maker.make(config.batch_rows(batch_index));
         produced.arrow_bytes += arrow_bytes(&batch);
@@ -193,18 +205,19 @@ fn write_stream<W: Write + Send>(
     sink: W,
     schema: SchemaRef,
     properties: WriterProperties,
-    config: &PipelineConfig,
-    batches: Receiver<RecordBatch>,
-    stop: &AtomicBool,
-    progress: &ProgressBar,
+    batches: BatchReceiver,
+    context: &WriterContext<'_>,
 ) -> Result<(W, u64), ParquetError> {
-    let _stop_on_panic = StopOnPanic(stop);
-    let mut writer = FileEncoder::try_new(sink, schema, properties, config)?;
+    let _stop_on_panic = StopOnPanic(context.stop);
+    let mut writer = FileEncoder::try_new(sink, schema, properties, context.config)?;
     let mut rows = 0;
     for batch in batches {
         writer.write(&batch)?;
         rows += batch.num_rows() as u64;
-        progress.inc(batch.num_rows() as u64);
+        context.progress.inc(batch.num_rows() as u64);
+        if let Some(returns) = context.returns {
+            returns.give(batch);
+        }
     }
     Ok((writer.into_inner()?, rows))
 }
@@ -230,27 +243,35 @@ where
         .collect::<Result<_, _>>()?;
     let stop = AtomicBool::new(false);
     let next_batch = AtomicU64::new(0);
+    // Bounded channels keep memory bounded: a producer blocks once its writer is 2 batches behind
+    // per producer.
+    let capacity = 2 * config.producers;
+    let recycling = config.optimizations.has(Optimization::RecyclingChannel);
+    let returns = recycling.then(|| Returns::new(capacity + config.writers));
     let context = ProducerContext {
         config,
         source,
         stop: &stop,
         next_batch: &next_batch,
+        returns: returns.as_ref(),
     };
-    // Bounded channels keep memory bounded: a producer blocks once its writer is 2 batches behind
-    // per producer.
-    let capacity = 2 * config.producers;
+    let writer_context = WriterContext {
+        config,
+        stop: &stop,
+        progress,
+        returns: returns.as_ref(),
+    };
     let (writer_results, producer_results) = thread::scope(|scope| {
-        let (senders, receivers): (Vec<_>, Vec<_>) =
-            (0..config.writers).map(|_| sync_channel(capacity)).unzip();
+        let (senders, receivers): (Vec<_>, Vec<_>) = (0..config.writers)
+            .map(|_| batch_channel(recycling, capacity))
+            .unzip();
         let writers: Vec<_> = created
             .into_iter()
             .zip(receivers)
             .map(|(sink, batches)| {
                 let (schema, properties) = (Arc::clone(&schema), properties.clone());
-                let stop = &stop;
-                scope.spawn(move || {
-                    write_stream(sink, schema, properties, config, batches, stop, progress)
-                })
+                let writer_context = &writer_context;
+                scope.spawn(move || write_stream(sink, schema, properties, batches, writer_context))
             })
             .collect();
         let producers: Vec<_> = (0..config.producers)

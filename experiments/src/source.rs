@@ -22,6 +22,8 @@ use crate::catalog::{Optimization, Optimizations};
 pub trait BatchMaker: Send {
     /// The batch of rows `rows`.
     fn make(&mut self, rows: Range<u64>) -> RecordBatch;
+    /// Takes back a batch this maker made, to reuse its buffers (a no-op by default).
+    fn recycle(&mut self, _batch: RecordBatch) {}
 }
 
 /// What all producers share: the schema, and a maker for each producer thread.
@@ -233,5 +235,11 @@ where
             self.builder = ContactBatchBuilder::new(names, numbers);
         }
         self.builder.build(&self.generator, rows)
+    }
+
+    fn recycle(&mut self, batch: RecordBatch) {
+        if self.persistent {
+            self.builder.recycle(batch);
+        }
     }
 }

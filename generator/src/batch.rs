@@ -11,6 +11,7 @@ use arrow_schema::SchemaRef;
 use crate::contact::PhoneType;
 use crate::draw::{draw_contacts, ContactSink};
 use crate::generator::ContactGenerator;
+use crate::recycle;
 use crate::sampler::ContactSampler;
 use crate::schema::{contact_schema, phone_fields, phone_item_field, PhoneTypeEncoding};
 use crate::text::{NameText, NumberText};
@@ -23,6 +24,8 @@ pub trait PhoneTypeColumn: Default + Send {
     fn append(&mut self, phone_type: Option<PhoneType>);
     /// Takes the values appended so far as an array, leaving the column empty.
     fn finish(&mut self) -> ArrayRef;
+    /// Reuses the allocations of an array this column made, if nothing else holds them.
+    fn recycle(&mut self, _array: ArrayRef) {}
 }
 
 /// `phone_type` as `Dictionary(UInt8, Utf8)` with the fixed dictionary Mobile, Work, Home.
@@ -42,6 +45,12 @@ impl PhoneTypeColumn for PhoneTypeKeys {
             self.0.finish(),
             phone_type_dictionary(),
         ))
+    }
+
+    fn recycle(&mut self, array: ArrayRef) {
+        if let Some(keys) = recycle::reclaim_keys(array) {
+            self.0 = keys;
+        }
     }
 }
 
@@ -66,6 +75,12 @@ impl PhoneTypeColumn for PhoneTypeStrings {
 
     fn finish(&mut self) -> ArrayRef {
         Arc::new(self.0.finish())
+    }
+
+    fn recycle(&mut self, array: ArrayRef) {
+        if let Some(strings) = recycle::reclaim_strings(array) {
+            self.0 = strings;
+        }
     }
 }
 
@@ -122,6 +137,30 @@ impl<T: PhoneTypeColumn, Nm: NameText, Nu: NumberText> ContactBatchBuilder<T, Nm
         self.list_offsets.reserve(len);
         draw_contacts(generator.seed(), rows, generator.sampler(), self);
         self.finish()
+    }
+
+    /// Takes back the buffers of a batch this builder made, once nothing else holds them, as
+    /// capacity for the next batches: a steady stream of batches then allocates (and faults in)
+    /// no new memory. Call between builds; buffers still shared are simply dropped.
+    pub fn recycle(&mut self, batch: RecordBatch) {
+        let (_, mut columns, _) = batch.into_parts();
+        let (Some(phones), Some(names)) = (columns.pop(), columns.pop()) else {
+            return;
+        };
+        if let Some(builder) = recycle::reclaim_strings(names) {
+            self.names = builder;
+        }
+        let Some((offsets, numbers, phone_types)) = recycle::split_phones(phones) else {
+            return;
+        };
+        if let Some(mut offsets) = offsets {
+            offsets.push(0);
+            self.list_offsets = offsets;
+        }
+        if let Some(builder) = recycle::reclaim_strings(numbers) {
+            self.numbers = builder;
+        }
+        self.phone_types.recycle(phone_types);
     }
 
     fn finish(&mut self) -> RecordBatch {

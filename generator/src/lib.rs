@@ -36,6 +36,7 @@ mod contact;
 mod draw;
 mod generator;
 mod ranks;
+mod recycle;
 pub mod rng;
 mod sampler;
 mod schema;

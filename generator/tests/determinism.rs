@@ -165,3 +165,35 @@ fn ids_at_the_top_of_the_id_space_still_have_ten_digits() {
     }
     assert!(numbers.len() > numbers.null_count());
 }
+
+#[test]
+fn recycled_buffers_build_the_same_batches() {
+    let generator = fast();
+    let mut recycling = ContactBatchBuilder::<PhoneTypeKeys, DirectName, DirectDigits>::default();
+    let mut fresh = ContactBatchBuilder::<PhoneTypeKeys, DirectName, DirectDigits>::default();
+    let mut previous = None;
+    for start in (0..20_000).step_by(4_000) {
+        if let Some(batch) = previous.take() {
+            recycling.recycle(batch);
+        }
+        let batch = recycling.build(&generator, start..start + 4_000);
+        assert_eq!(
+            batch,
+            fresh.build(&generator, start..start + 4_000),
+            "rows from {start}"
+        );
+        previous = Some(batch);
+    }
+    let mut plain = ContactBatchBuilder::<PhoneTypeStrings, DirectName, DirectDigits>::default();
+    let first = plain.build(&generator, 0..1_000);
+    plain.recycle(first);
+    assert_eq!(
+        plain.build(&generator, 1_000..2_000),
+        fresh_plain(&generator)
+    );
+}
+
+fn fresh_plain(generator: &ContactGenerator<PrecomputedSampler>) -> RecordBatch {
+    ContactBatchBuilder::<PhoneTypeStrings, DirectName, DirectDigits>::default()
+        .build(generator, 1_000..2_000)
+}

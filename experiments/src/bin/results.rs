@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 use shredlab_experiments::results::hyperfine::{self, HyperfineResult};
 use shredlab_experiments::results::summary::{load_host, Summary};
 use shredlab_experiments::results::{plots, readme, sweeps};
+use shredlab_experiments::scaling::{self, report::ScalingReport};
 
 #[derive(Debug, Parser)]
 #[command(about = "Summaries, charts and README of shredlab's measurements")]
@@ -40,6 +41,11 @@ enum Command {
         /// Chart title suffix.
         #[arg(long, default_value = "")]
         title: String,
+    },
+    /// The multi-process scaling report, charts and model from `make scaling`'s folder.
+    Scaling {
+        /// The scaling folder, e.g. results/vm/scaling.
+        dir: PathBuf,
     },
     /// The thread sweep beside the single-CPU pinned run.
     Threads {
@@ -95,6 +101,24 @@ fn main() -> Result<()> {
             let results = hyperfine_file(&json)?;
             sweeps::draw_heatmaps(&json, &results, rows, &title)
                 .map_err(|e| anyhow!("drawing heatmaps: {e}"))?;
+        }
+        Command::Scaling { dir } => {
+            let report = ScalingReport::from_dir(&dir)?;
+            std::fs::write(
+                dir.join("scaling.json"),
+                serde_json::to_string_pretty(&report)?,
+            )?;
+            std::fs::write(dir.join("README.md"), report.markdown())?;
+            scaling::plots::draw(&dir, &report)
+                .map_err(|e| anyhow!("drawing scaling charts: {e}"))?;
+            for step in &report.steps {
+                eprintln!(
+                    "{} process(es): {:.2} M rows/s, efficiency {:.1}%",
+                    step.procs,
+                    step.rows_per_s / 1e6,
+                    step.efficiency * 100.0
+                );
+            }
         }
         Command::Threads {
             sweep,

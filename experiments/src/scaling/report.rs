@@ -1,0 +1,262 @@
+//! The scaling run's analysis: per process-count throughput, parallel efficiency, memory
+//! bandwidth (measured where the platform exposes it, otherwise a labelled estimate), the STREAM
+//! ceiling, and the model checked against the measured points.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use serde::Serialize;
+
+use super::model::{reference_machines, Inputs, Machine, Point};
+use crate::results::perf_stat::PerfStat;
+
+/// One process of one scaling step.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProcessRun {
+    /// Rows it generated and wrote.
+    pub rows: u64,
+    /// Its own wall time, seconds.
+    pub seconds: f64,
+    /// Arrow bytes it produced.
+    pub arrow_bytes: u64,
+    /// Parquet bytes it wrote.
+    pub output_bytes: u64,
+    /// Its perf counters, when perf ran.
+    pub perf: Option<PerfStat>,
+}
+
+/// All processes of one process count.
+#[derive(Debug, Clone, Serialize)]
+pub struct Step {
+    /// Processes run at once.
+    pub procs: u32,
+    /// Each process.
+    pub runs: Vec<ProcessRun>,
+    /// Sum of the processes' rows/s.
+    pub rows_per_s: f64,
+    /// `rows_per_s / (procs * rows_per_s at one process)`.
+    pub efficiency: f64,
+    /// Memory bandwidth during the step, bytes/s.
+    pub bandwidth: f64,
+    /// Where `bandwidth` comes from.
+    pub bandwidth_source: String,
+    /// IPC (hardware) per process, averaged.
+    pub ipc: Option<f64>,
+    /// CPU nanoseconds per row (perf task-clock), the stand-in where IPC is unavailable.
+    pub cpu_ns_per_row: Option<f64>,
+}
+
+/// The whole scaling report.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScalingReport {
+    /// One entry per process count, ascending.
+    pub steps: Vec<Step>,
+    /// STREAM's best bandwidth on this machine, bytes/s.
+    pub stream_bytes_per_s: Option<f64>,
+    /// Estimated bytes per row (see `bytes_source`).
+    pub bytes_per_row: f64,
+    /// How `bytes_per_row` was estimated.
+    pub bytes_source: String,
+    /// Model predictions for the measured process counts, to check it.
+    pub model_check: Vec<(Point, f64)>,
+    /// Predictions for bigger machines, with their saturation points.
+    pub predictions: Vec<(Machine, f64, Vec<Point>)>,
+}
+
+fn read_run(dir: &Path, index: usize) -> Result<ProcessRun> {
+    let json_path = dir.join(format!("p{index}.json"));
+    let text = fs::read_to_string(&json_path)
+        .with_context(|| format!("cannot read {}", json_path.display()))?;
+    let report: serde_json::Value =
+        serde_json::from_str(&text).with_context(|| format!("bad {}", json_path.display()))?;
+    let number = |key: &str| {
+        report[key]
+            .as_f64()
+            .with_context(|| format!("{} lacks {key}", json_path.display()))
+    };
+    Ok(ProcessRun {
+        rows: number("rows")? as u64,
+        seconds: number("elapsed_s")?,
+        arrow_bytes: number("arrow_bytes")? as u64,
+        output_bytes: number("output_bytes")? as u64,
+        perf: fs::read_to_string(dir.join(format!("p{index}.perf.csv")))
+            .ok()
+            .map(|t| PerfStat::parse(&t)),
+    })
+}
+
+/// Bytes of DRAM traffic from memory-controller counts, when `perf stat -a` could count them:
+/// CAS commands (Intel IMC) or UMC data transfers (AMD), 64 bytes each.
+fn measured_traffic(dir: &Path) -> Option<f64> {
+    let stat = PerfStat::parse(&fs::read_to_string(dir.join("memory.csv")).ok()?);
+    let lines: f64 = stat
+        .events
+        .iter()
+        .filter(|(name, _)| name.contains("cas_count") || name.contains("umc"))
+        .filter_map(|(_, count)| *count)
+        .sum();
+    (lines > 0.0).then_some(lines * 64.0)
+}
+
+fn step(dir: &Path, procs: u32, bytes_per_row: f64) -> Result<Step> {
+    let runs = (0..procs as usize)
+        .map(|i| read_run(dir, i))
+        .collect::<Result<Vec<_>>>()?;
+    let rows_per_s = runs.iter().map(|r| r.rows as f64 / r.seconds).sum();
+    let wall = runs.iter().map(|r| r.seconds).fold(0.0, f64::max);
+    let (bandwidth, bandwidth_source) = match measured_traffic(dir) {
+        Some(bytes) => (
+            bytes / wall,
+            "memory-controller counters (perf stat -a)".to_string(),
+        ),
+        None => (
+            rows_per_s * bytes_per_row,
+            "estimate: rows/s x bytes per row (no memory-controller counters here)".to_string(),
+        ),
+    };
+    let per_process = |f: &dyn Fn(&ProcessRun) -> Option<f64>| {
+        let values: Vec<f64> = runs.iter().filter_map(f).collect();
+        (values.len() == runs.len() && !values.is_empty())
+            .then(|| values.iter().sum::<f64>() / values.len() as f64)
+    };
+    Ok(Step {
+        procs,
+        ipc: per_process(&|r| r.perf.as_ref()?.ipc()),
+        cpu_ns_per_row: per_process(&|r| {
+            Some(r.perf.as_ref()?.get("task-clock")? * 1e6 / r.rows as f64)
+        }),
+        runs,
+        rows_per_s,
+        efficiency: 0.0,
+        bandwidth,
+        bandwidth_source,
+    })
+}
+
+impl ScalingReport {
+    /// Reads `dir/K<n>/` for every process count, and `dir/stream.json`.
+    pub fn from_dir(dir: &Path) -> Result<Self> {
+        let mut counts: Vec<u32> = fs::read_dir(dir)?
+            .filter_map(|e| {
+                e.ok()?
+                    .file_name()
+                    .to_str()?
+                    .strip_prefix('K')?
+                    .parse()
+                    .ok()
+            })
+            .collect();
+        counts.sort_unstable();
+        if counts.first() != Some(&1) {
+            bail!(
+                "{} has no K1 step: the model needs the single-process rate",
+                dir.display()
+            );
+        }
+        let first = read_run(&dir.join("K1"), 0)?;
+        let bytes_per_row = (2 * first.arrow_bytes + first.output_bytes) as f64 / first.rows as f64;
+        let mut steps = counts
+            .iter()
+            .map(|&k| step(&dir.join(format!("K{k}")), k, bytes_per_row))
+            .collect::<Result<Vec<_>>>()?;
+        let single = steps[0].rows_per_s;
+        steps
+            .iter_mut()
+            .for_each(|s| s.efficiency = s.rows_per_s / (f64::from(s.procs) * single));
+        let stream_bytes_per_s = fs::read_to_string(dir.join("stream.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|v| v["best_bytes_per_s"].as_f64());
+        let inputs = Inputs {
+            rate_per_process: single,
+            bytes_per_row,
+        };
+        let here = Machine {
+            name: "this machine".to_string(),
+            cores: steps.iter().map(|s| s.procs).max().unwrap_or(1),
+            bandwidth: stream_bytes_per_s.unwrap_or(f64::INFINITY),
+            source: "STREAM probe".to_string(),
+        };
+        let model_check = steps
+            .iter()
+            .map(|s| {
+                let predicted = inputs.predict(&here, s.procs);
+                (predicted, s.rows_per_s / predicted.rows_per_s - 1.0)
+            })
+            .collect();
+        let predictions = reference_machines()
+            .into_iter()
+            .map(|m| {
+                let saturation = inputs.saturation(&m);
+                let curve = inputs.curve(&m);
+                (m, saturation, curve)
+            })
+            .collect();
+        Ok(Self {
+            steps,
+            stream_bytes_per_s,
+            bytes_per_row,
+            bytes_source: "each Arrow byte written once and read once, each Parquet byte written once (a lower bound on DRAM traffic)".to_string(),
+            model_check,
+            predictions,
+        })
+    }
+
+    /// The report as Markdown.
+    pub fn markdown(&self) -> String {
+        let gbs = |b: f64| b / 1e9;
+        let mut text = String::from("# Multi-process scaling\n\n![scaling](scaling.png)\n\n");
+        let _ = writeln!(
+            text,
+            "Bytes per row: {:.0} ({}). STREAM ceiling: {}.\n",
+            self.bytes_per_row,
+            self.bytes_source,
+            self.stream_bytes_per_s
+                .map_or("not measured".to_string(), |b| format!(
+                    "{:.1} GB/s",
+                    gbs(b)
+                )),
+        );
+        text.push_str("| processes | aggregate M rows/s | efficiency | memory GB/s | source | IPC or CPU ns/row | model M rows/s | model error |\n|---:|---:|---:|---:|---|---|---:|---:|\n");
+        for (s, (predicted, error)) in self.steps.iter().zip(&self.model_check) {
+            let counters = match (s.ipc, s.cpu_ns_per_row) {
+                (Some(ipc), _) => format!("IPC {ipc:.2}"),
+                (None, Some(ns)) => {
+                    format!("{ns:.0} CPU ns/row (perf task-clock; no hardware IPC)")
+                }
+                _ => "-".to_string(),
+            };
+            let _ = writeln!(
+                text,
+                "| {} | {:.2} | {:.1}% | {:.2} | {} | {} | {:.2} | {:+.1}% |",
+                s.procs,
+                s.rows_per_s / 1e6,
+                s.efficiency * 100.0,
+                gbs(s.bandwidth),
+                s.bandwidth_source,
+                counters,
+                predicted.rows_per_s / 1e6,
+                error * 100.0,
+            );
+        }
+        text.push_str("\n## Model for bigger machines\n\n![model](model.png)\n\n");
+        text.push_str("Throughput(p) = min(p x single-process rate, bandwidth / bytes per row). Assumptions: each process keeps the single-core rate measured here until bandwidth runs out; every row moves the bytes estimated above; attainable bandwidth as stated per machine.\n\n");
+        text.push_str("| machine | cores | bandwidth | saturates at | M rows/s at all cores |\n|---|---:|---|---:|---:|\n");
+        for (machine, saturation, curve) in &self.predictions {
+            let last = curve.last().map_or(0.0, |p| p.rows_per_s);
+            let _ = writeln!(
+                text,
+                "| {} | {} | {:.0} GB/s ({}) | {:.0} processes | {:.1} |",
+                machine.name,
+                machine.cores,
+                gbs(machine.bandwidth),
+                machine.source,
+                saturation,
+                last / 1e6
+            );
+        }
+        text
+    }
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# K processes at once, each pinned to its own CPUs and generating its own shard, for each K in
+# PROCS: per-process times and counters, system memory bandwidth where the platform exposes it,
+# a STREAM ceiling, then the report, charts and model (results scaling).
+# Usage: scripts/scaling.sh   (PROCS, CORES_PER_PROC, ROWS_PER_PROC, N from the Makefile)
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+n="${N:-$(last_experiment)}"
+procs_list="${PROCS:-1 2}"
+cores_per_proc="${CORES_PER_PROC:-1}"
+rows_per_proc="${ROWS_PER_PROC:-5000000}"
+cpus="$(nproc)"
+dir="$root/results/$host/scaling"
+rm -rf "$dir"; mkdir -p "$dir"
+export SHREDLAB_ALLOCATOR="$(allocator_of "$n")"
+
+# Memory-controller events, if this kernel exposes any (Intel IMC CAS counts, AMD UMC).
+memory_events="$(perf list 2>/dev/null | grep -oE 'uncore_imc[_0-9]*/cas_count_(read|write)/|amd_umc[_0-9]*/umc_data_slot_clks[^ ]*/' | sort -u | paste -sd, - || true)"
+if [ -n "$memory_events" ]; then
+  echo "memory bandwidth: perf stat -a -e $memory_events" >&2
+elif command -v AMDuProfPcm >/dev/null 2>&1 || command -v pcm-memory >/dev/null 2>&1 || command -v likwid-perfctr >/dev/null 2>&1; then
+  echo "memory bandwidth: a uProf/PCM/likwid tool is installed; its CSV is kept beside each step" >&2
+else
+  echo "no memory-controller counters and no uProf/PCM/likwid here: bandwidth will be an estimate (labelled)" >&2
+fi
+
+events=task-clock,context-switches,page-faults,cycles,instructions
+for k in $procs_list; do
+  if [ $((k * cores_per_proc)) -gt "$cpus" ]; then
+    echo "skipping $k processes: $((k * cores_per_proc)) CPUs needed, $cpus available" >&2
+    continue
+  fi
+  step="$dir/K$k"; mkdir -p "$step"
+  echo "== $k process(es) x $cores_per_proc CPU(s), $rows_per_proc rows each, experiment $n" >&2
+  launch() {
+    for ((i = 0; i < k; i++)); do
+      first=$((i * cores_per_proc)); last=$((first + cores_per_proc - 1))
+      taskset -c "$first-$last" perf stat -x, -o "$step/p$i.perf.csv" -e "$events" -- \
+        "$bin" --experiment "$n" --rows $((k * rows_per_proc)) --part "$i" --parts "$k" \
+        --producers "$cores_per_proc" --writers 1 --output-dir "$root/out/scaling-$i" \
+        --overwrite --quiet --json > "$step/p$i.json" &
+    done
+    wait
+  }
+  if [ -n "$memory_events" ]; then
+    perf stat -a -x, -o "$step/memory.csv" -e "$memory_events" -- bash -c "$(declare -f launch); k=$k step=$step n=$n bin=$bin root=$root cores_per_proc=$cores_per_proc rows_per_proc=$rows_per_proc events=$events launch"
+  elif command -v AMDuProfPcm >/dev/null 2>&1; then
+    AMDuProfPcm -m memory -a -o "$step/uprof-pcm.csv" -- bash -c "$(declare -f launch); k=$k step=$step n=$n bin=$bin root=$root cores_per_proc=$cores_per_proc rows_per_proc=$rows_per_proc events=$events launch"
+  else
+    launch
+  fi
+  for ((i = 0; i < k; i++)); do rm -rf "$root/out/scaling-$i"; done
+done
+
+echo "== STREAM probe" >&2
+"$root/target/release/stream" > "$dir/stream.json"
+"$results" scaling "$dir"

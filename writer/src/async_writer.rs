@@ -1,0 +1,207 @@
+//! [`AsyncParallelArrowWriter`]: the asynchronous drop-in for `parquet::arrow::AsyncArrowWriter`.
+//! Encoding runs on tokio's blocking pool and the writer's own workers, never on the async
+//! runtime's threads; encoded bytes go to any [`AsyncFileWriter`] after every call.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+use arrow_array::RecordBatch;
+use arrow_schema::SchemaRef;
+use bytes::Bytes;
+use parquet::arrow::arrow_writer::ArrowWriterOptions;
+use parquet::arrow::async_writer::AsyncFileWriter;
+use parquet::errors::{ParquetError, Result};
+use parquet::file::metadata::{KeyValue, ParquetMetaData, RowGroupMetaData};
+use parquet::file::properties::WriterProperties;
+
+use crate::{ParallelArrowWriter, ParallelOptions};
+
+/// Bytes the synchronous writer has produced and the async sink has not yet taken.
+#[derive(Debug, Clone, Default)]
+struct SharedBuffer(Arc<Mutex<Vec<u8>>>);
+
+impl SharedBuffer {
+    fn take(&self) -> Vec<u8> {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+}
+
+impl Write for SharedBuffer {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Like [`parquet::arrow::AsyncArrowWriter`], with columns encoded in parallel and byte-for-byte
+/// the same output.
+///
+/// ```
+/// # #[tokio::main(flavor = "multi_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use std::sync::Arc;
+/// use arrow_array::{ArrayRef, Int64Array, RecordBatch};
+/// use shredlab_writer::AsyncParallelArrowWriter;
+///
+/// let ids: ArrayRef = Arc::new(Int64Array::from_iter_values(0..1000));
+/// let batch = RecordBatch::try_from_iter([("id", ids)])?;
+/// let mut writer = AsyncParallelArrowWriter::try_new(Vec::new(), batch.schema(), None)?;
+/// writer.write(&batch).await?;
+/// let metadata = writer.close().await?;
+/// assert_eq!(metadata.file_metadata().num_rows(), 1000);
+/// # Ok(())
+/// # }
+/// ```
+pub struct AsyncParallelArrowWriter<W> {
+    /// `None` only while a blocking task holds it, or after that task panicked.
+    sync_writer: Option<ParallelArrowWriter<SharedBuffer>>,
+    buffer: SharedBuffer,
+    sink: W,
+}
+
+impl<W: AsyncFileWriter> AsyncParallelArrowWriter<W> {
+    /// Like `AsyncArrowWriter::try_new`.
+    pub fn try_new(
+        sink: W,
+        schema: SchemaRef,
+        properties: Option<WriterProperties>,
+    ) -> Result<Self> {
+        let options = ArrowWriterOptions::new().with_properties(properties.unwrap_or_default());
+        Self::try_new_with_options(sink, schema, options)
+    }
+
+    /// Like `AsyncArrowWriter::try_new_with_options`.
+    pub fn try_new_with_options(
+        sink: W,
+        schema: SchemaRef,
+        options: ArrowWriterOptions,
+    ) -> Result<Self> {
+        Self::try_new_with_parallel_options(sink, schema, options, ParallelOptions::default())
+    }
+
+    /// With explicit parallel settings.
+    pub fn try_new_with_parallel_options(
+        sink: W,
+        schema: SchemaRef,
+        options: ArrowWriterOptions,
+        parallel: ParallelOptions,
+    ) -> Result<Self> {
+        let buffer = SharedBuffer::default();
+        let sync_writer = ParallelArrowWriter::try_new_with_parallel_options(
+            buffer.clone(),
+            schema,
+            options,
+            parallel,
+        )?;
+        Ok(Self {
+            sync_writer: Some(sync_writer),
+            buffer,
+            sink,
+        })
+    }
+
+    fn writer(&self) -> Result<&ParallelArrowWriter<SharedBuffer>> {
+        self.sync_writer.as_ref().ok_or_else(lost)
+    }
+
+    /// Runs `step` on the synchronous writer on tokio's blocking pool.
+    async fn blocking<T: Send + 'static>(
+        &mut self,
+        step: impl FnOnce(&mut ParallelArrowWriter<SharedBuffer>) -> Result<T> + Send + 'static,
+    ) -> Result<T> {
+        let mut writer = self.sync_writer.take().ok_or_else(lost)?;
+        let (writer, result) = tokio::task::spawn_blocking(move || {
+            let result = step(&mut writer);
+            (writer, result)
+        })
+        .await
+        .map_err(|e| ParquetError::General(format!("the encoding task failed: {e}")))?;
+        self.sync_writer = Some(writer);
+        result
+    }
+
+    /// Hands the bytes encoded so far to the async sink.
+    async fn drain(&mut self) -> Result<()> {
+        let bytes = self.buffer.take();
+        if !bytes.is_empty() {
+            self.sink.write(Bytes::from(bytes)).await?;
+        }
+        Ok(())
+    }
+
+    /// Encodes `batch`; finished row groups go to the sink before this returns.
+    pub async fn write(&mut self, batch: &RecordBatch) -> Result<()> {
+        let batch = batch.clone();
+        self.blocking(move |w| w.write(&batch)).await?;
+        self.drain().await
+    }
+
+    /// Writes the buffered rows as a row group, through to the sink.
+    pub async fn flush(&mut self) -> Result<()> {
+        self.blocking(|w| w.flush()).await?;
+        self.drain().await
+    }
+
+    /// Writes the footer and completes the sink, returning the file's metadata.
+    pub async fn finish(&mut self) -> Result<ParquetMetaData> {
+        let metadata = self.blocking(|w| w.finish()).await?;
+        self.drain().await?;
+        self.sink.complete().await?;
+        Ok(metadata)
+    }
+
+    /// Like [`Self::finish`], consuming the writer.
+    pub async fn close(mut self) -> Result<ParquetMetaData> {
+        self.finish().await
+    }
+
+    /// Adds key-value metadata to the footer.
+    pub fn append_key_value_metadata(&mut self, kv_metadata: KeyValue) {
+        if let Some(writer) = self.sync_writer.as_mut() {
+            writer.append_key_value_metadata(kv_metadata);
+        }
+    }
+
+    /// Row groups written so far.
+    pub fn flushed_row_groups(&self) -> &[RowGroupMetaData] {
+        self.writer().map_or(&[], |w| w.flushed_row_groups())
+    }
+
+    /// See [`ParallelArrowWriter::memory_size`].
+    pub fn memory_size(&self) -> usize {
+        self.writer().map_or(0, |w| w.memory_size())
+    }
+
+    /// See [`ParallelArrowWriter::in_progress_size`].
+    pub fn in_progress_size(&self) -> usize {
+        self.writer().map_or(0, |w| w.in_progress_size())
+    }
+
+    /// See [`ParallelArrowWriter::in_progress_rows`].
+    pub fn in_progress_rows(&self) -> usize {
+        self.writer().map_or(0, |w| w.in_progress_rows())
+    }
+
+    /// Bytes encoded so far.
+    pub fn bytes_written(&self) -> usize {
+        self.writer().map_or(0, |w| w.bytes_written())
+    }
+
+    /// The async sink.
+    pub fn into_inner(self) -> W {
+        self.sink
+    }
+}
+
+fn lost() -> ParquetError {
+    ParquetError::General(
+        "an earlier encoding task failed; this Parquet file is incomplete".to_string(),
+    )
+}
