@@ -8,6 +8,7 @@ use std::sync::Once;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::stats::quantile;
 use super::summary::Summary;
 
 type PlotResult = Result<(), Box<dyn Error>>;
@@ -287,34 +288,54 @@ where
     Ok(())
 }
 
-/// The distribution of each experiment's runs.
+/// The distribution of each experiment's runs: box from the first to the third quartile, a line
+/// at the median, whiskers to the fastest and slowest run.
 fn boxplot<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, summaries: &[Summary]) -> PlotResult
 where
     DB::ErrorType: 'static,
 {
     area.fill(&WHITE)?;
-    let keys: Vec<String> = summaries
-        .iter()
-        .map(|s| format!("{:02}", s.experiment))
-        .collect();
-    let top = summaries.iter().map(|s| s.max_s).fold(0.0f64, f64::max) as f32 * 1.1;
     let mut chart = ChartBuilder::on(area)
         .caption("Wall time of every run", (FONT, 22))
         .margin(15)
         .x_label_area_size(40)
         .y_label_area_size(60)
-        .build_cartesian_2d(keys.as_slice().into_segmented(), 0f32..top.max(0.001))?;
+        .build_cartesian_2d(
+            x_range(summaries),
+            y_range(summaries.iter().map(|s| s.max_s)),
+        )?;
     chart
         .configure_mesh()
         .x_desc("experiment")
         .y_desc("seconds")
+        .x_label_formatter(&|x| format!("{:02}", x.round() as i64))
         .label_style((FONT, 14))
         .draw()?;
-    chart.draw_series(keys.iter().zip(summaries).map(|(key, s)| {
-        Boxplot::new_vertical(SegmentValue::CenterOf(key), &Quartiles::new(&s.times))
-            .width(18)
-            .style(BLUE)
-    }))?;
+    let half = 0.3;
+    for s in summaries {
+        let x = s.experiment as f64;
+        let (q1, q2, q3) = (
+            quantile(&s.times, 0.25),
+            quantile(&s.times, 0.5),
+            quantile(&s.times, 0.75),
+        );
+        chart.draw_series(std::iter::once(Rectangle::new(
+            [(x - half, q1), (x + half, q3)],
+            BLUE.stroke_width(1),
+        )))?;
+        let segments = [
+            vec![(x - half, q2), (x + half, q2)],
+            vec![(x, q3), (x, s.max_s)],
+            vec![(x, q1), (x, s.min_s)],
+            vec![(x - half / 2.0, s.max_s), (x + half / 2.0, s.max_s)],
+            vec![(x - half / 2.0, s.min_s), (x + half / 2.0, s.min_s)],
+        ];
+        chart.draw_series(
+            segments
+                .into_iter()
+                .map(|points| PathElement::new(points, BLUE.stroke_width(1))),
+        )?;
+    }
     area.present()?;
     Ok(())
 }

@@ -13,6 +13,7 @@ use serde::Serialize;
 use shredlab_writer::{ParallelArrowWriter, ParallelOptions};
 
 use crate::memory;
+use crate::results::stats::median;
 
 /// Discards bytes and counts them: isolates encoding from storage.
 #[derive(Debug, Default)]
@@ -100,18 +101,6 @@ pub struct WriterStats {
     pub output_bytes: u64,
 }
 
-/// The median of `values` (mean of the middle two for an even count).
-pub fn median(values: &[f64]) -> f64 {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let mid = sorted.len() / 2;
-    if sorted.len().is_multiple_of(2) {
-        (sorted[mid - 1] + sorted[mid]) / 2.0
-    } else {
-        sorted[mid]
-    }
-}
-
 fn stats(runs: &[Run]) -> WriterStats {
     let seconds: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
     WriterStats {
@@ -146,15 +135,4 @@ pub fn compare(
         }
     }
     Ok((stats(&upstream), stats(&parallel)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn median_of_odd_and_even_counts() {
-        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), 2.5);
-    }
 }

@@ -6,4 +6,4 @@ pub mod measure;
 pub mod report;
 
 pub use data::{table, Shape};
-pub use measure::{compare, median, WriterStats};
+pub use measure::{compare, WriterStats};
