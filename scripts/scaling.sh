@@ -9,6 +9,11 @@ n="${N:-$(last_experiment)}"
 procs_list="${PROCS:-1 2}"
 cores_per_proc="${CORES_PER_PROC:-1}"
 rows_per_proc="${ROWS_PER_PROC:-5000000}"
+# Output on tmpfs by default, so storage does not confound a study of memory bandwidth (on this
+# VM's disk two writers slow each other by ~35%); SCALING_OUTPUT=out includes storage.
+if [ -z "${SCALING_OUTPUT:-}" ]; then
+  if [ -d /dev/shm ] && [ -w /dev/shm ]; then SCALING_OUTPUT=/dev/shm/shredlab-scaling; else SCALING_OUTPUT="$root/out"; fi
+fi
 cpus="$(nproc)"
 dir="$root/results/$host/scaling"
 rm -rf "$dir"; mkdir -p "$dir"
@@ -37,20 +42,30 @@ for k in $procs_list; do
       first=$((i * cores_per_proc)); last=$((first + cores_per_proc - 1))
       taskset -c "$first-$last" perf stat -x, -o "$step/p$i.perf.csv" -e "$events" -- \
         "$bin" --experiment "$n" --rows $((k * rows_per_proc)) --part "$i" --parts "$k" \
-        --producers "$cores_per_proc" --writers 1 --output-dir "$root/out/scaling-$i" \
+        --producers "$cores_per_proc" --writers 1 --output-dir "$SCALING_OUTPUT/scaling-$i" \
         --overwrite --quiet --json > "$step/p$i.json" &
     done
     wait
   }
   if [ -n "$memory_events" ]; then
-    perf stat -a -x, -o "$step/memory.csv" -e "$memory_events" -- bash -c "$(declare -f launch); k=$k step=$step n=$n bin=$bin root=$root cores_per_proc=$cores_per_proc rows_per_proc=$rows_per_proc events=$events launch"
+    perf stat -a -x, -o "$step/memory.csv" -e "$memory_events" -- bash -c "$(declare -f launch); k=$k step=$step n=$n bin=$bin root=$root SCALING_OUTPUT=$SCALING_OUTPUT cores_per_proc=$cores_per_proc rows_per_proc=$rows_per_proc events=$events launch"
   elif command -v AMDuProfPcm >/dev/null 2>&1; then
-    AMDuProfPcm -m memory -a -o "$step/uprof-pcm.csv" -- bash -c "$(declare -f launch); k=$k step=$step n=$n bin=$bin root=$root cores_per_proc=$cores_per_proc rows_per_proc=$rows_per_proc events=$events launch"
+    AMDuProfPcm -m memory -a -o "$step/uprof-pcm.csv" -- bash -c "$(declare -f launch); k=$k step=$step n=$n bin=$bin root=$root SCALING_OUTPUT=$SCALING_OUTPUT cores_per_proc=$cores_per_proc rows_per_proc=$rows_per_proc events=$events launch"
   else
     launch
   fi
-  for ((i = 0; i < k; i++)); do rm -rf "$root/out/scaling-$i"; done
+  for ((i = 0; i < k; i++)); do rm -rf "$SCALING_OUTPUT/scaling-$i"; done
 done
+
+if command -v valgrind >/dev/null 2>&1; then
+  rows="${CACHEGRIND_ROWS:-200000}"
+  echo "== cachegrind cross-check of the bytes each row moves ($rows rows, one process)" >&2
+  valgrind --tool=cachegrind --cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=33554432,16,64 \
+    --cachegrind-out-file=/dev/null "$bin" --experiment "$n" --rows "$rows" --producers "$cores_per_proc" \
+    --writers 1 --output-dir "$root/out/scaling-cg" --overwrite --quiet 2> "$dir/cachegrind.txt" > /dev/null
+  echo "$rows" > "$dir/cachegrind-rows.txt"
+  rm -rf "$root/out/scaling-cg"
+fi
 
 echo "== STREAM probe" >&2
 "$root/target/release/stream" > "$dir/stream.json"

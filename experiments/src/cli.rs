@@ -29,7 +29,7 @@ pub struct Cli {
     /// Rows to generate.
     #[arg(long, short = 'n', default_value_t = 10_000_000)]
     pub rows: u64,
-    /// Rows per batch [default: 1024, or 4096 from experiment 8].
+    /// Rows per batch [default: 1024, 4096 from experiment 8, 16384 from experiment 19].
     #[arg(long)]
     pub batch_size: Option<usize>,
     /// Producer threads [default: available CPUs].

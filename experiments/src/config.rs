@@ -109,7 +109,9 @@ impl PipelineConfig {
         } else {
             1
         };
-        let default_batch = if optimizations.has(Optimization::ThreadLocalBuilders) {
+        let default_batch = if optimizations.has(Optimization::LargeBatches) {
+            16_384
+        } else if optimizations.has(Optimization::ThreadLocalBuilders) {
             4096
         } else {
             1024
@@ -193,6 +195,7 @@ mod tests {
         assert_eq!(at(7).writers, 4);
         assert_eq!(at(8).batch_size, 4096);
         assert_eq!((at(17).writers, at(17).encoder_threads), (1, 8));
+        assert_eq!(at(19).batch_size, 16_384);
     }
 
     #[test]

@@ -148,7 +148,10 @@ fn main() -> Result<()> {
     let header = format!(
         "# ParallelArrowWriter vs ArrowWriter ({} allocator)\n\nMedians of {} alternating repetitions per writer, \
          {threads} encoder workers, batches of 100-10,000 rows (contacts: 4,096) written to a \
-         byte-counting sink. Peak memory: growth of the process's peak RSS during one write. \
+         byte-counting sink. Held: the largest `memory_size()` each writer reported after a `write` \
+         (encoded pages buffered, plus Arrow data queued for workers). RSS: growth of the \
+         process's peak RSS during one write (memory the allocator kept from earlier repetitions \
+         is not counted again, so it understates). \
          Command: `make writer-bench`.",
         allocator.name(),
         args.reps

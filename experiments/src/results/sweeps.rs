@@ -75,26 +75,20 @@ where
         .margin(15)
         .x_label_area_size(45)
         .y_label_area_size(60)
-        .build_cartesian_2d(0..nx, 0..ny)?;
-    let batches = grid.batches.clone();
-    let writers = grid.writers.clone();
+        .build_cartesian_2d((0..nx - 1).into_segmented(), (0..ny - 1).into_segmented())?;
+    let label = |values: &[u64], v: &SegmentValue<i32>| match v {
+        SegmentValue::CenterOf(i) => values
+            .get(*i as usize)
+            .map_or(String::new(), u64::to_string),
+        _ => String::new(),
+    };
     chart
         .configure_mesh()
         .disable_mesh()
         .x_desc("batch size (rows)")
         .y_desc("writers")
-        .x_labels(nx as usize + 1)
-        .y_labels(ny as usize + 1)
-        .x_label_formatter(&|x| {
-            batches
-                .get(*x as usize)
-                .map_or(String::new(), u64::to_string)
-        })
-        .y_label_formatter(&|y| {
-            writers
-                .get(*y as usize)
-                .map_or(String::new(), u64::to_string)
-        })
+        .x_label_formatter(&|v| label(&grid.batches, v))
+        .y_label_formatter(&|v| label(&grid.writers, v))
         .label_style((FONT, 14))
         .draw()?;
     let (low, high) = grid.cells.iter().fold((f64::MAX, f64::MIN), |(lo, hi), c| {
@@ -102,22 +96,25 @@ where
     });
     chart.draw_series(grid.cells.iter().map(|&(x, y, v)| {
         let color = ViridisRGB::get_color_normalized(v, low, high.max(low + f64::EPSILON));
+        let (x, y) = (x as i32, y as i32);
         Rectangle::new(
-            [(x as i32, y as i32), (x as i32 + 1, y as i32 + 1)],
+            [
+                (SegmentValue::Exact(x), SegmentValue::Exact(y)),
+                (SegmentValue::Exact(x + 1), SegmentValue::Exact(y + 1)),
+            ],
             color.filled(),
         )
     }))?;
     chart.draw_series(grid.cells.iter().map(|&(x, y, v)| {
-        let label = if v >= 1e6 {
+        let text = if v >= 1e6 {
             format!("{:.1}M", v / 1e6)
         } else {
             format!("{v:.3}")
         };
-        Text::new(
-            label,
-            (x as i32, y as i32 + 1),
-            (FONT, 16).into_font().color(&WHITE),
-        )
+        EmptyElement::at((
+            SegmentValue::CenterOf(x as i32),
+            SegmentValue::CenterOf(y as i32),
+        )) + Text::new(text, (-22, -8), (FONT, 16).into_font().color(&WHITE))
     }))?;
     area.present()?;
     Ok(())
@@ -194,6 +191,7 @@ where
         .configure_mesh()
         .x_desc("producers = writers")
         .y_desc("rows/s")
+        .x_label_formatter(&|v| format!("{v:.0}"))
         .y_label_formatter(&|v| format!("{:.1}M", v / 1e6))
         .label_style((FONT, 14))
         .draw()?;

@@ -10,6 +10,7 @@ use anyhow::{bail, Context, Result};
 use serde::Serialize;
 
 use super::model::{reference_machines, Inputs, Machine, Point};
+use crate::results::cachegrind::Cachegrind;
 use crate::results::perf_stat::PerfStat;
 
 /// One process of one scaling step.
@@ -59,6 +60,8 @@ pub struct ScalingReport {
     pub bytes_per_row: f64,
     /// How `bytes_per_row` was estimated.
     pub bytes_source: String,
+    /// Cross-check: cachegrind's simulated last-level misses x 64 bytes per row, one process.
+    pub cachegrind_bytes_per_row: Option<f64>,
     /// Model predictions for the measured process counts, to check it.
     pub model_check: Vec<(Point, f64)>,
     /// Predictions for bigger machines, with their saturation points.
@@ -194,10 +197,20 @@ impl ScalingReport {
                 (m, saturation, curve)
             })
             .collect();
+        let cachegrind_bytes_per_row = fs::read_to_string(dir.join("cachegrind.txt"))
+            .ok()
+            .and_then(|text| Cachegrind::parse(&text))
+            .zip(
+                fs::read_to_string(dir.join("cachegrind-rows.txt"))
+                    .ok()
+                    .and_then(|t| t.trim().parse::<f64>().ok()),
+            )
+            .map(|(counts, rows)| counts.ll_misses as f64 * 64.0 / rows);
         Ok(Self {
             steps,
             stream_bytes_per_s,
             bytes_per_row,
+            cachegrind_bytes_per_row,
             bytes_source: "each Arrow byte written once and read once, each Parquet byte written once (a lower bound on DRAM traffic)".to_string(),
             model_check,
             predictions,

@@ -44,6 +44,7 @@ pub enum Contender {
 struct Run {
     seconds: f64,
     peak_extra: Option<u64>,
+    peak_held: usize,
     output_bytes: u64,
 }
 
@@ -56,11 +57,15 @@ fn write_once(
     let peak_known = memory::reset_peak();
     let base = memory::current_rss();
     let started = Instant::now();
+    let mut peak_held = 0;
     let sink = match contender {
         Contender::ArrowWriter => {
             let mut writer =
                 ArrowWriter::try_new(CountingSink::default(), schema.clone(), Some(props.clone()))?;
-            batches.iter().try_for_each(|b| writer.write(b))?;
+            for batch in batches {
+                writer.write(batch)?;
+                peak_held = peak_held.max(writer.memory_size());
+            }
             writer.into_inner()?
         }
         Contender::Parallel(threads) => {
@@ -72,7 +77,10 @@ fn write_once(
                 options,
                 parallel,
             )?;
-            batches.iter().try_for_each(|b| writer.write(b))?;
+            for batch in batches {
+                writer.write(batch)?;
+                peak_held = peak_held.max(writer.memory_size());
+            }
             writer.into_inner()?
         }
     };
@@ -84,6 +92,7 @@ fn write_once(
     Ok(Run {
         seconds,
         peak_extra,
+        peak_held,
         output_bytes: sink.0,
     })
 }
@@ -95,8 +104,12 @@ pub struct WriterStats {
     pub seconds: Vec<f64>,
     /// Median of `seconds`.
     pub median_s: f64,
-    /// Largest peak resident growth over the repetitions, when `/proc` reports it.
+    /// Largest peak resident growth over the repetitions, when `/proc` reports it. Memory the
+    /// allocator kept from earlier repetitions is not counted again, so this understates.
     pub peak_extra_bytes: Option<u64>,
+    /// Largest `memory_size()` the writer reported after any `write` (its own buffers, and for
+    /// the parallel writer the Arrow data queued for workers too): comparable across writers.
+    pub peak_writer_bytes: usize,
     /// Parquet bytes written.
     pub output_bytes: u64,
 }
@@ -106,6 +119,7 @@ fn stats(runs: &[Run]) -> WriterStats {
     WriterStats {
         median_s: median(&seconds),
         peak_extra_bytes: runs.iter().filter_map(|r| r.peak_extra).max(),
+        peak_writer_bytes: runs.iter().map(|r| r.peak_held).max().unwrap_or(0),
         output_bytes: runs.last().map_or(0, |r| r.output_bytes),
         seconds,
     }

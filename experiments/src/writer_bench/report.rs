@@ -45,11 +45,11 @@ fn mib(bytes: Option<u64>) -> String {
 
 /// The results as a Markdown table.
 pub fn markdown(cells: &[CellResult], header: &str) -> String {
-    let mut text = format!("{header}\n\n| shape | cols | rows | compression | ArrowWriter s | parallel s | speedup | parallel Arrow MiB/s | output MiB | peak +MiB ArrowWriter | peak +MiB parallel |\n|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    let mut text = format!("{header}\n\n| shape | cols | rows | compression | ArrowWriter s | parallel s | speedup | parallel Arrow MiB/s | output MiB | held MiB ArrowWriter | held MiB parallel | RSS +MiB ArrowWriter | RSS +MiB parallel |\n|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for c in cells {
         let _ = writeln!(
             text,
-            "| {} | {} | {} | {} | {:.4} | {:.4} | {:.2}x | {:.0} | {:.1} | {} | {} |",
+            "| {} | {} | {} | {} | {:.4} | {:.4} | {:.2}x | {:.0} | {:.1} | {:.1} | {:.1} | {} | {} |",
             c.shape,
             c.columns,
             c.rows,
@@ -59,6 +59,8 @@ pub fn markdown(cells: &[CellResult], header: &str) -> String {
             c.speedup,
             c.parallel_mib_per_s(),
             c.parallel.output_bytes as f64 / (1024.0 * 1024.0),
+            c.arrow_writer.peak_writer_bytes as f64 / (1024.0 * 1024.0),
+            c.parallel.peak_writer_bytes as f64 / (1024.0 * 1024.0),
             mib(c.arrow_writer.peak_extra_bytes),
             mib(c.parallel.peak_extra_bytes),
         );
