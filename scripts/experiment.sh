@@ -79,7 +79,8 @@ fi
 rm -rf "$scratch"
 
 json() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g'; }
-dirty=false; [ -n "$(git -C "$root" status --porcelain 2>/dev/null)" ] && dirty=true
+# Dirty means uncommitted source changes; regenerated results/ do not count.
+dirty=false; [ -n "$(git -C "$root" status --porcelain -- . ':!results' 2>/dev/null)" ] && dirty=true
 cat > "$dir/metadata.json" <<JSON
 {
   "host": "$(json "$host")",
