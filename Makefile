@@ -60,8 +60,9 @@ profile: build
 PROCS ?= 1 2
 CORES_PER_PROC ?= 1
 ROWS_PER_PROC ?= 5000000
+SCALING_RUNS ?= 3
 scaling: build
-	N=$(GIVEN_N) PROCS="$(PROCS)" CORES_PER_PROC=$(CORES_PER_PROC) ROWS_PER_PROC=$(ROWS_PER_PROC) scripts/scaling.sh
+	N=$(GIVEN_N) PROCS="$(PROCS)" CORES_PER_PROC=$(CORES_PER_PROC) ROWS_PER_PROC=$(ROWS_PER_PROC) SCALING_RUNS=$(SCALING_RUNS) scripts/scaling.sh
 
 REPS ?= 5
 writer-bench: build

@@ -30,13 +30,16 @@ else
 fi
 
 events=task-clock,context-switches,page-faults,cycles,instructions
+runs="${SCALING_RUNS:-3}"
+# Repetitions interleave the process counts, so a slow spell of the shared host hits them all.
+for ((rep = 0; rep < runs; rep++)); do
 for k in $procs_list; do
   if [ $((k * cores_per_proc)) -gt "$cpus" ]; then
     echo "skipping $k processes: $((k * cores_per_proc)) CPUs needed, $cpus available" >&2
     continue
   fi
-  step="$dir/K$k"; mkdir -p "$step"
-  echo "== $k process(es) x $cores_per_proc CPU(s), $rows_per_proc rows each, experiment $n" >&2
+  step="$dir/K$k/r$rep"; mkdir -p "$step"
+  echo "== run $rep: $k process(es) x $cores_per_proc CPU(s), $rows_per_proc rows each, experiment $n" >&2
   launch() {
     for ((i = 0; i < k; i++)); do
       first=$((i * cores_per_proc)); last=$((first + cores_per_proc - 1))
@@ -55,6 +58,7 @@ for k in $procs_list; do
     launch
   fi
   for ((i = 0; i < k; i++)); do rm -rf "$SCALING_OUTPUT/scaling-$i"; done
+done
 done
 
 if command -v valgrind >/dev/null 2>&1; then

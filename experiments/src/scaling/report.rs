@@ -35,8 +35,10 @@ pub struct Step {
     pub procs: u32,
     /// Each process.
     pub runs: Vec<ProcessRun>,
-    /// Sum of the processes' rows/s.
+    /// Sum of the processes' rows/s (the median repetition's).
     pub rows_per_s: f64,
+    /// The aggregate rows/s of every repetition, ascending.
+    pub repetitions: Vec<f64>,
     /// `rows_per_s / (procs * rows_per_s at one process)`.
     pub efficiency: f64,
     /// Memory bandwidth during the step, bytes/s.
@@ -103,7 +105,37 @@ fn measured_traffic(dir: &Path) -> Option<f64> {
     (lines > 0.0).then_some(lines * 64.0)
 }
 
+/// The repetition folders `r0`, `r1`, ... of a step (or the step folder itself if it has none).
+fn repetitions(dir: &Path) -> Result<Vec<std::path::PathBuf>> {
+    let mut reps: Vec<_> = fs::read_dir(dir)
+        .with_context(|| format!("cannot read {}", dir.display()))?
+        .filter_map(|e| {
+            let path = e.ok()?.path();
+            let name = path.file_name()?.to_str()?;
+            (name.starts_with('r') && name[1..].parse::<u32>().is_ok()).then_some(path)
+        })
+        .collect();
+    reps.sort();
+    if reps.is_empty() {
+        reps.push(dir.to_path_buf());
+    }
+    Ok(reps)
+}
+
+/// The repetition with the median aggregate throughput; all repetitions' aggregates are kept.
 fn step(dir: &Path, procs: u32, bytes_per_row: f64) -> Result<Step> {
+    let mut reps = repetitions(dir)?
+        .iter()
+        .map(|rep| repetition(rep, procs, bytes_per_row))
+        .collect::<Result<Vec<_>>>()?;
+    reps.sort_by(|a, b| a.rows_per_s.total_cmp(&b.rows_per_s));
+    let aggregates = reps.iter().map(|r| r.rows_per_s).collect();
+    let mut median = reps.swap_remove(reps.len() / 2);
+    median.repetitions = aggregates;
+    Ok(median)
+}
+
+fn repetition(dir: &Path, procs: u32, bytes_per_row: f64) -> Result<Step> {
     let runs = (0..procs as usize)
         .map(|i| read_run(dir, i))
         .collect::<Result<Vec<_>>>()?;
@@ -132,6 +164,7 @@ fn step(dir: &Path, procs: u32, bytes_per_row: f64) -> Result<Step> {
         }),
         runs,
         rows_per_s,
+        repetitions: Vec::new(),
         efficiency: 0.0,
         bandwidth,
         bandwidth_source,
@@ -158,7 +191,7 @@ impl ScalingReport {
                 dir.display()
             );
         }
-        let first = read_run(&dir.join("K1"), 0)?;
+        let first = read_run(&repetitions(&dir.join("K1"))?[0], 0)?;
         let bytes_per_row = (2 * first.arrow_bytes + first.output_bytes) as f64 / first.rows as f64;
         let mut steps = counts
             .iter()
@@ -223,15 +256,15 @@ impl ScalingReport {
         let mut text = String::from("# Multi-process scaling\n\n![scaling](scaling.png)\n\n");
         let _ = writeln!(
             text,
-            "Bytes per row: {:.0} ({}). STREAM ceiling: {}.\n",
+            "Bytes per row: {:.0} ({}); cross-check, cachegrind's simulated last-level misses x 64 B: {}. STREAM ceiling: {}.\n",
             self.bytes_per_row,
             self.bytes_source,
+            self.cachegrind_bytes_per_row
+                .map_or("not run".to_string(), |b| format!("{b:.0} bytes/row")),
             self.stream_bytes_per_s
-                .map_or("not measured".to_string(), |b| format!(
-                    "{:.1} GB/s",
-                    gbs(b)
-                )),
+                .map_or("not measured".to_string(), |b| format!("{:.1} GB/s", gbs(b))),
         );
+        text.push_str("Each step ran SCALING_RUNS times, interleaved with the others; the table shows the median repetition (all repetitions in scaling.json).\n\n");
         text.push_str("| processes | aggregate M rows/s | efficiency | memory GB/s | source | IPC or CPU ns/row | model M rows/s | model error |\n|---:|---:|---:|---:|---|---|---:|---:|\n");
         for (s, (predicted, error)) in self.steps.iter().zip(&self.model_check) {
             let counters = match (s.ipc, s.cpu_ns_per_row) {
