@@ -5,6 +5,7 @@ use std::error::Error;
 use std::path::Path;
 use std::sync::Once;
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -58,18 +59,18 @@ fn y_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
     0.0..if max > 0.0 { max * 1.15 } else { 1.0 }
 }
 
-/// Median per experiment as a line, min-max range shaded.
-fn trend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, summaries: &[Summary]) -> PlotResult
+/// Seconds against experiment number, on a cleared area, with the axes drawn.
+fn seconds_chart<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    caption: &str,
+    summaries: &[Summary],
+) -> Result<ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>, Box<dyn Error>>
 where
     DB::ErrorType: 'static,
 {
     area.fill(&WHITE)?;
-    let rows = summaries.first().map_or(0, |s| s.rows);
     let mut chart = ChartBuilder::on(area)
-        .caption(
-            format!("Median wall time per experiment ({rows} rows)"),
-            (FONT, 22),
-        )
+        .caption(caption, (FONT, 22))
         .margin(15)
         .x_label_area_size(40)
         .y_label_area_size(60)
@@ -84,6 +85,34 @@ where
         .x_label_formatter(&|x| format!("{:02}", x.round() as i64))
         .label_style((FONT, 14))
         .draw()?;
+    Ok(chart)
+}
+
+/// The legend box of a chart's labelled series, in the house style.
+pub(crate) fn draw_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    font_size: u32,
+) -> PlotResult
+where
+    DB::ErrorType: 'static,
+{
+    chart
+        .configure_series_labels()
+        .label_font((FONT, font_size))
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()?;
+    Ok(())
+}
+
+/// Median per experiment as a line, min-max range shaded.
+fn trend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, summaries: &[Summary]) -> PlotResult
+where
+    DB::ErrorType: 'static,
+{
+    let rows = summaries.first().map_or(0, |s| s.rows);
+    let caption = format!("Median wall time per experiment ({rows} rows)");
+    let mut chart = seconds_chart(area, &caption, summaries)?;
     let band: Vec<(f64, f64)> = summaries
         .iter()
         .map(|s| (s.experiment as f64, s.max_s))
@@ -105,18 +134,10 @@ where
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.stroke_width(2)));
     chart.draw_series(medians.iter().map(|&p| Circle::new(p, 4, BLACK.filled())))?;
     chart.draw_series(summaries.iter().map(|s| {
-        Text::new(
-            format!("{:.2}", s.median_s),
-            (s.experiment as f64, s.median_s),
-            (FONT, 12),
-        )
+        EmptyElement::at((s.experiment as f64, s.median_s))
+            + Text::new(format!("{:.2}", s.median_s), (4, -18), (FONT, 12))
     }))?;
-    chart
-        .configure_series_labels()
-        .label_font((FONT, 14))
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()?;
+    draw_legend(&mut chart, 14)?;
     area.present()?;
     Ok(())
 }
@@ -294,23 +315,7 @@ fn boxplot<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, summaries: &[Summa
 where
     DB::ErrorType: 'static,
 {
-    area.fill(&WHITE)?;
-    let mut chart = ChartBuilder::on(area)
-        .caption("Wall time of every run", (FONT, 22))
-        .margin(15)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d(
-            x_range(summaries),
-            y_range(summaries.iter().map(|s| s.max_s)),
-        )?;
-    chart
-        .configure_mesh()
-        .x_desc("experiment")
-        .y_desc("seconds")
-        .x_label_formatter(&|x| format!("{:02}", x.round() as i64))
-        .label_style((FONT, 14))
-        .draw()?;
+    let mut chart = seconds_chart(area, "Wall time of every run", summaries)?;
     let half = 0.3;
     for s in summaries {
         let x = s.experiment as f64;

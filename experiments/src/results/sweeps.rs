@@ -9,7 +9,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::hyperfine::HyperfineResult;
-use super::plots::{register_font, FONT};
+use super::plots::{draw_legend, register_font, FONT};
 
 type PlotResult = Result<(), Box<dyn Error>>;
 
@@ -210,12 +210,7 @@ where
             .label("taskset -c 0 (one CPU, 1 producer + 1 writer)")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], RED.stroke_width(2)));
     }
-    chart
-        .configure_series_labels()
-        .label_font((FONT, 14))
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()?;
+    draw_legend(&mut chart, 14)?;
     area.present()?;
     Ok(())
 }

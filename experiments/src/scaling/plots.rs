@@ -8,7 +8,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::report::ScalingReport;
-use crate::results::plots::{register_font, FONT};
+use crate::results::plots::{draw_legend, register_font, FONT};
 
 type PlotResult = Result<(), Box<dyn Error>>;
 
@@ -55,12 +55,7 @@ where
             });
         chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled())))?;
     }
-    chart
-        .configure_series_labels()
-        .label_font((FONT, 12))
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()?;
+    draw_legend(&mut chart, 12)?;
     Ok(())
 }
 
