@@ -15,9 +15,6 @@ pub const HARDWARE_EVENTS: [&str; 6] = [
     "branch-misses",
 ];
 
-/// Software events, which work everywhere perf does.
-pub const SOFTWARE_EVENTS: [&str; 3] = ["task-clock", "context-switches", "page-faults"];
-
 /// Counts by event name; `None` for an event perf could not count.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PerfStat {
