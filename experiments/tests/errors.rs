@@ -1,6 +1,6 @@
 //! Every error path: a clear message, a non-zero exit, and no file that looks complete.
 
-use std::io::{self, Write};
+use std::io;
 use std::ops::Range;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -176,37 +176,19 @@ fn config(writers: usize, producers: usize) -> PipelineConfig {
     PipelineConfig::resolve(&request, 2).unwrap()
 }
 
-/// Sinks that accept `limit` bytes each, then fail like a full disk.
+/// Fixed-size in-memory sinks of `limit` bytes each: a write past the end fails.
 struct FailingSinks {
     limit: usize,
 }
 
-struct FailingSink {
-    left: usize,
-}
-
-impl Write for FailingSink {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if buf.len() > self.left {
-            return Err(io::Error::from_raw_os_error(28));
-        }
-        self.left -= buf.len();
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
 impl SinkFactory for FailingSinks {
-    type Sink = FailingSink;
+    type Sink = io::Cursor<Box<[u8]>>;
 
-    fn create(&self, _: usize) -> Result<FailingSink, PipelineError> {
-        Ok(FailingSink { left: self.limit })
+    fn create(&self, _: usize) -> Result<Self::Sink, PipelineError> {
+        Ok(io::Cursor::new(vec![0; self.limit].into_boxed_slice()))
     }
 
-    fn commit(&self, _: Vec<FailingSink>) -> Result<Vec<CommittedFile>, PipelineError> {
+    fn commit(&self, _: Vec<Self::Sink>) -> Result<Vec<CommittedFile>, PipelineError> {
         panic!("a failed run must not commit");
     }
 }
