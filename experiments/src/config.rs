@@ -155,6 +155,14 @@ impl PipelineConfig {
         }
     }
 
+    /// Bytes between early-writeback requests of each output file, when that is on.
+    pub fn writeback_step(&self) -> Option<u64> {
+        const STEP: u64 = 8 << 20;
+        self.optimizations
+            .has(Optimization::EarlyWriteback)
+            .then_some(STEP)
+    }
+
     /// The rows this process generates: its shard of `rows`.
     pub fn shard_rows(&self) -> std::ops::Range<u64> {
         self.shard.rows(self.rows)

@@ -35,6 +35,7 @@ pub trait SinkFactory: Sync {
 pub struct OutputDir {
     dir: PathBuf,
     prefix: String,
+    writeback_step: Option<u64>,
 }
 
 /// Whether `name` is `prefix` followed by digits and `.parquet`.
@@ -80,7 +81,19 @@ impl OutputDir {
                 }
             }
         }
-        Ok(Self { dir, prefix })
+        Ok(Self {
+            dir,
+            prefix,
+            writeback_step: None,
+        })
+    }
+
+    /// Files that start their writeback to disk every `step` bytes (`None`: at the final sync).
+    pub fn with_early_writeback(self, step: Option<u64>) -> Self {
+        Self {
+            writeback_step: step,
+            ..self
+        }
     }
 
     /// The directory.
@@ -126,7 +139,11 @@ impl SinkFactory for OutputDir {
     type Sink = PendingFile;
 
     fn create(&self, index: usize) -> Result<PendingFile, PipelineError> {
-        Ok(PendingFile::create(self.part_path(index))?)
+        let file = PendingFile::create(self.part_path(index))?;
+        Ok(match self.writeback_step {
+            Some(step) => file.with_early_writeback(step),
+            None => file,
+        })
     }
 
     fn commit(&self, sinks: Vec<PendingFile>) -> Result<Vec<CommittedFile>, PipelineError> {

@@ -41,7 +41,8 @@ pub fn execute(
     progress: &ProgressBar,
 ) -> Result<RunReport, PipelineError> {
     let source = ContactSource::try_new(config.seed, config.skew.clone(), config.optimizations)?;
-    let outcome = run_pipeline(config, &source, output, progress)?;
+    let output = output.clone().with_early_writeback(config.writeback_step());
+    let outcome = run_pipeline(config, &source, &output, progress)?;
     progress.finish_and_clear();
     let read_back = match outcome.produced {
         Some(produced) => {

@@ -275,14 +275,11 @@ mod tests {
     /// panic inside the encoding code, on the worker thread.
     #[test]
     fn a_panic_while_encoding_becomes_an_error_and_the_worker_survives() {
-        let (_, factory) = ArrowWriter::try_new(
-            Vec::new(),
-            single_column_schema(DataType::Utf8),
-            None,
-        )
-        .unwrap()
-        .into_serialized_writer()
-        .unwrap();
+        let (_, factory) =
+            ArrowWriter::try_new(Vec::new(), single_column_schema(DataType::Utf8), None)
+                .unwrap()
+                .into_serialized_writer()
+                .unwrap();
         let writer = factory.create_column_writers(0).unwrap().remove(0);
         let pool = WorkerPool::new(1, &single_column_schema(DataType::Int32)).unwrap();
         let leaves = vec![PlacedLeaf {
@@ -291,7 +288,14 @@ mod tests {
             index_in_field: 0,
             writer,
         }];
-        pool.send(0, Job::Start { row_group: 0, leaves }).unwrap();
+        pool.send(
+            0,
+            Job::Start {
+                row_group: 0,
+                leaves,
+            },
+        )
+        .unwrap();
         let budget = Budget::new(1 << 20);
         let column: ArrayRef = Arc::new(Int32Array::from(vec![1, 2, 3]));
         pool.send(
@@ -304,8 +308,19 @@ mod tests {
         )
         .unwrap();
         let (reply, replies) = bounded(1);
-        pool.send(0, Job::Close { row_group: 0, reply }).unwrap();
-        let error = replies.recv().unwrap().err().expect("the panic is reported");
+        pool.send(
+            0,
+            Job::Close {
+                row_group: 0,
+                reply,
+            },
+        )
+        .unwrap();
+        let error = replies
+            .recv()
+            .unwrap()
+            .err()
+            .expect("the panic is reported");
         assert!(
             error.to_string().contains("an encoding worker panicked")
                 && error.to_string().contains("unreachable"),
@@ -315,7 +330,14 @@ mod tests {
 
         // The worker keeps serving jobs after the panic, and the pool shuts down on drop.
         let (reply, replies) = bounded(1);
-        pool.send(0, Job::Measure { row_group: 1, reply }).unwrap();
+        pool.send(
+            0,
+            Job::Measure {
+                row_group: 1,
+                reply,
+            },
+        )
+        .unwrap();
         assert_eq!(replies.recv().unwrap().memory, 0);
         drop(pool);
     }
