@@ -1,0 +1,59 @@
+//! Generation speed of the fast path, per stage: one row's random stream, name ranks, and whole
+//! batches as experiment 15 onwards builds them (guide-table ranks, names and digits written
+//! straight into the column buffers, buffers recycled). Run with `cargo bench -p shredlab-generator`.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use rand::distr::weighted::WeightedIndex;
+use rand::RngCore;
+use shredlab_generator::rng::row_rng;
+use shredlab_generator::text::{DirectDigits, DirectName};
+use shredlab_generator::{
+    ContactBatchBuilder, ContactGenerator, GuidedIndex, PhoneTypeKeys, PrecomputedSampler,
+    RankTable, SkewConfig,
+};
+
+const ROWS: u64 = 16_384;
+
+fn row_streams(c: &mut Criterion) {
+    let mut group = c.benchmark_group("row_rng");
+    group.throughput(Throughput::Elements(ROWS));
+    group.bench_function("seed", |b| {
+        b.iter(|| (0..ROWS).fold(0u64, |acc, row| acc ^ row_rng(42, row).next_u64()))
+    });
+    group.finish();
+}
+
+fn name_ranks(c: &mut Criterion) {
+    let weights: Vec<f64> = (1..=2_000).map(|k| 1.0 / k as f64).collect();
+    let mut group = c.benchmark_group("zipf_rank_2000");
+    group.throughput(Throughput::Elements(ROWS));
+    fn draws<R: RankTable>(table: &R) -> usize {
+        (0..ROWS).map(|row| table.draw(&mut row_rng(7, row))).sum()
+    }
+    let guided = GuidedIndex::from_weights(&weights).expect("valid weights");
+    let binary = WeightedIndex::<f64>::from_weights(&weights).expect("valid weights");
+    group.bench_function("guided", |b| b.iter(|| draws(black_box(&guided))));
+    group.bench_function("binary_search", |b| b.iter(|| draws(black_box(&binary))));
+    group.finish();
+}
+
+fn batches(c: &mut Criterion) {
+    let sampler = PrecomputedSampler::<GuidedIndex>::try_with_ranks(SkewConfig::default())
+        .expect("default skew is valid");
+    let generator = ContactGenerator::new(42, sampler);
+    let mut builder = ContactBatchBuilder::<PhoneTypeKeys, DirectName, DirectDigits>::default();
+    let mut group = c.benchmark_group("batch");
+    group.throughput(Throughput::Elements(ROWS));
+    let mut start = 0;
+    group.bench_function("fast_path_16384_rows", |b| {
+        b.iter(|| {
+            let batch = builder.build(&generator, start..start + ROWS);
+            start += ROWS;
+            builder.recycle(batch);
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, row_streams, name_ranks, batches);
+criterion_main!(benches);
