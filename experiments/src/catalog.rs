@@ -339,7 +339,7 @@ pub static CATALOG: &[Experiment] = &[
         number: 13,
         slug: "direct-digits",
         summary: "phone numbers written without fmt",
-        changes: "the ten digits are computed into a stack buffer instead of formatted with {:010}",
+        changes: "the ten digits are written two at a time from a 100-entry table straight into the value buffer instead of formatted with {:010}",
         adds: Some(Optimization::DirectDigits),
         reverts: None,
         study: None,
