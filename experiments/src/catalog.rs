@@ -348,7 +348,7 @@ pub static CATALOG: &[Experiment] = &[
         number: 14,
         slug: "fitted-writer-properties",
         summary: "writer properties fitted to the data",
-        changes: "no dictionary and no statistics for the unique phones.number column; no dictionary (it overflows and falls back within each row group) and chunk-only statistics for the Zipfian names; phone_type keeps its dictionary. Output grows ~3% (names plain)",
+        changes: "no dictionary and no statistics for the unique phones.number column; no dictionary (it overflows and falls back within each row group) and no statistics for the Zipfian names (unsorted, so every chunk's min/max spans the vocabulary and prunes nothing); phone_type keeps its dictionary. Output grows ~3% (names plain)",
         adds: Some(Optimization::FittedWriterProperties),
         reverts: None,
         study: None,

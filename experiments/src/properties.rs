@@ -25,8 +25,10 @@ pub fn name_path() -> ColumnPath {
 /// the unique phone numbers gain nothing from a dictionary (it only grows until it is abandoned)
 /// or from min/max statistics (every page spans the whole range); the Zipfian names have too
 /// many distinct values for the 1 MiB dictionary page too (it is abandoned within the first
-/// ~100K rows of every row group), and unsorted names make page-level min/max useless, so they
-/// keep chunk statistics only. `phone_type`, three values, keeps its dictionary.
+/// ~100K rows of every row group), and as they are unsorted and nearly every first name occurs
+/// in every row group, each chunk's min/max would span the whole vocabulary and prune nothing,
+/// so they get no statistics either. `phone_type`, three values, keeps its dictionary and
+/// statistics.
 pub fn writer_properties(
     optimizations: Optimizations,
     compression: CompressionSpec,
@@ -37,7 +39,7 @@ pub fn writer_properties(
             .set_column_dictionary_enabled(phone_number_path(), false)
             .set_column_statistics_enabled(phone_number_path(), EnabledStatistics::None)
             .set_column_dictionary_enabled(name_path(), false)
-            .set_column_statistics_enabled(name_path(), EnabledStatistics::Chunk)
+            .set_column_statistics_enabled(name_path(), EnabledStatistics::None)
     } else {
         builder
     };
