@@ -47,7 +47,7 @@ fn fitted_properties_reach_their_columns() {
     assert_eq!(fitted.len(), 3, "{fitted:?}");
     for (path, dictionary, statistics, _) in fitted {
         let expected = match path.as_str() {
-            "name" => (false, true),
+            "name" => (false, false),
             p if p == number => (false, false),
             _ => (true, true),
         };
