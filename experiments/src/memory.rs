@@ -1,4 +1,5 @@
-//! Resident-memory readings of this process from `/proc` (Linux), for peak-memory figures.
+//! Resident-memory and CPU-time readings of this process from `/proc` (Linux), for the
+//! benchmarks' peak-memory and CPU figures.
 
 use std::fs;
 
@@ -18,6 +19,20 @@ pub fn current_rss() -> Option<u64> {
 /// Peak resident set size since start or the last [`reset_peak`].
 pub fn peak_rss() -> Option<u64> {
     status_bytes("VmHWM:")
+}
+
+/// User plus system CPU time of this process so far, every thread included (ended ones too),
+/// in seconds at the kernel's `USER_HZ` resolution (10 ms).
+pub fn cpu_seconds() -> Option<f64> {
+    /// `USER_HZ`: the unit of `/proc`'s CPU times, 100 on every mainstream Linux ABI.
+    const TICKS_PER_SECOND: f64 = 100.0;
+    let stat = fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name, which is in parentheses and may hold spaces: state is
+    // field 3 of proc(5), utime 14 and stime 15.
+    let mut fields = stat.rsplit_once(')')?.1.split_whitespace().skip(11);
+    let user: u64 = fields.next()?.parse().ok()?;
+    let system: u64 = fields.next()?.parse().ok()?;
+    Some((user + system) as f64 / TICKS_PER_SECOND)
 }
 
 /// Resets the peak to the current size (Linux >= 4.0: `5` into `/proc/self/clear_refs`).
@@ -41,5 +56,19 @@ mod tests {
         assert!(after >= before + (60 << 20), "{before} -> {after}");
         drop(block);
         assert!(current_rss().unwrap() <= after);
+    }
+
+    #[test]
+    fn cpu_time_grows_with_work() {
+        let Some(before) = cpu_seconds() else {
+            return; // not Linux: nothing to measure
+        };
+        let started = std::time::Instant::now();
+        let mut x = 0u64;
+        while started.elapsed().as_millis() < 200 {
+            x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+        }
+        let after = cpu_seconds().unwrap();
+        assert!(after - before >= 0.1, "{before} -> {after}");
     }
 }

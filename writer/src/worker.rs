@@ -140,9 +140,95 @@ fn panic_error(payload: Box<dyn std::any::Any + Send>) -> ParquetError {
     ParquetError::General(format!("an encoding worker panicked: {message}"))
 }
 
+/// Batches queued for one row group, encoded together: each field through all of them before
+/// the next field, so a column's encoder state (dictionary, hash table, page buffers) stays in
+/// this core's caches across batches instead of being evicted by the other columns after each.
+struct Writes {
+    row_group: usize,
+    batches: Vec<Vec<(usize, ArrayRef)>>,
+    permits: Vec<Permit>,
+}
+
+impl Writes {
+    /// Most batches encoded together; the memory budget bounds them anyway.
+    const MAX_BATCHES: usize = 64;
+
+    fn encode(&self, group: &mut WorkerRowGroup, schema: &SchemaRef) -> Result<(), ParquetError> {
+        let fields = self.batches.iter().map(Vec::len).max().unwrap_or(0);
+        for position in 0..fields {
+            for columns in &self.batches {
+                if let Some((field, column)) = columns.get(position) {
+                    group.write(schema, *field, column)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Takes the next job, and with a `Write` every `Write` of the same row group queued behind it.
+/// A job of another kind found while draining is returned as the next one to run.
+fn next_jobs(jobs: &Receiver<Job>, next: &mut Option<Job>) -> Option<Result<Writes, Job>> {
+    let job = match next.take() {
+        Some(job) => job,
+        None => jobs.recv().ok()?,
+    };
+    let Job::Write {
+        row_group,
+        columns,
+        permit,
+    } = job
+    else {
+        return Some(Err(job));
+    };
+    let mut writes = Writes {
+        row_group,
+        batches: vec![columns],
+        permits: vec![permit],
+    };
+    while writes.batches.len() < Writes::MAX_BATCHES {
+        match jobs.try_recv() {
+            Ok(Job::Write {
+                row_group,
+                columns,
+                permit,
+            }) if row_group == writes.row_group => {
+                writes.batches.push(columns);
+                writes.permits.push(permit);
+            }
+            Ok(other) => {
+                *next = Some(other);
+                break;
+            }
+            Err(_) => break,
+        }
+    }
+    Some(Ok(writes))
+}
+
 fn run_worker(schema: SchemaRef, jobs: Receiver<Job>, held: Arc<AtomicUsize>) {
     let mut row_groups: HashMap<usize, WorkerRowGroup> = HashMap::new();
-    for job in jobs {
+    let mut next = None;
+    while let Some(work) = next_jobs(&jobs, &mut next) {
+        let job = match work {
+            Ok(writes) => {
+                if let Some(group) = row_groups.get_mut(&writes.row_group) {
+                    if group.error.is_none() {
+                        let outcome =
+                            catch_unwind(AssertUnwindSafe(|| writes.encode(group, &schema)));
+                        group.error = match outcome {
+                            Ok(result) => result.err(),
+                            Err(payload) => Some(panic_error(payload)),
+                        };
+                    }
+                }
+                drop(writes);
+                let memory = row_groups.values().map(|g| g.sizes().memory).sum();
+                held.store(memory, Ordering::Relaxed);
+                continue;
+            }
+            Err(job) => job,
+        };
         let changes_memory = !matches!(job, Job::Measure { .. });
         match job {
             Job::Start { row_group, leaves } => {
@@ -155,27 +241,7 @@ fn run_worker(schema: SchemaRef, jobs: Receiver<Job>, held: Arc<AtomicUsize>) {
                     },
                 );
             }
-            Job::Write {
-                row_group,
-                columns,
-                permit,
-            } => {
-                let Some(group) = row_groups.get_mut(&row_group) else {
-                    continue;
-                };
-                if group.error.is_none() {
-                    let outcome = catch_unwind(AssertUnwindSafe(|| {
-                        columns
-                            .iter()
-                            .try_for_each(|(field, column)| group.write(&schema, *field, column))
-                    }));
-                    group.error = match outcome {
-                        Ok(result) => result.err(),
-                        Err(payload) => Some(panic_error(payload)),
-                    };
-                }
-                drop(permit);
-            }
+            Job::Write { .. } => unreachable!("next_jobs gathers every write"),
             Job::Measure { row_group, reply } => {
                 let sizes = row_groups.get(&row_group).map(WorkerRowGroup::sizes);
                 let _ = reply.send(sizes.unwrap_or_default());
@@ -261,11 +327,65 @@ mod tests {
 
     use arrow_array::Int32Array;
     use arrow_schema::{DataType, Field, Schema};
-    use crossbeam_channel::bounded;
+    use crossbeam_channel::{bounded, unbounded};
     use parquet::arrow::ArrowWriter;
 
     use super::*;
     use crate::budget::Budget;
+
+    fn write_job(row_group: usize, budget: &Arc<Budget>, value: i32) -> Job {
+        let column: ArrayRef = Arc::new(Int32Array::from(vec![value]));
+        Job::Write {
+            row_group,
+            columns: vec![(0, column)],
+            permit: budget.acquire(4),
+        }
+    }
+
+    #[test]
+    fn queued_writes_of_a_row_group_are_taken_together_in_order() {
+        let budget = Budget::new(1 << 20);
+        let (queue, jobs) = unbounded();
+        for value in 0..3 {
+            queue.send(write_job(0, &budget, value)).unwrap();
+        }
+        let (reply, _replies) = bounded(1);
+        queue
+            .send(Job::Measure {
+                row_group: 0,
+                reply,
+            })
+            .unwrap();
+        queue.send(write_job(0, &budget, 3)).unwrap();
+        queue.send(write_job(1, &budget, 4)).unwrap();
+        drop(queue);
+
+        let first_values = |writes: &Writes| -> Vec<i32> {
+            let values = writes.batches.iter().map(|columns| {
+                let column = columns[0].1.as_any().downcast_ref::<Int32Array>().unwrap();
+                column.value(0)
+            });
+            values.collect()
+        };
+        let mut next = None;
+        let writes = next_jobs(&jobs, &mut next).unwrap().ok().unwrap();
+        assert_eq!(
+            (writes.row_group, first_values(&writes)),
+            (0, vec![0, 1, 2])
+        );
+        assert_eq!(writes.permits.len(), 3);
+        assert!(matches!(next, Some(Job::Measure { .. })));
+        assert!(matches!(
+            next_jobs(&jobs, &mut next),
+            Some(Err(Job::Measure { .. }))
+        ));
+        let writes = next_jobs(&jobs, &mut next).unwrap().ok().unwrap();
+        assert_eq!((writes.row_group, first_values(&writes)), (0, vec![3]));
+        assert!(matches!(next, Some(Job::Write { row_group: 1, .. })));
+        let writes = next_jobs(&jobs, &mut next).unwrap().ok().unwrap();
+        assert_eq!((writes.row_group, first_values(&writes)), (1, vec![4]));
+        assert!(next_jobs(&jobs, &mut next).is_none());
+    }
 
     fn single_column_schema(data_type: DataType) -> SchemaRef {
         Arc::new(Schema::new(vec![Field::new("a", data_type, true)]))

@@ -87,8 +87,12 @@ fn cell(
         parallel,
     };
     eprintln!(
-        "{shape:>8} {columns:>3} cols {rows:>8} rows {compression:<8} ArrowWriter {:.4} s, parallel {:.4} s: {:.2}x",
-        result.arrow_writer.median_s, result.parallel.median_s, result.speedup
+        "{shape:>8} {columns:>3} cols {rows:>8} rows {compression:<8} ArrowWriter {:.4} s, parallel {:.4} s: {:.2}x (CPU s {:.2} vs {:.2})",
+        result.arrow_writer.median_s,
+        result.parallel.median_s,
+        result.speedup,
+        result.arrow_writer.median_cpu_s.unwrap_or(f64::NAN),
+        result.parallel.median_cpu_s.unwrap_or(f64::NAN),
     );
     Ok(result)
 }

@@ -43,6 +43,7 @@ pub enum Contender {
 #[derive(Debug, Clone, Copy)]
 struct Run {
     seconds: f64,
+    cpu_seconds: Option<f64>,
     peak_extra: Option<u64>,
     peak_held: usize,
     output_bytes: u64,
@@ -56,6 +57,7 @@ fn write_once(
 ) -> Result<Run> {
     let peak_known = memory::reset_peak();
     let base = memory::current_rss();
+    let cpu_before = memory::cpu_seconds();
     let started = Instant::now();
     let mut peak_held = 0;
     let sink = match contender {
@@ -85,12 +87,16 @@ fn write_once(
         }
     };
     let seconds = started.elapsed().as_secs_f64();
+    let cpu_seconds = cpu_before
+        .zip(memory::cpu_seconds())
+        .map(|(before, after)| after - before);
     let peak_extra = match (peak_known, base, memory::peak_rss()) {
         (true, Some(base), Some(peak)) => Some(peak.saturating_sub(base)),
         _ => None,
     };
     Ok(Run {
         seconds,
+        cpu_seconds,
         peak_extra,
         peak_held,
         output_bytes: sink.0,
@@ -104,6 +110,10 @@ pub struct WriterStats {
     pub seconds: Vec<f64>,
     /// Median of `seconds`.
     pub median_s: f64,
+    /// Median CPU time (user + system, all threads) of a repetition, when `/proc` reports it:
+    /// against `median_s` it shows how many cores a writer kept busy, and against the other
+    /// writer's what parallelism cost in extra work.
+    pub median_cpu_s: Option<f64>,
     /// Largest peak resident growth over the repetitions, when `/proc` reports it. Memory the
     /// allocator kept from earlier repetitions is not counted again, so this understates.
     pub peak_extra_bytes: Option<u64>,
@@ -116,8 +126,10 @@ pub struct WriterStats {
 
 fn stats(runs: &[Run]) -> WriterStats {
     let seconds: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
+    let cpu: Option<Vec<f64>> = runs.iter().map(|r| r.cpu_seconds).collect();
     WriterStats {
         median_s: median(&seconds),
+        median_cpu_s: cpu.map(|cpu| median(&cpu)),
         peak_extra_bytes: runs.iter().filter_map(|r| r.peak_extra).max(),
         peak_writer_bytes: runs.iter().map(|r| r.peak_held).max().unwrap_or(0),
         output_bytes: runs.last().map_or(0, |r| r.output_bytes),

@@ -36,6 +36,10 @@ impl CellResult {
     }
 }
 
+fn cpu(seconds: Option<f64>) -> String {
+    seconds.map_or_else(|| "n/a".to_string(), |s| format!("{s:.2}"))
+}
+
 fn mib(bytes: Option<u64>) -> String {
     bytes.map_or_else(
         || "n/a".to_string(),
@@ -45,11 +49,11 @@ fn mib(bytes: Option<u64>) -> String {
 
 /// The results as a Markdown table.
 pub fn markdown(cells: &[CellResult], header: &str) -> String {
-    let mut text = format!("{header}\n\n| shape | cols | rows | compression | ArrowWriter s | parallel s | speedup | parallel Arrow MiB/s | output MiB | held MiB ArrowWriter | held MiB parallel | RSS +MiB ArrowWriter | RSS +MiB parallel |\n|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    let mut text = format!("{header}\n\n| shape | cols | rows | compression | ArrowWriter s | parallel s | speedup | CPU s ArrowWriter | CPU s parallel | parallel Arrow MiB/s | output MiB | held MiB ArrowWriter | held MiB parallel | RSS +MiB ArrowWriter | RSS +MiB parallel |\n|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for c in cells {
         let _ = writeln!(
             text,
-            "| {} | {} | {} | {} | {:.4} | {:.4} | {:.2}x | {:.0} | {:.1} | {:.1} | {:.1} | {} | {} |",
+            "| {} | {} | {} | {} | {:.4} | {:.4} | {:.2}x | {} | {} | {:.0} | {:.1} | {:.1} | {:.1} | {} | {} |",
             c.shape,
             c.columns,
             c.rows,
@@ -57,6 +61,8 @@ pub fn markdown(cells: &[CellResult], header: &str) -> String {
             c.arrow_writer.median_s,
             c.parallel.median_s,
             c.speedup,
+            cpu(c.arrow_writer.median_cpu_s),
+            cpu(c.parallel.median_cpu_s),
             c.parallel_mib_per_s(),
             c.parallel.output_bytes as f64 / (1024.0 * 1024.0),
             c.arrow_writer.peak_writer_bytes as f64 / (1024.0 * 1024.0),
