@@ -146,6 +146,7 @@ fn panic_error(payload: Box<dyn std::any::Any + Send>) -> ParquetError {
 struct Writes {
     row_group: usize,
     batches: Vec<Vec<(usize, ArrayRef)>>,
+    /// Budget taken by the batches, given back when they are encoded (or dropped).
     permits: Vec<Permit>,
 }
 
@@ -153,82 +154,67 @@ impl Writes {
     /// Most batches encoded together; the memory budget bounds them anyway.
     const MAX_BATCHES: usize = 64;
 
-    fn encode(&self, group: &mut WorkerRowGroup, schema: &SchemaRef) -> Result<(), ParquetError> {
+    /// A first write, and every write of the same row group queued right behind it. A job of
+    /// another kind found while draining goes to `next`, to run after these.
+    fn gather(
+        row_group: usize,
+        columns: Vec<(usize, ArrayRef)>,
+        permit: Permit,
+        jobs: &Receiver<Job>,
+        next: &mut Option<Job>,
+    ) -> Self {
+        let mut writes = Self {
+            row_group,
+            batches: vec![columns],
+            permits: vec![permit],
+        };
+        while writes.batches.len() < Self::MAX_BATCHES {
+            match jobs.try_recv() {
+                Ok(Job::Write {
+                    row_group,
+                    columns,
+                    permit,
+                }) if row_group == writes.row_group => {
+                    writes.batches.push(columns);
+                    writes.permits.push(permit);
+                }
+                Ok(other) => {
+                    *next = Some(other);
+                    break;
+                }
+                Err(_) => break,
+            }
+        }
+        writes
+    }
+
+    /// Encodes every batch into `group`, field by field. A panic becomes the group's error.
+    fn encode_into(self, group: &mut WorkerRowGroup, schema: &SchemaRef) {
+        if group.error.is_some() {
+            return;
+        }
         let fields = self.batches.iter().map(Vec::len).max().unwrap_or(0);
-        for position in 0..fields {
-            for columns in &self.batches {
-                if let Some((field, column)) = columns.get(position) {
-                    group.write(schema, *field, column)?;
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            for position in 0..fields {
+                for columns in &self.batches {
+                    if let Some((field, column)) = columns.get(position) {
+                        group.write(schema, *field, column)?;
+                    }
                 }
             }
-        }
-        Ok(())
+            Ok(())
+        }));
+        group.error = match outcome {
+            Ok(result) => result.err(),
+            Err(payload) => Some(panic_error(payload)),
+        };
     }
-}
-
-/// Takes the next job, and with a `Write` every `Write` of the same row group queued behind it.
-/// A job of another kind found while draining is returned as the next one to run.
-fn next_jobs(jobs: &Receiver<Job>, next: &mut Option<Job>) -> Option<Result<Writes, Job>> {
-    let job = match next.take() {
-        Some(job) => job,
-        None => jobs.recv().ok()?,
-    };
-    let Job::Write {
-        row_group,
-        columns,
-        permit,
-    } = job
-    else {
-        return Some(Err(job));
-    };
-    let mut writes = Writes {
-        row_group,
-        batches: vec![columns],
-        permits: vec![permit],
-    };
-    while writes.batches.len() < Writes::MAX_BATCHES {
-        match jobs.try_recv() {
-            Ok(Job::Write {
-                row_group,
-                columns,
-                permit,
-            }) if row_group == writes.row_group => {
-                writes.batches.push(columns);
-                writes.permits.push(permit);
-            }
-            Ok(other) => {
-                *next = Some(other);
-                break;
-            }
-            Err(_) => break,
-        }
-    }
-    Some(Ok(writes))
 }
 
 fn run_worker(schema: SchemaRef, jobs: Receiver<Job>, held: Arc<AtomicUsize>) {
     let mut row_groups: HashMap<usize, WorkerRowGroup> = HashMap::new();
     let mut next = None;
-    while let Some(work) = next_jobs(&jobs, &mut next) {
-        let job = match work {
-            Ok(writes) => {
-                if let Some(group) = row_groups.get_mut(&writes.row_group) {
-                    if group.error.is_none() {
-                        let outcome =
-                            catch_unwind(AssertUnwindSafe(|| writes.encode(group, &schema)));
-                        group.error = match outcome {
-                            Ok(result) => result.err(),
-                            Err(payload) => Some(panic_error(payload)),
-                        };
-                    }
-                }
-                drop(writes);
-                let memory = row_groups.values().map(|g| g.sizes().memory).sum();
-                held.store(memory, Ordering::Relaxed);
-                continue;
-            }
-            Err(job) => job,
-        };
+    while let Some(job) = next.take().or_else(|| jobs.recv().ok()) {
         let changes_memory = !matches!(job, Job::Measure { .. });
         match job {
             Job::Start { row_group, leaves } => {
@@ -241,7 +227,16 @@ fn run_worker(schema: SchemaRef, jobs: Receiver<Job>, held: Arc<AtomicUsize>) {
                     },
                 );
             }
-            Job::Write { .. } => unreachable!("next_jobs gathers every write"),
+            Job::Write {
+                row_group,
+                columns,
+                permit,
+            } => {
+                let writes = Writes::gather(row_group, columns, permit, &jobs, &mut next);
+                if let Some(group) = row_groups.get_mut(&row_group) {
+                    writes.encode_into(group, &schema);
+                }
+            }
             Job::Measure { row_group, reply } => {
                 let sizes = row_groups.get(&row_group).map(WorkerRowGroup::sizes);
                 let _ = reply.send(sizes.unwrap_or_default());
@@ -346,7 +341,7 @@ mod tests {
     fn queued_writes_of_a_row_group_are_taken_together_in_order() {
         let budget = Budget::new(1 << 20);
         let (queue, jobs) = unbounded();
-        for value in 0..3 {
+        for value in 1..3 {
             queue.send(write_job(0, &budget, value)).unwrap();
         }
         let (reply, _replies) = bounded(1);
@@ -357,34 +352,45 @@ mod tests {
             })
             .unwrap();
         queue.send(write_job(0, &budget, 3)).unwrap();
-        queue.send(write_job(1, &budget, 4)).unwrap();
         drop(queue);
 
-        let first_values = |writes: &Writes| -> Vec<i32> {
-            let values = writes.batches.iter().map(|columns| {
+        let gather = |first: Job, next: &mut Option<Job>| -> Writes {
+            let Job::Write {
+                row_group,
+                columns,
+                permit,
+            } = first
+            else {
+                panic!("a write");
+            };
+            Writes::gather(row_group, columns, permit, &jobs, next)
+        };
+        let values = |writes: &Writes| -> Vec<i32> {
+            let first_values = writes.batches.iter().map(|columns| {
                 let column = columns[0].1.as_any().downcast_ref::<Int32Array>().unwrap();
                 column.value(0)
             });
-            values.collect()
+            first_values.collect()
         };
         let mut next = None;
-        let writes = next_jobs(&jobs, &mut next).unwrap().ok().unwrap();
-        assert_eq!(
-            (writes.row_group, first_values(&writes)),
-            (0, vec![0, 1, 2])
-        );
+        let writes = gather(write_job(0, &budget, 0), &mut next);
+        assert_eq!((writes.row_group, values(&writes)), (0, vec![0, 1, 2]));
         assert_eq!(writes.permits.len(), 3);
-        assert!(matches!(next, Some(Job::Measure { .. })));
-        assert!(matches!(
-            next_jobs(&jobs, &mut next),
-            Some(Err(Job::Measure { .. }))
-        ));
-        let writes = next_jobs(&jobs, &mut next).unwrap().ok().unwrap();
-        assert_eq!((writes.row_group, first_values(&writes)), (0, vec![3]));
-        assert!(matches!(next, Some(Job::Write { row_group: 1, .. })));
-        let writes = next_jobs(&jobs, &mut next).unwrap().ok().unwrap();
-        assert_eq!((writes.row_group, first_values(&writes)), (1, vec![4]));
-        assert!(next_jobs(&jobs, &mut next).is_none());
+        assert!(
+            matches!(next, Some(Job::Measure { .. })),
+            "stops at another kind"
+        );
+        drop(writes);
+        assert_eq!(budget.used(), 4, "only the write still queued holds budget");
+
+        let mut next = None;
+        let writes = gather(write_job(1, &budget, 7), &mut next);
+        assert_eq!(
+            values(&writes),
+            vec![7],
+            "another row group's writes are not taken"
+        );
+        assert!(matches!(next, Some(Job::Write { row_group: 0, .. })));
     }
 
     fn single_column_schema(data_type: DataType) -> SchemaRef {
