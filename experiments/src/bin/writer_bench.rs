@@ -23,7 +23,8 @@ use shredlab_generator::SkewConfig;
 /// byte-counting sink; both writers alternate within each cell.
 #[derive(Debug, Parser)]
 struct Args {
-    /// Repetitions per writer and cell.
+    /// Repetitions per writer and cell (at least; short cells repeat until each writer has run
+    /// for 0.25 s).
     #[arg(long, default_value_t = 5)]
     reps: usize,
     /// Row counts of the matrix.

@@ -137,7 +137,21 @@ fn stats(runs: &[Run]) -> WriterStats {
     }
 }
 
-/// Both writers on the same batches, `reps` times each, alternating which goes first.
+/// Each writer runs at least this long in total per cell: a cell of a millisecond gets enough
+/// repetitions for its median to rise above scheduler and page-fault noise.
+const MIN_TOTAL_SECONDS: f64 = 0.25;
+
+/// Most repetitions per writer and cell.
+const MAX_REPS: usize = 500;
+
+/// Repetitions per writer: at least `reps`, more for short runs (one run took `seconds`).
+fn repetitions(reps: usize, seconds: f64) -> usize {
+    let needed = (MIN_TOTAL_SECONDS / seconds.max(1e-6)).ceil() as usize;
+    needed.clamp(reps, MAX_REPS.max(reps))
+}
+
+/// Both writers on the same batches, alternating which goes first: `reps` times each, or more
+/// when a run is short (see [`MIN_TOTAL_SECONDS`]).
 pub fn compare(
     schema: &SchemaRef,
     batches: &[RecordBatch],
@@ -146,7 +160,9 @@ pub fn compare(
     reps: usize,
 ) -> Result<(WriterStats, WriterStats)> {
     let (mut upstream, mut parallel) = (Vec::new(), Vec::new());
-    for rep in 0..reps {
+    let mut planned = reps.max(1);
+    let mut rep = 0;
+    while rep < planned {
         let order = if rep % 2 == 0 {
             [Contender::ArrowWriter, Contender::Parallel(threads)]
         } else {
@@ -159,6 +175,25 @@ pub fn compare(
                 Contender::Parallel(_) => parallel.push(run),
             }
         }
+        if rep == 0 {
+            let slower = upstream[0].seconds.max(parallel[0].seconds);
+            planned = repetitions(planned, slower);
+        }
+        rep += 1;
     }
     Ok((stats(&upstream), stats(&parallel)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_runs_get_more_repetitions() {
+        assert_eq!(repetitions(5, 2.0), 5);
+        assert_eq!(repetitions(5, 0.1), 5);
+        assert_eq!(repetitions(5, 0.001), 250);
+        assert_eq!(repetitions(5, 0.0), MAX_REPS);
+        assert_eq!(repetitions(600, 0.0), 600);
+    }
 }
