@@ -151,9 +151,11 @@ fn main() -> Result<()> {
         serde_json::to_string_pretty(&cells)?,
     )?;
     let header = format!(
-        "# ParallelArrowWriter vs ArrowWriter ({} allocator)\n\nMedians of {} alternating repetitions per writer, \
-         {threads} encoder workers, batches of 100-10,000 rows (contacts: 4,096) written to a \
-         byte-counting sink. Held: the largest `memory_size()` each writer reported after a `write` \
+        "# ParallelArrowWriter vs ArrowWriter ({} allocator)\n\nMedians of at least {} alternating repetitions per \
+         writer (a cell shorter than 0.25 s repeats until each writer has run that long; the JSON lists \
+         every repetition), {threads} encoder workers, batches of 100-10,000 rows (contacts: 4,096) written to a \
+         byte-counting sink. CPU s: median user + system time of the whole process during one \
+         write. Held: the largest `memory_size()` each writer reported after a `write` \
          (encoded pages buffered, plus Arrow data queued for workers). RSS: growth of the \
          process's peak RSS during one write (memory the allocator kept from earlier repetitions \
          is not counted again, so it understates). \
