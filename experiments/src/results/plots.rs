@@ -345,14 +345,16 @@ where
     Ok(())
 }
 
+/// Draws one chart twice, as `<dir>/<name>.png` and `<dir>/<name>.svg`: `$draw(area, $data...)`.
 macro_rules! save_both {
-    ($dir:expr, $name:expr, $size:expr, $draw:ident, $data:expr) => {{
+    ($dir:expr, $name:expr, $size:expr, $draw:ident, $($data:expr),+) => {{
         let png = $dir.join(format!("{}.png", $name));
-        $draw(&BitMapBackend::new(&png, $size).into_drawing_area(), $data)?;
+        $draw(&BitMapBackend::new(&png, $size).into_drawing_area(), $($data),+)?;
         let svg = $dir.join(format!("{}.svg", $name));
-        $draw(&SVGBackend::new(&svg, $size).into_drawing_area(), $data)?;
+        $draw(&SVGBackend::new(&svg, $size).into_drawing_area(), $($data),+)?;
     }};
 }
+pub(crate) use save_both;
 
 /// Draws trend, IPC (or its stand-in), counter grid and box plot into `dir` as PNG and SVG.
 pub fn draw_all(dir: &Path, summaries: &[Summary]) -> PlotResult {

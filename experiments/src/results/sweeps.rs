@@ -9,7 +9,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::hyperfine::HyperfineResult;
-use super::plots::{draw_legend, register_font, FONT};
+use super::plots::{draw_legend, register_font, save_both, FONT};
 
 type PlotResult = Result<(), Box<dyn Error>>;
 
@@ -146,16 +146,13 @@ pub fn draw_heatmaps(
             rows as f64 / r.median
         });
         for (grid, name) in [(time, "time"), (speed, "rows-per-s")] {
-            let png = dir.join(format!("heatmap-{name}{suffix}.png"));
-            heatmap(
-                &BitMapBackend::new(&png, (900, 560)).into_drawing_area(),
-                &grid,
-            )?;
-            let svg = dir.join(format!("heatmap-{name}{suffix}.svg"));
-            heatmap(
-                &SVGBackend::new(&svg, (900, 560)).into_drawing_area(),
-                &grid,
-            )?;
+            save_both!(
+                dir,
+                format!("heatmap-{name}{suffix}"),
+                (900, 560),
+                heatmap,
+                &grid
+            );
         }
     }
     Ok(())
@@ -228,17 +225,14 @@ pub fn draw_threads(
         .filter_map(|r| Some((parameter(r, "threads")?, rows as f64 / r.median)))
         .collect();
     let pinned = pinned.map(|r| rows as f64 / r.median);
-    threads_chart(
-        &BitMapBackend::new(&dir.join("threads.png"), (900, 520)).into_drawing_area(),
+    save_both!(
+        dir,
+        "threads",
+        (900, 520),
+        threads_chart,
         &points,
         pinned,
-        rows,
-    )?;
-    threads_chart(
-        &SVGBackend::new(&dir.join("threads.svg"), (900, 520)).into_drawing_area(),
-        &points,
-        pinned,
-        rows,
-    )?;
+        rows
+    );
     Ok(())
 }

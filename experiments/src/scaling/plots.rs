@@ -8,7 +8,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::report::ScalingReport;
-use crate::results::plots::{draw_legend, register_font, FONT};
+use crate::results::plots::{draw_legend, register_font, save_both, FONT};
 
 type PlotResult = Result<(), Box<dyn Error>>;
 
@@ -174,21 +174,7 @@ where
 /// Draws `scaling.{png,svg}` and `model.{png,svg}` into `dir`.
 pub fn draw(dir: &Path, report: &ScalingReport) -> PlotResult {
     register_font();
-    scaling(
-        &BitMapBackend::new(&dir.join("scaling.png"), (1200, 900)).into_drawing_area(),
-        report,
-    )?;
-    scaling(
-        &SVGBackend::new(&dir.join("scaling.svg"), (1200, 900)).into_drawing_area(),
-        report,
-    )?;
-    model(
-        &BitMapBackend::new(&dir.join("model.png"), (1000, 560)).into_drawing_area(),
-        report,
-    )?;
-    model(
-        &SVGBackend::new(&dir.join("model.svg"), (1000, 560)).into_drawing_area(),
-        report,
-    )?;
+    save_both!(dir, "scaling", (1200, 900), scaling, report);
+    save_both!(dir, "model", (1000, 560), model, report);
     Ok(())
 }
