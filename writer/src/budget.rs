@@ -17,6 +17,8 @@ pub(crate) struct Budget {
 struct State {
     used: usize,
     waiting: usize,
+    /// A worker ran out of queued work: the next waiter resumes as soon as its bytes fit.
+    starving: bool,
 }
 
 /// Bytes taken from a [`Budget`], given back when dropped (also on error or unwind).
@@ -48,20 +50,44 @@ impl Budget {
 
     /// Takes `bytes`, waiting until they fit. A request larger than the whole budget is granted
     /// once nothing else is taken, so one huge batch cannot deadlock the writer.
+    ///
+    /// A caller that has to wait resumes only once half the budget is free again, or a worker
+    /// has run out of work: one wake-up then admits many batches, instead of every release
+    /// waking the writer (a context switch each, which on a machine with as many workers as
+    /// cores also preempts a worker).
     pub(crate) fn acquire(self: &Arc<Self>, bytes: usize) -> Permit {
         let mut state = self.lock();
-        while state.used > 0 && state.used + bytes > self.limit {
-            state.waiting += 1;
-            state = self
-                .freed
-                .wait(state)
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
-            state.waiting -= 1;
+        if state.used + bytes > self.limit {
+            while state.used > 0 && !self.resumes(&state, bytes) {
+                state.waiting += 1;
+                state = self
+                    .freed
+                    .wait(state)
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+                state.waiting -= 1;
+            }
         }
         state.used += bytes;
+        state.starving = false;
         Permit {
             budget: Arc::clone(self),
             bytes,
+        }
+    }
+
+    /// Whether a waiter for `bytes` may go on: they fit, and at least half the budget is free
+    /// or a worker is starving.
+    fn resumes(&self, state: &State, bytes: usize) -> bool {
+        state.used + bytes <= self.limit && (state.starving || state.used <= self.limit / 2)
+    }
+
+    /// Called by a worker about to wait for work: a waiting writer resumes as soon as its
+    /// batch fits, so that worker does not sit idle until half the budget is free.
+    pub(crate) fn starving(&self) {
+        let mut state = self.lock();
+        state.starving = true;
+        if state.waiting > 0 {
+            self.freed.notify_all();
         }
     }
 }
@@ -83,7 +109,7 @@ impl Drop for Permit {
         if self.bytes > 0 {
             let mut state = self.budget.lock();
             state.used -= self.bytes;
-            if state.waiting > 0 {
+            if state.waiting > 0 && (state.starving || state.used <= self.budget.limit / 2) {
                 self.budget.freed.notify_all();
             }
         }
@@ -122,6 +148,46 @@ mod tests {
         assert!(!waiter.is_finished(), "acquire went past the limit");
         drop(held);
         waiter.join().unwrap();
+        assert_eq!(budget.used(), 0);
+    }
+
+    #[test]
+    fn a_waiter_resumes_once_half_the_budget_is_free() {
+        let budget = Budget::new(100);
+        let (first, second) = (budget.acquire(60), budget.acquire(30));
+        let waiter = {
+            let budget = Arc::clone(&budget);
+            std::thread::spawn(move || drop(budget.acquire(20)))
+        };
+        std::thread::sleep(Duration::from_millis(20));
+        drop(second);
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(
+            !waiter.is_finished(),
+            "the waiter resumed with 60% of the budget taken"
+        );
+        drop(first);
+        waiter.join().unwrap();
+        assert_eq!(budget.used(), 0);
+    }
+
+    #[test]
+    fn a_starving_worker_resumes_a_waiter_whose_bytes_fit() {
+        let budget = Budget::new(100);
+        let (first, second) = (budget.acquire(60), budget.acquire(30));
+        let waiter = {
+            let budget = Arc::clone(&budget);
+            std::thread::spawn(move || budget.acquire(20))
+        };
+        std::thread::sleep(Duration::from_millis(20));
+        budget.starving();
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(!waiter.is_finished(), "the waiter resumed past the limit");
+        drop(second);
+        budget.starving();
+        let permit = waiter.join().unwrap();
+        assert_eq!(budget.used(), 80);
+        drop((first, permit));
         assert_eq!(budget.used(), 0);
     }
 }

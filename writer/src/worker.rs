@@ -16,7 +16,7 @@ use crossbeam_channel::{unbounded, Receiver, Sender};
 use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnChunk, ArrowColumnWriter};
 use parquet::errors::ParquetError;
 
-use crate::budget::Permit;
+use crate::budget::{Budget, Permit};
 
 /// A column writer placed on a worker.
 pub(crate) struct PlacedLeaf {
@@ -211,10 +211,21 @@ impl Writes {
     }
 }
 
-fn run_worker(schema: SchemaRef, jobs: Receiver<Job>, held: Arc<AtomicUsize>) {
+/// The next job: one put aside while gathering, else the queue's, telling the budget first
+/// when the queue is empty so a writer waiting on it refills this worker.
+fn next_job(next: &mut Option<Job>, jobs: &Receiver<Job>, budget: &Budget) -> Option<Job> {
+    next.take().or_else(|| {
+        jobs.try_recv().ok().or_else(|| {
+            budget.starving();
+            jobs.recv().ok()
+        })
+    })
+}
+
+fn run_worker(schema: SchemaRef, jobs: Receiver<Job>, held: Arc<AtomicUsize>, budget: Arc<Budget>) {
     let mut row_groups: HashMap<usize, WorkerRowGroup> = HashMap::new();
     let mut next = None;
-    while let Some(job) = next.take().or_else(|| jobs.recv().ok()) {
+    while let Some(job) = next_job(&mut next, &jobs, &budget) {
         let changes_memory = !matches!(job, Job::Measure { .. });
         match job {
             Job::Start { row_group, leaves } => {
@@ -266,8 +277,12 @@ pub(crate) struct WorkerPool {
 }
 
 impl WorkerPool {
-    /// Starts `size` workers encoding columns of `schema`.
-    pub(crate) fn new(size: usize, schema: &SchemaRef) -> Result<Self, ParquetError> {
+    /// Starts `size` workers encoding columns of `schema`, fed by a writer bounded by `budget`.
+    pub(crate) fn new(
+        size: usize,
+        schema: &SchemaRef,
+        budget: &Arc<Budget>,
+    ) -> Result<Self, ParquetError> {
         let mut pool = Self {
             queues: Vec::with_capacity(size),
             threads: Vec::with_capacity(size),
@@ -278,9 +293,10 @@ impl WorkerPool {
             let schema = SchemaRef::clone(schema);
             let held = Arc::new(AtomicUsize::new(0));
             let worker_held = Arc::clone(&held);
+            let budget = Arc::clone(budget);
             let thread = std::thread::Builder::new()
                 .name(format!("parquet-encoder-{index}"))
-                .spawn(move || run_worker(schema, jobs, worker_held))
+                .spawn(move || run_worker(schema, jobs, worker_held, budget))
                 .map_err(|e| ParquetError::External(Box::new(e)))?;
             pool.queues.push(queue);
             pool.threads.push(thread);
@@ -407,7 +423,8 @@ mod tests {
                 .into_serialized_writer()
                 .unwrap();
         let writer = factory.create_column_writers(0).unwrap().remove(0);
-        let pool = WorkerPool::new(1, &single_column_schema(DataType::Int32)).unwrap();
+        let budget = Budget::new(1 << 20);
+        let pool = WorkerPool::new(1, &single_column_schema(DataType::Int32), &budget).unwrap();
         let leaves = vec![PlacedLeaf {
             leaf: 0,
             field: 0,
@@ -422,7 +439,6 @@ mod tests {
             },
         )
         .unwrap();
-        let budget = Budget::new(1 << 20);
         let column: ArrayRef = Arc::new(Int32Array::from(vec![1, 2, 3]));
         pool.send(
             0,

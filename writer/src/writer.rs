@@ -417,7 +417,7 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
             return Ok(());
         };
         if self.pool.is_none() {
-            self.pool = Some(WorkerPool::new(self.workers, &self.schema)?);
+            self.pool = Some(WorkerPool::new(self.workers, &self.schema, &self.budget)?);
         }
         let placement = self.place(index, writers)?;
         self.current
