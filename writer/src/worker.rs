@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -60,6 +60,9 @@ pub(crate) enum Job {
         row_group: usize,
         columns: Vec<(usize, ArrayRef)>,
         permit: Permit,
+        /// The writer's estimate of the work, in nanoseconds, added to the worker's
+        /// [`WorkerStatus::done`] once encoded.
+        cost: u64,
     },
     /// Report the sizes of this worker's writers for `row_group`.
     Measure {
@@ -148,6 +151,8 @@ struct Writes {
     batches: Vec<Vec<(usize, ArrayRef)>>,
     /// Budget taken by the batches, given back when they are encoded (or dropped).
     permits: Vec<Permit>,
+    /// The writer's estimates of the batches' work, summed.
+    cost: u64,
 }
 
 impl Writes {
@@ -155,34 +160,32 @@ impl Writes {
     const MAX_BATCHES: usize = 64;
 
     /// A first write, and every write of the same row group queued right behind it. A job of
-    /// another kind found while draining goes to `next`, to run after these.
-    fn gather(
-        row_group: usize,
-        columns: Vec<(usize, ArrayRef)>,
-        permit: Permit,
-        jobs: &Receiver<Job>,
-        next: &mut Option<Job>,
-    ) -> Self {
+    /// another kind (or row group) found while draining goes to `next`, to run after these.
+    fn gather(first: Job, jobs: &Receiver<Job>, next: &mut Option<Job>) -> Self {
         let mut writes = Self {
-            row_group,
-            batches: vec![columns],
-            permits: vec![permit],
+            row_group: 0,
+            batches: Vec::new(),
+            permits: Vec::new(),
+            cost: 0,
         };
-        while writes.batches.len() < Self::MAX_BATCHES {
-            match jobs.try_recv() {
-                Ok(Job::Write {
+        let mut candidate = Some(first);
+        while let Some(job) = candidate.take() {
+            match job {
+                Job::Write {
                     row_group,
                     columns,
                     permit,
-                }) if row_group == writes.row_group => {
+                    cost,
+                } if writes.batches.is_empty() || row_group == writes.row_group => {
+                    writes.row_group = row_group;
                     writes.batches.push(columns);
                     writes.permits.push(permit);
+                    writes.cost += cost;
+                    if writes.batches.len() < Self::MAX_BATCHES {
+                        candidate = jobs.try_recv().ok();
+                    }
                 }
-                Ok(other) => {
-                    *next = Some(other);
-                    break;
-                }
-                Err(_) => break,
+                other => *next = Some(other),
             }
         }
         writes
@@ -222,7 +225,22 @@ fn next_job(next: &mut Option<Job>, jobs: &Receiver<Job>, budget: &Budget) -> Op
     })
 }
 
-fn run_worker(schema: SchemaRef, jobs: Receiver<Job>, held: Arc<AtomicUsize>, budget: Arc<Budget>) {
+/// What a worker publishes for the writer, read without a barrier.
+#[derive(Debug, Default)]
+pub(crate) struct WorkerStatus {
+    /// Memory the worker's column writers hold, as of its last job.
+    held: AtomicUsize,
+    /// Sum of the cost estimates of the writes encoded so far (see [`Job::Write`]): against
+    /// what the writer sent, the work still queued on this worker.
+    done: AtomicU64,
+}
+
+fn run_worker(
+    schema: SchemaRef,
+    jobs: Receiver<Job>,
+    status: Arc<WorkerStatus>,
+    budget: Arc<Budget>,
+) {
     let mut row_groups: HashMap<usize, WorkerRowGroup> = HashMap::new();
     let mut next = None;
     while let Some(job) = next_job(&mut next, &jobs, &budget) {
@@ -238,15 +256,13 @@ fn run_worker(schema: SchemaRef, jobs: Receiver<Job>, held: Arc<AtomicUsize>, bu
                     },
                 );
             }
-            Job::Write {
-                row_group,
-                columns,
-                permit,
-            } => {
-                let writes = Writes::gather(row_group, columns, permit, &jobs, &mut next);
-                if let Some(group) = row_groups.get_mut(&row_group) {
+            write @ Job::Write { .. } => {
+                let writes = Writes::gather(write, &jobs, &mut next);
+                let cost = writes.cost;
+                if let Some(group) = row_groups.get_mut(&writes.row_group) {
                     writes.encode_into(group, &schema);
                 }
+                status.done.fetch_add(cost, Ordering::Relaxed);
             }
             Job::Measure { row_group, reply } => {
                 let sizes = row_groups.get(&row_group).map(WorkerRowGroup::sizes);
@@ -262,18 +278,17 @@ fn run_worker(schema: SchemaRef, jobs: Receiver<Job>, held: Arc<AtomicUsize>, bu
         }
         if changes_memory {
             let memory = row_groups.values().map(|g| g.sizes().memory).sum();
-            held.store(memory, Ordering::Relaxed);
+            status.held.store(memory, Ordering::Relaxed);
         }
     }
-    held.store(0, Ordering::Relaxed);
+    status.held.store(0, Ordering::Relaxed);
 }
 
 /// Worker threads, spawned once per writer and kept for its lifetime.
 pub(crate) struct WorkerPool {
     queues: Vec<Sender<Job>>,
     threads: Vec<JoinHandle<()>>,
-    /// Memory each worker's column writers hold, as of its last job: read without a barrier.
-    held: Vec<Arc<AtomicUsize>>,
+    status: Vec<Arc<WorkerStatus>>,
 }
 
 impl WorkerPool {
@@ -286,28 +301,39 @@ impl WorkerPool {
         let mut pool = Self {
             queues: Vec::with_capacity(size),
             threads: Vec::with_capacity(size),
-            held: Vec::with_capacity(size),
+            status: Vec::with_capacity(size),
         };
         for index in 0..size {
             let (queue, jobs) = unbounded();
             let schema = SchemaRef::clone(schema);
-            let held = Arc::new(AtomicUsize::new(0));
-            let worker_held = Arc::clone(&held);
+            let status = Arc::new(WorkerStatus::default());
+            let worker_status = Arc::clone(&status);
             let budget = Arc::clone(budget);
             let thread = std::thread::Builder::new()
                 .name(format!("parquet-encoder-{index}"))
-                .spawn(move || run_worker(schema, jobs, worker_held, budget))
+                .spawn(move || run_worker(schema, jobs, worker_status, budget))
                 .map_err(|e| ParquetError::External(Box::new(e)))?;
             pool.queues.push(queue);
             pool.threads.push(thread);
-            pool.held.push(held);
+            pool.status.push(status);
         }
         Ok(pool)
     }
 
     /// Memory the workers' column writers hold (encoded pages of every row group they encode).
     pub(crate) fn held_memory(&self) -> usize {
-        self.held.iter().map(|h| h.load(Ordering::Relaxed)).sum()
+        self.status
+            .iter()
+            .map(|s| s.held.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    /// Cost estimates of the writes each worker has encoded so far.
+    pub(crate) fn done(&self) -> Vec<u64> {
+        self.status
+            .iter()
+            .map(|s| s.done.load(Ordering::Relaxed))
+            .collect()
     }
 
     /// Number of workers.
@@ -350,6 +376,7 @@ mod tests {
             row_group,
             columns: vec![(0, column)],
             permit: budget.acquire(4),
+            cost: 10,
         }
     }
 
@@ -370,17 +397,7 @@ mod tests {
         queue.send(write_job(0, &budget, 3)).unwrap();
         drop(queue);
 
-        let gather = |first: Job, next: &mut Option<Job>| -> Writes {
-            let Job::Write {
-                row_group,
-                columns,
-                permit,
-            } = first
-            else {
-                panic!("a write");
-            };
-            Writes::gather(row_group, columns, permit, &jobs, next)
-        };
+        let gather = |first: Job, next: &mut Option<Job>| Writes::gather(first, &jobs, next);
         let values = |writes: &Writes| -> Vec<i32> {
             let first_values = writes.batches.iter().map(|columns| {
                 let column = columns[0].1.as_any().downcast_ref::<Int32Array>().unwrap();
@@ -391,7 +408,7 @@ mod tests {
         let mut next = None;
         let writes = gather(write_job(0, &budget, 0), &mut next);
         assert_eq!((writes.row_group, values(&writes)), (0, vec![0, 1, 2]));
-        assert_eq!(writes.permits.len(), 3);
+        assert_eq!((writes.permits.len(), writes.cost), (3, 30));
         assert!(
             matches!(next, Some(Job::Measure { .. })),
             "stops at another kind"
@@ -446,6 +463,7 @@ mod tests {
                 row_group: 0,
                 columns: vec![(0, column)],
                 permit: budget.acquire(12),
+                cost: 5,
             },
         )
         .unwrap();
@@ -481,6 +499,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(replies.recv().unwrap().memory, 0);
+        assert_eq!(pool.done(), [5], "a failed write is no longer queued work");
         drop(pool);
     }
 }

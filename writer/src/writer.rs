@@ -28,12 +28,12 @@ use crate::worker::{CloseReply, Job, PlacedLeaf, Sizes, WorkerPool};
 enum Placement {
     /// On the calling thread, exactly as `ArrowWriter` keeps them.
     Inline(Vec<ArrowColumnWriter>),
-    /// On the workers: `owners[f]` is the worker holding every leaf of field `f`; `load` is the
-    /// estimated cost this row group put on each worker.
+    /// On the workers: `owners[f]` is the worker holding every leaf of field `f`;
+    /// `ns_per_row[w]` the estimated encoding time per row of worker `w`'s fields.
     Pooled {
         owners: Vec<usize>,
         workers: Vec<usize>,
-        load: Vec<f64>,
+        ns_per_row: Vec<f64>,
     },
 }
 
@@ -48,7 +48,7 @@ struct RowGroup {
 struct InFlight {
     replies: Receiver<CloseReply>,
     expected: usize,
-    load: Vec<f64>,
+    rows: usize,
 }
 
 /// A drop-in replacement for [`ArrowWriter`] that encodes leaf columns on a persistent pool of
@@ -99,10 +99,15 @@ pub struct ParallelArrowWriter<W: Write + Send> {
     current: Option<RowGroup>,
     in_flight: VecDeque<InFlight>,
     row_groups_started: usize,
-    /// Estimated encoding cost of each leaf, refreshed from measured encode times.
-    leaf_costs: Vec<f64>,
-    /// Estimated cost queued on each worker by row groups not yet appended.
-    outstanding: Vec<f64>,
+    /// Rows of the last row group closed.
+    last_rows: Option<usize>,
+    /// Seconds each leaf took to encode `costed_rows` rows: timed inline at first, then
+    /// refreshed from the workers' measurements of each row group.
+    leaf_seconds: Vec<f64>,
+    costed_rows: usize,
+    /// Estimated nanoseconds of encoding sent to each worker: less what the worker reports
+    /// done, the work still queued on it.
+    sent: Vec<u64>,
     measured: bool,
     prefer_pool: bool,
     failed: bool,
@@ -172,8 +177,10 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         Ok(Self {
             max_rows: properties.max_row_group_row_count(),
             max_bytes: properties.max_row_group_bytes(),
-            leaf_costs: vec![0.0; leaf_fields.len()],
-            outstanding: vec![0.0; workers],
+            leaf_seconds: vec![0.0; leaf_fields.len()],
+            costed_rows: 0,
+            sent: vec![0; workers],
+            last_rows: None,
             budget: Budget::new(parallel.memory_budget()),
             file,
             factory,
@@ -375,6 +382,9 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
             Placement::Inline(writers) => {
                 let mut writers = writers.iter_mut();
                 let mut leaf = 0;
+                if !self.measured {
+                    self.costed_rows += batch.num_rows();
+                }
                 for (field, column) in self.schema.fields().iter().zip(batch.columns()) {
                     let started = Instant::now();
                     let leaves = compute_leaves(field, column)?;
@@ -388,7 +398,7 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
                     // Until workers report encode times, the inline time stands in for cost.
                     let share = started.elapsed().as_secs_f64() / count.max(1) as f64;
                     if !self.measured {
-                        self.leaf_costs[leaf..leaf + count]
+                        self.leaf_seconds[leaf..leaf + count]
                             .iter_mut()
                             .for_each(|c| *c += share);
                     }
@@ -401,9 +411,11 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
                 }
                 Ok(())
             }
-            Placement::Pooled { owners, .. } => {
-                let owners = owners.clone();
-                self.dispatch(index, &owners, batch)
+            Placement::Pooled {
+                owners, ns_per_row, ..
+            } => {
+                let (owners, ns_per_row) = (owners.clone(), ns_per_row.clone());
+                self.dispatch(index, &owners, &ns_per_row, batch)
             }
         }
     }
@@ -433,23 +445,20 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
     }
 
     fn place(&mut self, index: usize, writers: Vec<ArrowColumnWriter>) -> Result<Placement> {
-        // Whole fields go to one worker, so a nested field's levels are computed once. Costs are
-        // shares of a row group, so loads left by row groups costed in bytes (before any timing)
-        // and in seconds (after) add up; a field too big to balance within one row group
-        // balances across the row groups in flight.
-        let total: f64 = self.leaf_costs.iter().sum();
-        let mut field_shares = vec![0.0; self.schema.fields().len()];
-        for (leaf, cost) in self.leaf_costs.iter().enumerate() {
-            field_shares[self.leaf_fields[leaf].0] += if total > 0.0 { cost / total } else { 1.0 };
-        }
-        let before = self.outstanding.clone();
-        let owners = assign_by_cost(&field_shares, &mut self.outstanding);
-        let load: Vec<f64> = self
-            .outstanding
-            .iter()
-            .zip(&before)
-            .map(|(a, b)| a - b)
+        // Whole fields go to one worker, so a nested field's levels are computed once. Each goes
+        // to the worker with the least work left, counting what is still queued from earlier
+        // row groups: a field too big to balance within one row group balances across them.
+        let field_ns_per_row = self.field_ns_per_row();
+        let rows = self.last_rows.or(self.max_rows).unwrap_or(1) as f64;
+        let field_costs: Vec<f64> = field_ns_per_row.iter().map(|ns| ns * rows).collect();
+        let mut queued: Vec<f64> = (self.sent.iter().zip(self.pool().done()))
+            .map(|(sent, done)| sent.saturating_sub(done) as f64)
             .collect();
+        let owners = assign_by_cost(&field_costs, &mut queued);
+        let mut ns_per_row = vec![0.0; self.sent.len()];
+        for (field, &owner) in owners.iter().enumerate() {
+            ns_per_row[owner] += field_ns_per_row[field];
+        }
         let pool = self.pool();
         let mut per_worker: Vec<Vec<PlacedLeaf>> = (0..pool.size()).map(|_| Vec::new()).collect();
         for (leaf, writer) in writers.into_iter().enumerate() {
@@ -478,14 +487,34 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         Ok(Placement::Pooled {
             owners,
             workers,
-            load,
+            ns_per_row,
         })
+    }
+
+    /// Estimated encoding nanoseconds per row of each field; equal for all before any timing.
+    fn field_ns_per_row(&self) -> Vec<f64> {
+        let total: f64 = self.leaf_seconds.iter().sum();
+        let mut fields = vec![0.0; self.schema.fields().len()];
+        for (leaf, seconds) in self.leaf_seconds.iter().enumerate() {
+            fields[self.leaf_fields[leaf].0] += if total > 0.0 && self.costed_rows > 0 {
+                seconds * 1e9 / self.costed_rows as f64
+            } else {
+                1.0
+            };
+        }
+        fields
     }
 
     /// Sends each worker, in one job, the columns of `batch` whose leaves it holds. The batch's
     /// Arrow bytes are taken from the budget first and given back as workers finish.
-    fn dispatch(&self, index: usize, owners: &[usize], batch: &RecordBatch) -> Result<()> {
-        let pool = self.pool();
+    fn dispatch(
+        &mut self,
+        index: usize,
+        owners: &[usize],
+        ns_per_row: &[f64],
+        batch: &RecordBatch,
+    ) -> Result<()> {
+        let pool = self.pool.as_ref().expect("pooled placement implies a pool");
         let mut per_worker: Vec<(Vec<(usize, ArrayRef)>, usize)> =
             (0..pool.size()).map(|_| (Vec::new(), 0)).collect();
         for (field, column) in batch.columns().iter().enumerate() {
@@ -497,10 +526,13 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         let mut permit = self.budget.acquire(total);
         for (worker, (columns, bytes)) in per_worker.into_iter().enumerate() {
             if !columns.is_empty() {
+                let cost = (ns_per_row[worker] * batch.num_rows() as f64) as u64;
+                self.sent[worker] += cost;
                 let job = Job::Write {
                     row_group: index,
                     columns,
                     permit: permit.split(bytes),
+                    cost,
                 };
                 pool.send(worker, job)?;
             }
@@ -544,6 +576,7 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         let Some(current) = self.current.take() else {
             return Ok(());
         };
+        self.last_rows = Some(current.rows);
         match current.placement {
             Placement::Inline(writers) => {
                 self.drain_in_flight(0)?;
@@ -553,7 +586,7 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
                     .collect::<Result<Vec<_>>>()?;
                 self.append(chunks)
             }
-            Placement::Pooled { workers, load, .. } => {
+            Placement::Pooled { workers, .. } => {
                 let (reply, replies) = unbounded();
                 for &worker in &workers {
                     let job = Job::Close {
@@ -565,7 +598,7 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
                 self.in_flight.push_back(InFlight {
                     replies,
                     expected: workers.len(),
-                    load,
+                    rows: current.rows,
                 });
                 self.drain_in_flight(self.options.row_groups_in_flight())
             }
@@ -576,9 +609,6 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
     fn drain_in_flight(&mut self, keep: usize) -> Result<()> {
         while self.in_flight.len() > keep {
             let flight = self.in_flight.pop_front().expect("non-empty");
-            for (outstanding, done) in self.outstanding.iter_mut().zip(&flight.load) {
-                *outstanding = (*outstanding - done).max(0.0);
-            }
             let mut chunks: Vec<Option<ArrowColumnChunk>> =
                 (0..self.leaf_fields.len()).map(|_| None).collect();
             for _ in 0..flight.expected {
@@ -586,10 +616,11 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
                     ParquetError::General("an encoding worker stopped unexpectedly".to_string())
                 })??;
                 for leaf in closed {
-                    self.leaf_costs[leaf.leaf] = leaf.cost.as_secs_f64();
+                    self.leaf_seconds[leaf.leaf] = leaf.cost.as_secs_f64();
                     chunks[leaf.leaf] = Some(leaf.chunk);
                 }
             }
+            self.costed_rows = flight.rows;
             self.measured = true;
             let chunks = chunks
                 .into_iter()
