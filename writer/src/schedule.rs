@@ -2,8 +2,7 @@
 //! column does not leave the other workers idle.
 
 /// The worker of each item: items sorted by cost, each given to the least-loaded worker, where
-/// `load` starts as the work already queued on each worker (row groups still in flight) and
-/// ends with this row group's added.
+/// `load` starts as the work still queued on each worker and ends with these items' added.
 pub(crate) fn assign_by_cost(costs: &[f64], load: &mut [f64]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..costs.len()).collect();
     order.sort_by(|&a, &b| costs[b].total_cmp(&costs[a]).then(a.cmp(&b)));
