@@ -267,7 +267,8 @@ pub fn upstream(schema: &SchemaRef, batches: &[RecordBatch], props: &WriterPrope
     writer.into_inner().unwrap()
 }
 
-/// The bytes `ParallelArrowWriter` writes for `batches`.
+/// The bytes `ParallelArrowWriter` writes for `batches`. Asserts that settings meant to use
+/// the pool did, so the identity checks cannot pass by encoding everything inline.
 pub fn parallel(
     schema: &SchemaRef,
     batches: &[RecordBatch],
@@ -275,6 +276,7 @@ pub fn parallel(
     options: ParallelOptions,
 ) -> Vec<u8> {
     let arrow_options = ArrowWriterOptions::new().with_properties(props.clone());
+    let force_pool = options_force_pool(&options);
     let mut writer = ParallelArrowWriter::try_new_with_parallel_options(
         Vec::new(),
         Arc::clone(schema),
@@ -283,6 +285,10 @@ pub fn parallel(
     )
     .unwrap();
     batches.iter().for_each(|b| writer.write(b).unwrap());
+    let has_rows = batches.iter().any(|b| b.num_rows() > 0);
+    if force_pool && has_rows && schema_leaves(schema) > 1 {
+        assert!(writer.worker_threads() > 0, "the work never reached the pool");
+    }
     writer.into_inner().unwrap()
 }
 
