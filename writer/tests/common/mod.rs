@@ -287,7 +287,10 @@ pub fn parallel(
     batches.iter().for_each(|b| writer.write(b).unwrap());
     let has_rows = batches.iter().any(|b| b.num_rows() > 0);
     if force_pool && has_rows && schema_leaves(schema) > 1 {
-        assert!(writer.worker_threads() > 0, "the work never reached the pool");
+        assert!(
+            writer.worker_threads() > 0,
+            "the work never reached the pool"
+        );
     }
     writer.into_inner().unwrap()
 }
