@@ -78,7 +78,13 @@ impl Budget {
     /// Whether a waiter for `bytes` may go on: they fit, and at least half the budget is free
     /// or a worker is starving.
     fn resumes(&self, state: &State, bytes: usize) -> bool {
-        state.used + bytes <= self.limit && (state.starving || state.used <= self.limit / 2)
+        state.used + bytes <= self.limit && self.wakes(state)
+    }
+
+    /// Whether a release leaving `state` should wake waiting writers: half the budget is free,
+    /// or a worker is starving.
+    fn wakes(&self, state: &State) -> bool {
+        state.starving || state.used <= self.limit / 2
     }
 
     /// Called by a worker about to wait for work: a waiting writer resumes as soon as its
@@ -109,7 +115,7 @@ impl Drop for Permit {
         if self.bytes > 0 {
             let mut state = self.budget.lock();
             state.used -= self.bytes;
-            if state.waiting > 0 && (state.starving || state.used <= self.budget.limit / 2) {
+            if state.waiting > 0 && self.budget.wakes(&state) {
                 self.budget.freed.notify_all();
             }
         }
@@ -151,28 +157,8 @@ mod tests {
         assert_eq!(budget.used(), 0);
     }
 
-    #[test]
-    fn a_waiter_resumes_once_half_the_budget_is_free() {
-        let budget = Budget::new(100);
-        let (first, second) = (budget.acquire(60), budget.acquire(30));
-        let waiter = {
-            let budget = Arc::clone(&budget);
-            std::thread::spawn(move || drop(budget.acquire(20)))
-        };
-        std::thread::sleep(Duration::from_millis(20));
-        drop(second);
-        std::thread::sleep(Duration::from_millis(20));
-        assert!(
-            !waiter.is_finished(),
-            "the waiter resumed with 60% of the budget taken"
-        );
-        drop(first);
-        waiter.join().unwrap();
-        assert_eq!(budget.used(), 0);
-    }
-
-    #[test]
-    fn a_starving_worker_resumes_a_waiter_whose_bytes_fit() {
+    /// A budget of 100 with 60 and 30 taken, and a thread waiting to take 20 more.
+    fn blocked_waiter() -> (Arc<Budget>, Permit, Permit, std::thread::JoinHandle<Permit>) {
         let budget = Budget::new(100);
         let (first, second) = (budget.acquire(60), budget.acquire(30));
         let waiter = {
@@ -180,6 +166,26 @@ mod tests {
             std::thread::spawn(move || budget.acquire(20))
         };
         std::thread::sleep(Duration::from_millis(20));
+        (budget, first, second, waiter)
+    }
+
+    #[test]
+    fn a_waiter_resumes_once_half_the_budget_is_free() {
+        let (budget, first, second, waiter) = blocked_waiter();
+        drop(second);
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(
+            !waiter.is_finished(),
+            "the waiter resumed with 60% of the budget taken"
+        );
+        drop(first);
+        drop(waiter.join().unwrap());
+        assert_eq!(budget.used(), 0);
+    }
+
+    #[test]
+    fn a_starving_worker_resumes_a_waiter_whose_bytes_fit() {
+        let (budget, first, second, waiter) = blocked_waiter();
         budget.starving();
         std::thread::sleep(Duration::from_millis(20));
         assert!(!waiter.is_finished(), "the waiter resumed past the limit");

@@ -414,8 +414,13 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
             Placement::Pooled {
                 owners, ns_per_row, ..
             } => {
-                let (owners, ns_per_row) = (owners.clone(), ns_per_row.clone());
-                self.dispatch(index, &owners, &ns_per_row, batch)
+                let pool = self.pool.as_ref().expect("pooled placement implies a pool");
+                let sink = Dispatch {
+                    pool,
+                    budget: &self.budget,
+                    sent: &mut self.sent,
+                };
+                sink.send(index, owners, ns_per_row, batch)
             }
         }
     }
@@ -503,41 +508,6 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
             };
         }
         fields
-    }
-
-    /// Sends each worker, in one job, the columns of `batch` whose leaves it holds. The batch's
-    /// Arrow bytes are taken from the budget first and given back as workers finish.
-    fn dispatch(
-        &mut self,
-        index: usize,
-        owners: &[usize],
-        ns_per_row: &[f64],
-        batch: &RecordBatch,
-    ) -> Result<()> {
-        let pool = self.pool.as_ref().expect("pooled placement implies a pool");
-        let mut per_worker: Vec<(Vec<(usize, ArrayRef)>, usize)> =
-            (0..pool.size()).map(|_| (Vec::new(), 0)).collect();
-        for (field, column) in batch.columns().iter().enumerate() {
-            let (columns, bytes) = &mut per_worker[owners[field]];
-            columns.push((field, ArrayRef::clone(column)));
-            *bytes += data_bytes(column);
-        }
-        let total = per_worker.iter().map(|(_, bytes)| bytes).sum();
-        let mut permit = self.budget.acquire(total);
-        for (worker, (columns, bytes)) in per_worker.into_iter().enumerate() {
-            if !columns.is_empty() {
-                let cost = (ns_per_row[worker] * batch.num_rows() as f64) as u64;
-                self.sent[worker] += cost;
-                let job = Job::Write {
-                    row_group: index,
-                    columns,
-                    permit: permit.split(bytes),
-                    cost,
-                };
-                pool.send(worker, job)?;
-            }
-        }
-        Ok(())
     }
 
     fn current_sizes(&self) -> Result<Sizes> {
@@ -639,6 +609,51 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
             chunk.append_to_row_group(&mut row_group)?;
         }
         row_group.close()?;
+        Ok(())
+    }
+}
+
+/// What sending a batch to the workers touches, borrowed apart from the row group being filled
+/// (which holds the placement), so the hot path copies nothing.
+struct Dispatch<'a> {
+    pool: &'a WorkerPool,
+    budget: &'a Arc<Budget>,
+    sent: &'a mut [u64],
+}
+
+impl Dispatch<'_> {
+    /// Sends each worker, in one job, the columns of `batch` whose leaves it holds (field `f`
+    /// on `owners[f]`), with its estimated cost. The batch's Arrow bytes are taken from the
+    /// budget first and given back as workers finish.
+    fn send(
+        self,
+        index: usize,
+        owners: &[usize],
+        ns_per_row: &[f64],
+        batch: &RecordBatch,
+    ) -> Result<()> {
+        let mut per_worker: Vec<(Vec<(usize, ArrayRef)>, usize)> =
+            (0..self.pool.size()).map(|_| (Vec::new(), 0)).collect();
+        for (field, column) in batch.columns().iter().enumerate() {
+            let (columns, bytes) = &mut per_worker[owners[field]];
+            columns.push((field, ArrayRef::clone(column)));
+            *bytes += data_bytes(column);
+        }
+        let total = per_worker.iter().map(|(_, bytes)| bytes).sum();
+        let mut permit = self.budget.acquire(total);
+        for (worker, (columns, bytes)) in per_worker.into_iter().enumerate() {
+            if !columns.is_empty() {
+                let cost = (ns_per_row[worker] * batch.num_rows() as f64) as u64;
+                self.sent[worker] += cost;
+                let job = Job::Write {
+                    row_group: index,
+                    columns,
+                    permit: permit.split(bytes),
+                    cost,
+                };
+                self.pool.send(worker, job)?;
+            }
+        }
         Ok(())
     }
 }
