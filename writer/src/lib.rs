@@ -14,7 +14,6 @@ mod async_writer;
 mod budget;
 mod options;
 mod pending;
-mod schedule;
 mod worker;
 mod writer;
 

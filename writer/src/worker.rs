@@ -1,43 +1,37 @@
-//! The persistent pool of encoding workers. Each worker owns the column writers of the leaves
-//! placed on it and takes jobs from its own FIFO queue, so a leaf's batches are encoded in order
-//! without locks. Workers compute the levels of the fields they encode themselves, so level
-//! computation is spread across the pool too.
+//! The persistent pool of encoding workers.
+//!
+//! The column writers of a row group are grouped by top-level field into lanes, and each batch's
+//! column for a field queues on that field's lane. A worker with nothing to do claims a lane
+//! with queued batches (one it encoded last time first, so a column's encoder state tends to
+//! stay in one core's caches), encodes every queued batch into it, and hands it back. A lane is
+//! held by one worker at a time, so a field's batches are encoded in order without locking the
+//! column writers; and no worker sits idle while a lane it does not hold has work, so the load
+//! balances itself whatever each column costs, with no estimate to get wrong. Workers compute
+//! the levels of the fields they encode, which spreads level computation across the pool too.
 
-use std::collections::HashMap;
+use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
 
 use arrow_array::ArrayRef;
-use arrow_schema::SchemaRef;
-use crossbeam_channel::{unbounded, Receiver, Sender};
+use arrow_schema::{FieldRef, SchemaRef};
 use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnChunk, ArrowColumnWriter};
 use parquet::errors::ParquetError;
 
 use crate::budget::{Budget, Permit};
 
-/// A column writer placed on a worker.
+/// A column writer and where its leaf sits in the schema.
 pub(crate) struct PlacedLeaf {
     /// Index of the leaf among all leaves of the schema.
     pub leaf: usize,
-    /// The top-level field the leaf belongs to.
-    pub field: usize,
     /// Position of the leaf among its field's leaves.
     pub index_in_field: usize,
     /// The writer.
     pub writer: ArrowColumnWriter,
 }
 
-/// A leaf's finished chunk and the time spent encoding it.
-pub(crate) struct ClosedLeaf {
-    pub leaf: usize,
-    pub chunk: ArrowColumnChunk,
-    pub cost: Duration,
-}
-
-/// Sizes of a worker's column writers for one row group.
+/// Sizes of column writers.
 #[derive(Debug, Default, Clone, Copy)]
 pub(crate) struct Sizes {
     /// Estimated encoded bytes, as `ArrowColumnWriter::get_estimated_total_bytes`.
@@ -46,92 +40,122 @@ pub(crate) struct Sizes {
     pub memory: usize,
 }
 
-pub(crate) type CloseReply = Result<Vec<ClosedLeaf>, ParquetError>;
+impl Sizes {
+    fn of(leaves: &[PlacedLeaf]) -> Self {
+        leaves.iter().fold(Self::default(), |sizes, l| Self {
+            estimated: sizes.estimated + l.writer.get_estimated_total_bytes(),
+            memory: sizes.memory + l.writer.memory_size(),
+        })
+    }
 
-/// Work for one worker.
-pub(crate) enum Job {
-    /// Take ownership of these writers for row group `row_group`.
-    Start {
-        row_group: usize,
-        leaves: Vec<PlacedLeaf>,
-    },
-    /// Encode one batch's `(field index, column)` pairs into this worker's leaves of them.
-    Write {
-        row_group: usize,
-        columns: Vec<(usize, ArrayRef)>,
-        permit: Permit,
-        /// The writer's estimate of the work, in nanoseconds, added to the worker's
-        /// [`WorkerStatus::done`] once encoded.
-        cost: u64,
-    },
-    /// Report the sizes of this worker's writers for `row_group`.
-    Measure {
-        row_group: usize,
-        reply: Sender<Sizes>,
-    },
-    /// Close this worker's writers for `row_group` and send back their chunks.
-    Close {
-        row_group: usize,
-        reply: Sender<CloseReply>,
-    },
+    fn add(self, other: Self) -> Self {
+        Self {
+            estimated: self.estimated + other.estimated,
+            memory: self.memory + other.memory,
+        }
+    }
 }
 
-/// One worker's part of a row group.
-struct WorkerRowGroup {
-    leaves: Vec<(PlacedLeaf, Duration)>,
+/// One field's column writers for one row group, with the batches waiting for them.
+struct Lane {
+    /// The writers; `None` while a worker holds them, and once they are closed.
+    leaves: Option<Vec<PlacedLeaf>>,
+    /// The field's column of each batch not yet encoded, oldest first, with the budget it holds.
+    queued: VecDeque<(ArrayRef, Permit)>,
+    /// The worker that last held the lane.
+    owner: Option<usize>,
+    /// Sizes of the writers when last handed back.
+    sizes: Sizes,
+}
+
+/// A row group on the pool.
+struct RowGroupWork {
+    index: usize,
+    lanes: Vec<Lane>,
+    /// No more batches will come: each lane is closed once its queue is empty.
+    closing: bool,
+    /// Lanes held by a worker.
+    held: usize,
+    /// Lanes not closed yet.
+    open: usize,
+    /// Closed chunks with their leaf index.
+    chunks: Vec<(usize, ArrowColumnChunk)>,
+    /// The first encoding error; the row group's remaining work is then dropped.
     error: Option<ParquetError>,
 }
 
-impl WorkerRowGroup {
-    fn write(
-        &mut self,
-        schema: &SchemaRef,
-        field: usize,
-        column: &ArrayRef,
-    ) -> Result<(), ParquetError> {
-        let started = Instant::now();
-        let leaves = compute_leaves(schema.field(field), column)?;
-        let mine = self
-            .leaves
-            .iter()
-            .filter(|(l, _)| l.field == field)
-            .count()
-            .max(1);
-        let level_share = started.elapsed() / mine as u32;
-        for (placed, cost) in self.leaves.iter_mut().filter(|(l, _)| l.field == field) {
-            let started = Instant::now();
-            placed.writer.write(&leaves[placed.index_in_field])?;
-            *cost += started.elapsed() + level_share;
-        }
-        Ok(())
+impl RowGroupWork {
+    /// Whether every queued batch is encoded and no worker holds a lane.
+    fn quiet(&self) -> bool {
+        self.held == 0 && self.lanes.iter().all(|lane| lane.queued.is_empty())
     }
 
-    fn sizes(&self) -> Sizes {
-        self.leaves
-            .iter()
-            .fold(Sizes::default(), |sizes, (l, _)| Sizes {
-                estimated: sizes.estimated + l.writer.get_estimated_total_bytes(),
-                memory: sizes.memory + l.writer.memory_size(),
-            })
-    }
-
-    fn close(self) -> CloseReply {
-        if let Some(error) = self.error {
-            return Err(error);
+    fn fail(&mut self, error: ParquetError) {
+        self.error.get_or_insert(error);
+        for lane in &mut self.lanes {
+            lane.queued.clear();
         }
-        self.leaves
-            .into_iter()
-            .map(|(placed, cost)| {
-                let started = Instant::now();
-                let chunk = placed.writer.close()?;
-                Ok(ClosedLeaf {
-                    leaf: placed.leaf,
-                    chunk,
-                    cost: cost + started.elapsed(),
-                })
-            })
-            .collect()
     }
+}
+
+/// What a worker does with a lane it claimed.
+enum Task {
+    /// Encode these batches, oldest first.
+    Encode(Vec<ArrayRef>, Vec<Permit>),
+    /// Close the writers.
+    Close,
+}
+
+/// A lane taken by a worker.
+struct Claim {
+    row_group: usize,
+    field: usize,
+    leaves: Vec<PlacedLeaf>,
+    task: Task,
+}
+
+/// What a claim produced.
+enum Done {
+    /// The writers, to hand back, and their sizes now.
+    Encoded(Vec<PlacedLeaf>, Sizes),
+    /// The lane's chunks.
+    Closed(Vec<(usize, ArrowColumnChunk)>),
+}
+
+impl Claim {
+    /// Most batches encoded in one claim; the memory budget bounds them anyway.
+    const MAX_BATCHES: usize = 64;
+
+    /// Runs the task; a panic becomes an error.
+    fn run(self, field: &FieldRef) -> Result<Done, ParquetError> {
+        let Self {
+            mut leaves, task, ..
+        } = self;
+        let outcome = catch_unwind(AssertUnwindSafe(|| match task {
+            Task::Encode(columns, permits) => {
+                for column in &columns {
+                    let computed = compute_leaves(field, column)?;
+                    for placed in &mut leaves {
+                        placed.writer.write(&computed[placed.index_in_field])?;
+                    }
+                }
+                // The batches are encoded: their budget goes back before the lane does.
+                drop(permits);
+                let sizes = Sizes::of(&leaves);
+                Ok(Done::Encoded(leaves, sizes))
+            }
+            Task::Close => leaves
+                .into_iter()
+                .map(|placed| Ok((placed.leaf, placed.writer.close()?)))
+                .collect::<Result<_, ParquetError>>()
+                .map(Done::Closed),
+        }));
+        outcome.unwrap_or_else(|payload| Err(panic_error(payload)))
+    }
+}
+
+fn not_encoding(index: usize) -> ParquetError {
+    ParquetError::General(format!("row group {index} is not on the encoding pool"))
 }
 
 fn panic_error(payload: Box<dyn std::any::Any + Send>) -> ParquetError {
@@ -143,152 +167,168 @@ fn panic_error(payload: Box<dyn std::any::Any + Send>) -> ParquetError {
     ParquetError::General(format!("an encoding worker panicked: {message}"))
 }
 
-/// Batches queued for one row group, encoded together: each field through all of them before
-/// the next field, so a column's encoder state (dictionary, hash table, page buffers) stays in
-/// this core's caches across batches instead of being evicted by the other columns after each.
-struct Writes {
-    row_group: usize,
-    batches: Vec<Vec<(usize, ArrayRef)>>,
-    /// Budget taken by the batches, given back when they are encoded (or dropped).
-    permits: Vec<Permit>,
-    /// The writer's estimates of the batches' work, summed.
-    cost: u64,
+/// Every row group on the pool, shared by the writer and the workers.
+#[derive(Default)]
+struct Board {
+    /// Oldest first.
+    row_groups: VecDeque<RowGroupWork>,
+    /// Workers waiting for work.
+    idle: usize,
+    /// Writer threads waiting for progress.
+    watchers: usize,
+    shutdown: bool,
 }
 
-impl Writes {
-    /// Most batches encoded together; the memory budget bounds them anyway.
-    const MAX_BATCHES: usize = 64;
-
-    /// A first write, and every write of the same row group queued right behind it. A job of
-    /// another kind (or row group) found while draining goes to `next`, to run after these.
-    fn gather(first: Job, jobs: &Receiver<Job>, next: &mut Option<Job>) -> Self {
-        let mut writes = Self {
-            row_group: 0,
-            batches: Vec::new(),
-            permits: Vec::new(),
-            cost: 0,
-        };
-        let mut candidate = Some(first);
-        while let Some(job) = candidate.take() {
-            match job {
-                Job::Write {
-                    row_group,
-                    columns,
-                    permit,
-                    cost,
-                } if writes.batches.is_empty() || row_group == writes.row_group => {
-                    writes.row_group = row_group;
-                    writes.batches.push(columns);
-                    writes.permits.push(permit);
-                    writes.cost += cost;
-                    if writes.batches.len() < Self::MAX_BATCHES {
-                        candidate = jobs.try_recv().ok();
-                    }
-                }
-                other => *next = Some(other),
-            }
-        }
-        writes
+impl Board {
+    fn row_group(&mut self, index: usize) -> Result<&mut RowGroupWork, ParquetError> {
+        self.row_groups
+            .iter_mut()
+            .find(|rg| rg.index == index)
+            .ok_or_else(|| not_encoding(index))
     }
 
-    /// Encodes every batch into `group`, field by field. A panic becomes the group's error.
-    fn encode_into(self, group: &mut WorkerRowGroup, schema: &SchemaRef) {
-        if group.error.is_some() {
+    /// The work `worker` should do next: in the oldest row group that has any, a lane it held
+    /// last time before one nobody held before one another worker held.
+    fn claim(&mut self, worker: usize) -> Option<Claim> {
+        for rg in &mut self.row_groups {
+            if rg.error.is_some() {
+                continue;
+            }
+            let closing = rg.closing;
+            let ready =
+                rg.lanes.iter().enumerate().filter(|(_, lane)| {
+                    lane.leaves.is_some() && (closing || !lane.queued.is_empty())
+                });
+            let preference = |lane: &Lane| match lane.owner {
+                Some(owner) if owner == worker => 0,
+                None => 1,
+                Some(_) => 2,
+            };
+            let Some((field, _)) = ready.min_by_key(|(field, lane)| (preference(lane), *field))
+            else {
+                continue;
+            };
+            let lane = &mut rg.lanes[field];
+            let leaves = lane.leaves.take().expect("a ready lane has its writers");
+            lane.owner = Some(worker);
+            rg.held += 1;
+            let task = if lane.queued.is_empty() {
+                Task::Close
+            } else {
+                let take = lane.queued.len().min(Claim::MAX_BATCHES);
+                let (columns, permits) = lane.queued.drain(..take).unzip();
+                Task::Encode(columns, permits)
+            };
+            return Some(Claim {
+                row_group: rg.index,
+                field,
+                leaves,
+                task,
+            });
+        }
+        None
+    }
+
+    /// Takes back what a claim on lane `field` of row group `index` produced.
+    fn hand_back(&mut self, index: usize, field: usize, done: Result<Done, ParquetError>) {
+        let Ok(rg) = self.row_group(index) else {
             return;
-        }
-        let fields = self.batches.iter().map(Vec::len).max().unwrap_or(0);
-        let outcome = catch_unwind(AssertUnwindSafe(|| {
-            for position in 0..fields {
-                for columns in &self.batches {
-                    if let Some((field, column)) = columns.get(position) {
-                        group.write(schema, *field, column)?;
-                    }
-                }
-            }
-            Ok(())
-        }));
-        group.error = match outcome {
-            Ok(result) => result.err(),
-            Err(payload) => Some(panic_error(payload)),
         };
+        rg.held -= 1;
+        match done {
+            Ok(Done::Encoded(leaves, sizes)) => {
+                let lane = &mut rg.lanes[field];
+                lane.leaves = Some(leaves);
+                lane.sizes = sizes;
+            }
+            Ok(Done::Closed(chunks)) => {
+                rg.lanes[field].sizes = Sizes::default();
+                rg.chunks.extend(chunks);
+                rg.open -= 1;
+            }
+            Err(error) => rg.fail(error),
+        }
     }
 }
 
-/// The next job: one put aside while gathering, else the queue's, telling the budget first
-/// when the queue is empty so a writer waiting on it refills this worker.
-fn next_job(next: &mut Option<Job>, jobs: &Receiver<Job>, budget: &Budget) -> Option<Job> {
-    next.take().or_else(|| {
-        jobs.try_recv().ok().or_else(|| {
-            budget.starving();
-            jobs.recv().ok()
-        })
-    })
+/// The board and the two things threads wait for on it.
+#[derive(Default)]
+struct Shared {
+    board: Mutex<Board>,
+    /// Signalled when lanes get work, or at shutdown.
+    work: Condvar,
+    /// Signalled when a worker hands a lane back.
+    progress: Condvar,
 }
 
-/// What a worker publishes for the writer, read without a barrier.
-#[derive(Debug, Default)]
-pub(crate) struct WorkerStatus {
-    /// Memory the worker's column writers hold, as of its last job.
-    held: AtomicUsize,
-    /// Sum of the cost estimates of the writes encoded so far (see [`Job::Write`]): against
-    /// what the writer sent, the work still queued on this worker.
-    done: AtomicU64,
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Board> {
+        self.board
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Locks the board once `ready` holds for it, waiting for workers' progress until then.
+    fn lock_when(&self, mut ready: impl FnMut(&mut Board) -> bool) -> MutexGuard<'_, Board> {
+        let mut board = self.lock();
+        while !ready(&mut board) {
+            board.watchers += 1;
+            board = self
+                .progress
+                .wait(board)
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            board.watchers -= 1;
+        }
+        board
+    }
+
+    /// Wakes idle workers, if any, after lanes got work.
+    fn wake_workers(&self, board: &Board) {
+        if board.idle > 0 {
+            self.work.notify_all();
+        }
+    }
 }
 
-fn run_worker(
-    schema: SchemaRef,
-    jobs: Receiver<Job>,
-    status: Arc<WorkerStatus>,
-    budget: Arc<Budget>,
-) {
-    let mut row_groups: HashMap<usize, WorkerRowGroup> = HashMap::new();
-    let mut next = None;
-    while let Some(job) = next_job(&mut next, &jobs, &budget) {
-        let changes_memory = !matches!(job, Job::Measure { .. });
-        match job {
-            Job::Start { row_group, leaves } => {
-                let leaves = leaves.into_iter().map(|l| (l, Duration::ZERO)).collect();
-                row_groups.insert(
-                    row_group,
-                    WorkerRowGroup {
-                        leaves,
-                        error: None,
-                    },
-                );
-            }
-            write @ Job::Write { .. } => {
-                let writes = Writes::gather(write, &jobs, &mut next);
-                let cost = writes.cost;
-                if let Some(group) = row_groups.get_mut(&writes.row_group) {
-                    writes.encode_into(group, &schema);
+fn run_worker(worker: usize, schema: SchemaRef, shared: Arc<Shared>, budget: Arc<Budget>) {
+    let mut board = shared.lock();
+    let mut told_budget = false;
+    while !board.shutdown {
+        match board.claim(worker) {
+            Some(claim) => {
+                drop(board);
+                let (index, field) = (claim.row_group, claim.field);
+                let done = claim.run(&schema.fields()[field]);
+                board = shared.lock();
+                board.hand_back(index, field, done);
+                if board.watchers > 0 {
+                    shared.progress.notify_all();
                 }
-                status.done.fetch_add(cost, Ordering::Relaxed);
+                told_budget = false;
             }
-            Job::Measure { row_group, reply } => {
-                let sizes = row_groups.get(&row_group).map(WorkerRowGroup::sizes);
-                let _ = reply.send(sizes.unwrap_or_default());
+            // Out of work: a writer waiting for budget may send more as soon as it fits.
+            None if !told_budget => {
+                drop(board);
+                budget.starving();
+                told_budget = true;
+                board = shared.lock();
             }
-            Job::Close { row_group, reply } => {
-                let Some(group) = row_groups.remove(&row_group) else {
-                    continue;
-                };
-                let outcome = catch_unwind(AssertUnwindSafe(|| group.close()));
-                let _ = reply.send(outcome.unwrap_or_else(|payload| Err(panic_error(payload))));
+            None => {
+                board.idle += 1;
+                board = shared
+                    .work
+                    .wait(board)
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+                board.idle -= 1;
             }
-        }
-        if changes_memory {
-            let memory = row_groups.values().map(|g| g.sizes().memory).sum();
-            status.held.store(memory, Ordering::Relaxed);
         }
     }
-    status.held.store(0, Ordering::Relaxed);
 }
 
 /// Worker threads, spawned once per writer and kept for its lifetime.
 pub(crate) struct WorkerPool {
-    queues: Vec<Sender<Job>>,
+    shared: Arc<Shared>,
     threads: Vec<JoinHandle<()>>,
-    status: Vec<Arc<WorkerStatus>>,
 }
 
 impl WorkerPool {
@@ -299,59 +339,126 @@ impl WorkerPool {
         budget: &Arc<Budget>,
     ) -> Result<Self, ParquetError> {
         let mut pool = Self {
-            queues: Vec::with_capacity(size),
+            shared: Arc::default(),
             threads: Vec::with_capacity(size),
-            status: Vec::with_capacity(size),
         };
-        for index in 0..size {
-            let (queue, jobs) = unbounded();
-            let schema = SchemaRef::clone(schema);
-            let status = Arc::new(WorkerStatus::default());
-            let worker_status = Arc::clone(&status);
-            let budget = Arc::clone(budget);
+        for worker in 0..size {
+            let (schema, shared, budget) = (
+                SchemaRef::clone(schema),
+                Arc::clone(&pool.shared),
+                Arc::clone(budget),
+            );
             let thread = std::thread::Builder::new()
-                .name(format!("parquet-encoder-{index}"))
-                .spawn(move || run_worker(schema, jobs, worker_status, budget))
+                .name(format!("parquet-encoder-{worker}"))
+                .spawn(move || run_worker(worker, schema, shared, budget))
                 .map_err(|e| ParquetError::External(Box::new(e)))?;
-            pool.queues.push(queue);
             pool.threads.push(thread);
-            pool.status.push(status);
         }
         Ok(pool)
     }
 
-    /// Memory the workers' column writers hold (encoded pages of every row group they encode).
-    pub(crate) fn held_memory(&self) -> usize {
-        self.status
-            .iter()
-            .map(|s| s.held.load(Ordering::Relaxed))
-            .sum()
-    }
-
-    /// Cost estimates of the writes each worker has encoded so far.
-    pub(crate) fn done(&self) -> Vec<u64> {
-        self.status
-            .iter()
-            .map(|s| s.done.load(Ordering::Relaxed))
-            .collect()
-    }
-
     /// Number of workers.
     pub(crate) fn size(&self) -> usize {
-        self.queues.len()
+        self.threads.len()
     }
 
-    /// Queues `job` on `worker`.
-    pub(crate) fn send(&self, worker: usize, job: Job) -> Result<(), ParquetError> {
-        self.queues[worker]
-            .send(job)
-            .map_err(|_| ParquetError::General(format!("encoding worker {worker} has stopped")))
+    /// Hands the pool row group `index`'s writers, grouped by field (`lanes[f]`: field `f`'s).
+    /// Each lane starts out preferring the worker that last held the same field.
+    pub(crate) fn start(&self, index: usize, lanes: Vec<Vec<PlacedLeaf>>) {
+        let mut board = self.shared.lock();
+        let owners: Vec<Option<usize>> = match board.row_groups.back() {
+            Some(previous) => previous.lanes.iter().map(|l| l.owner).collect(),
+            None => vec![None; lanes.len()],
+        };
+        let open = lanes.len();
+        let lanes = lanes.into_iter().zip(owners).map(|(leaves, owner)| Lane {
+            sizes: Sizes::of(&leaves),
+            leaves: Some(leaves),
+            queued: VecDeque::new(),
+            owner,
+        });
+        board.row_groups.push_back(RowGroupWork {
+            index,
+            lanes: lanes.collect(),
+            closing: false,
+            held: 0,
+            open,
+            chunks: Vec::new(),
+            error: None,
+        });
+    }
+
+    /// Queues each field's column of one batch (`columns[f]`, with the budget it holds) on
+    /// row group `index`.
+    pub(crate) fn write(
+        &self,
+        index: usize,
+        columns: impl IntoIterator<Item = (ArrayRef, Permit)>,
+    ) -> Result<(), ParquetError> {
+        let mut board = self.shared.lock();
+        let rg = board.row_group(index)?;
+        if rg.error.is_none() {
+            for (lane, column) in rg.lanes.iter_mut().zip(columns) {
+                lane.queued.push_back(column);
+            }
+        }
+        self.shared.wake_workers(&board);
+        Ok(())
+    }
+
+    /// Sizes of row group `index`'s writers once every batch queued so far is encoded.
+    pub(crate) fn sizes(&self, index: usize) -> Result<Sizes, ParquetError> {
+        let mut board = self
+            .shared
+            .lock_when(|board| board.row_group(index).map_or(true, |rg| rg.quiet()));
+        let rg = board.row_group(index)?;
+        Ok(rg
+            .lanes
+            .iter()
+            .fold(Sizes::default(), |s, l| s.add(l.sizes)))
+    }
+
+    /// No more batches for row group `index`: its lanes close as their queues empty.
+    pub(crate) fn close(&self, index: usize) -> Result<(), ParquetError> {
+        let mut board = self.shared.lock();
+        board.row_group(index)?.closing = true;
+        self.shared.wake_workers(&board);
+        Ok(())
+    }
+
+    /// Waits for the oldest row group, `index`, to be closed, and returns its chunks in leaf
+    /// order (or its first error).
+    pub(crate) fn finish(&self, index: usize) -> Result<Vec<ArrowColumnChunk>, ParquetError> {
+        let mut board = self.shared.lock_when(|board| {
+            board.row_group(index).map_or(true, |rg| {
+                rg.open == 0 || (rg.error.is_some() && rg.held == 0)
+            })
+        });
+        let position = board.row_groups.iter().position(|rg| rg.index == index);
+        let rg = position
+            .and_then(|position| board.row_groups.remove(position))
+            .ok_or_else(|| not_encoding(index))?;
+        drop(board);
+        if let Some(error) = rg.error {
+            return Err(error);
+        }
+        let mut chunks = rg.chunks;
+        chunks.sort_unstable_by_key(|(leaf, _)| *leaf);
+        Ok(chunks.into_iter().map(|(_, chunk)| chunk).collect())
+    }
+
+    /// Memory the column writers on the pool hold, as of each lane's last hand-back.
+    pub(crate) fn held_memory(&self) -> usize {
+        let board = self.shared.lock();
+        let lanes = board.row_groups.iter().flat_map(|rg| &rg.lanes);
+        lanes.map(|lane| lane.sizes.memory).sum()
     }
 }
 
 impl Drop for WorkerPool {
     fn drop(&mut self) {
-        self.queues.clear();
+        self.shared.lock().shutdown = true;
+        self.shared.work.notify_all();
         for thread in self.threads.drain(..) {
             let _ = thread.join();
         }
@@ -362,144 +469,174 @@ impl Drop for WorkerPool {
 mod tests {
     use std::sync::Arc;
 
-    use arrow_array::Int32Array;
+    use arrow_array::{Array, Int32Array};
     use arrow_schema::{DataType, Field, Schema};
-    use crossbeam_channel::{bounded, unbounded};
     use parquet::arrow::ArrowWriter;
 
     use super::*;
-    use crate::budget::Budget;
 
-    fn write_job(row_group: usize, budget: &Arc<Budget>, value: i32) -> Job {
-        let column: ArrayRef = Arc::new(Int32Array::from(vec![value]));
-        Job::Write {
-            row_group,
-            columns: vec![(0, column)],
-            permit: budget.acquire(4),
-            cost: 10,
+    fn schema(fields: &[DataType]) -> SchemaRef {
+        let fields = fields
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Field::new(format!("f{i}"), t.clone(), true));
+        Arc::new(Schema::new(fields.collect::<Vec<_>>()))
+    }
+
+    /// One lane per field of `schema`, its writers made by parquet's own factory.
+    fn lanes(schema: &SchemaRef) -> Vec<Vec<PlacedLeaf>> {
+        let (_, factory) = ArrowWriter::try_new(Vec::new(), SchemaRef::clone(schema), None)
+            .unwrap()
+            .into_serialized_writer()
+            .unwrap();
+        let writers = factory.create_column_writers(0).unwrap();
+        let placed = writers.into_iter().enumerate().map(|(leaf, writer)| {
+            vec![PlacedLeaf {
+                leaf,
+                index_in_field: 0,
+                writer,
+            }]
+        });
+        placed.collect()
+    }
+
+    fn column(value: i32) -> ArrayRef {
+        Arc::new(Int32Array::from(vec![value]))
+    }
+
+    fn board_with(schema: &SchemaRef, row_groups: usize, owners: &[usize]) -> Board {
+        let mut board = Board::default();
+        for index in 0..row_groups {
+            let lanes = lanes(schema)
+                .into_iter()
+                .zip(owners)
+                .map(|(leaves, &owner)| Lane {
+                    sizes: Sizes::default(),
+                    leaves: Some(leaves),
+                    queued: VecDeque::new(),
+                    owner: Some(owner),
+                });
+            board.row_groups.push_back(RowGroupWork {
+                index,
+                lanes: lanes.collect(),
+                closing: false,
+                held: 0,
+                open: owners.len(),
+                chunks: Vec::new(),
+                error: None,
+            });
         }
+        board
+    }
+
+    fn queue(board: &mut Board, row_group: usize, field: usize, value: i32, budget: &Arc<Budget>) {
+        let lane = &mut board.row_group(row_group).unwrap().lanes[field];
+        lane.queued.push_back((column(value), budget.acquire(4)));
+    }
+
+    fn values(claim: &Claim) -> Vec<i32> {
+        let Task::Encode(columns, _) = &claim.task else {
+            panic!("expected an encode task");
+        };
+        let first = |c: &ArrayRef| c.as_any().downcast_ref::<Int32Array>().unwrap().value(0);
+        columns.iter().map(first).collect()
     }
 
     #[test]
-    fn queued_writes_of_a_row_group_are_taken_together_in_order() {
+    fn a_worker_takes_its_own_lane_first_then_any_lane_with_work() {
         let budget = Budget::new(1 << 20);
-        let (queue, jobs) = unbounded();
-        for value in 1..3 {
-            queue.send(write_job(0, &budget, value)).unwrap();
+        let schema = schema(&[DataType::Int32, DataType::Int32, DataType::Int32]);
+        let mut board = board_with(&schema, 1, &[1, 0, 1]);
+        for value in 0..3 {
+            queue(&mut board, 0, 0, value, &budget);
+            queue(&mut board, 0, 2, 10 + value, &budget);
         }
-        let (reply, _replies) = bounded(1);
-        queue
-            .send(Job::Measure {
-                row_group: 0,
-                reply,
-            })
-            .unwrap();
-        queue.send(write_job(0, &budget, 3)).unwrap();
-        drop(queue);
 
-        let gather = |first: Job, next: &mut Option<Job>| Writes::gather(first, &jobs, next);
-        let values = |writes: &Writes| -> Vec<i32> {
-            let first_values = writes.batches.iter().map(|columns| {
-                let column = columns[0].1.as_any().downcast_ref::<Int32Array>().unwrap();
-                column.value(0)
-            });
-            first_values.collect()
-        };
-        let mut next = None;
-        let writes = gather(write_job(0, &budget, 0), &mut next);
-        assert_eq!((writes.row_group, values(&writes)), (0, vec![0, 1, 2]));
-        assert_eq!((writes.permits.len(), writes.cost), (3, 30));
+        let own = board.claim(1).expect("worker 1 has work");
+        assert_eq!((own.field, values(&own)), (0, vec![0, 1, 2]), "in order");
+        assert!(board.claim(1).is_some_and(|c| c.field == 2));
         assert!(
-            matches!(next, Some(Job::Measure { .. })),
-            "stops at another kind"
+            board.claim(0).is_none(),
+            "lanes held by another worker, or without work, are not claimed"
         );
-        drop(writes);
-        assert_eq!(budget.used(), 4, "only the write still queued holds budget");
+        let held = board.row_group(0).unwrap();
+        assert_eq!((held.held, held.lanes[0].queued.len()), (2, 0));
 
-        let mut next = None;
-        let writes = gather(write_job(1, &budget, 7), &mut next);
-        assert_eq!(
-            values(&writes),
-            vec![7],
-            "another row group's writes are not taken"
-        );
-        assert!(matches!(next, Some(Job::Write { row_group: 0, .. })));
+        let sizes = Sizes::of(&own.leaves);
+        board.hand_back(0, 0, Ok(Done::Encoded(own.leaves, sizes)));
+        queue(&mut board, 0, 0, 3, &budget);
+        let stolen = board.claim(0).expect("worker 0 is out of work of its own");
+        assert_eq!((stolen.field, values(&stolen)), (0, vec![3]));
+        assert_eq!(board.row_group(0).unwrap().lanes[0].owner, Some(0));
     }
 
-    fn single_column_schema(data_type: DataType) -> SchemaRef {
-        Arc::new(Schema::new(vec![Field::new("a", data_type, true)]))
+    #[test]
+    fn the_oldest_row_group_goes_first_and_lanes_close_once_their_queue_is_empty() {
+        let budget = Budget::new(1 << 20);
+        let schema = schema(&[DataType::Int32, DataType::Int32]);
+        let mut board = board_with(&schema, 2, &[0, 0]);
+        queue(&mut board, 1, 0, 1, &budget);
+        queue(&mut board, 0, 1, 0, &budget);
+        board.row_group(0).unwrap().closing = true;
+
+        let mut claims = Vec::new();
+        while let Some(claim) = board.claim(0) {
+            let kind = match claim.task {
+                Task::Encode(..) => "encode",
+                Task::Close => "close",
+            };
+            let (row_group, field) = (claim.row_group, claim.field);
+            claims.push((row_group, field, kind));
+            let done = claim.run(&schema.fields()[field]);
+            board.hand_back(row_group, field, done);
+        }
+        assert_eq!(
+            claims,
+            [
+                (0, 0, "close"),
+                (0, 1, "encode"),
+                (0, 1, "close"),
+                (1, 0, "encode")
+            ]
+        );
+        let closed = board.row_group(0).unwrap();
+        assert_eq!((closed.open, closed.chunks.len()), (0, 2));
+        assert_eq!(budget.used(), 0, "encoded batches give their budget back");
     }
 
     /// A byte-array column writer handed Int32 values hits an `unreachable!` in parquet: a real
-    /// panic inside the encoding code, on the worker thread.
+    /// panic inside the encoding code, on a worker thread.
     #[test]
-    fn a_panic_while_encoding_becomes_an_error_and_the_worker_survives() {
-        let (_, factory) =
-            ArrowWriter::try_new(Vec::new(), single_column_schema(DataType::Utf8), None)
-                .unwrap()
-                .into_serialized_writer()
-                .unwrap();
-        let writer = factory.create_column_writers(0).unwrap().remove(0);
+    fn a_panic_while_encoding_becomes_an_error_and_the_pool_goes_on() {
         let budget = Budget::new(1 << 20);
-        let pool = WorkerPool::new(1, &single_column_schema(DataType::Int32), &budget).unwrap();
-        let leaves = vec![PlacedLeaf {
-            leaf: 0,
-            field: 0,
-            index_in_field: 0,
-            writer,
-        }];
-        pool.send(
-            0,
-            Job::Start {
-                row_group: 0,
-                leaves,
-            },
-        )
-        .unwrap();
-        let column: ArrayRef = Arc::new(Int32Array::from(vec![1, 2, 3]));
-        pool.send(
-            0,
-            Job::Write {
-                row_group: 0,
-                columns: vec![(0, column)],
-                permit: budget.acquire(12),
-                cost: 5,
-            },
-        )
-        .unwrap();
-        let (reply, replies) = bounded(1);
-        pool.send(
-            0,
-            Job::Close {
-                row_group: 0,
-                reply,
-            },
-        )
-        .unwrap();
-        let error = replies
-            .recv()
-            .unwrap()
-            .err()
-            .expect("the panic is reported");
+        let arrow_schema = schema(&[DataType::Int32]);
+        let pool = WorkerPool::new(2, &arrow_schema, &budget).unwrap();
+
+        pool.start(0, lanes(&schema(&[DataType::Utf8])));
+        pool.write(0, [(column(1), budget.acquire(4))]).unwrap();
+        pool.close(0).unwrap();
+        let Err(error) = pool.finish(0) else {
+            panic!("the panic is not reported");
+        };
         assert!(
             error.to_string().contains("an encoding worker panicked")
                 && error.to_string().contains("unreachable"),
             "{error}"
         );
-        assert_eq!(budget.used(), 0, "the permit is returned despite the panic");
-
-        // The worker keeps serving jobs after the panic, and the pool shuts down on drop.
-        let (reply, replies) = bounded(1);
-        pool.send(
+        assert_eq!(
+            budget.used(),
             0,
-            Job::Measure {
-                row_group: 1,
-                reply,
-            },
-        )
-        .unwrap();
-        assert_eq!(replies.recv().unwrap().memory, 0);
-        assert_eq!(pool.done(), [5], "a failed write is no longer queued work");
+            "the budget is given back despite the panic"
+        );
+
+        pool.start(1, lanes(&arrow_schema));
+        pool.write(1, [(column(7), budget.acquire(4))]).unwrap();
+        assert!(pool.sizes(1).unwrap().estimated > 0);
+        pool.close(1).unwrap();
+        let chunks = pool.finish(1).unwrap();
+        assert_eq!(chunks.len(), 1);
+        assert_eq!(pool.held_memory(), 0);
+        assert!(pool.finish(1).is_err(), "a finished row group is gone");
         drop(pool);
     }
 }

@@ -4,11 +4,9 @@
 use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::Arc;
-use std::time::Instant;
 
 use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::SchemaRef;
-use crossbeam_channel::{unbounded, Receiver};
 use parquet::arrow::arrow_writer::{
     compute_leaves, ArrowColumnChunk, ArrowColumnWriter, ArrowRowGroupWriterFactory,
     ArrowWriterOptions,
@@ -21,20 +19,14 @@ use parquet::file::writer::SerializedFileWriter;
 
 use crate::budget::Budget;
 use crate::options::ParallelOptions;
-use crate::schedule::assign_by_cost;
-use crate::worker::{CloseReply, Job, PlacedLeaf, Sizes, WorkerPool};
+use crate::worker::{PlacedLeaf, Sizes, WorkerPool};
 
 /// Where the column writers of the row group being filled live.
 enum Placement {
     /// On the calling thread, exactly as `ArrowWriter` keeps them.
     Inline(Vec<ArrowColumnWriter>),
-    /// On the workers: `owners[f]` is the worker holding every leaf of field `f`;
-    /// `ns_per_row[w]` the estimated encoding time per row of worker `w`'s fields.
-    Pooled {
-        owners: Vec<usize>,
-        workers: Vec<usize>,
-        ns_per_row: Vec<f64>,
-    },
+    /// On the worker pool.
+    Pooled,
 }
 
 /// The row group being filled.
@@ -44,20 +36,14 @@ struct RowGroup {
     placement: Placement,
 }
 
-/// A closed row group whose chunks the workers are still encoding.
-struct InFlight {
-    replies: Receiver<CloseReply>,
-    expected: usize,
-    rows: usize,
-}
-
 /// A drop-in replacement for [`ArrowWriter`] that encodes leaf columns on a persistent pool of
 /// worker threads, and writes byte-for-byte the file `ArrowWriter` would.
 ///
 /// Row groups are split exactly as `ArrowWriter` splits them (`max_row_group_row_count` and
 /// `max_row_group_bytes`). A row group starts on the calling thread; once it holds enough work
-/// ([`ParallelOptions::with_inline_threshold`]) its column writers move to the workers, placed
-/// by estimated cost, and later row groups start there directly. Up to
+/// ([`ParallelOptions::with_inline_threshold`]) its column writers move to the workers, which
+/// share out the fields as they go (see the `worker` module), and later row groups start there
+/// directly. Up to
 /// [`ParallelOptions::with_row_groups_in_flight`] closed row groups encode while the next one
 /// fills; they are appended to the file in order. Arrow data waiting for a worker counts against
 /// [`ParallelOptions::with_memory_budget`], and `write` blocks while the budget is spent.
@@ -97,18 +83,9 @@ pub struct ParallelArrowWriter<W: Write + Send> {
     budget: Arc<Budget>,
     options: ParallelOptions,
     current: Option<RowGroup>,
-    in_flight: VecDeque<InFlight>,
+    /// Closed row groups still encoding on the pool, oldest first.
+    in_flight: VecDeque<usize>,
     row_groups_started: usize,
-    /// Rows of the last row group closed.
-    last_rows: Option<usize>,
-    /// Seconds each leaf took to encode `costed_rows` rows: timed inline at first, then
-    /// refreshed from the workers' measurements of each row group.
-    leaf_seconds: Vec<f64>,
-    costed_rows: usize,
-    /// Estimated nanoseconds of encoding sent to each worker: less what the worker reports
-    /// done, the work still queued on it.
-    sent: Vec<u64>,
-    measured: bool,
     prefer_pool: bool,
     failed: bool,
 }
@@ -177,10 +154,6 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         Ok(Self {
             max_rows: properties.max_row_group_row_count(),
             max_bytes: properties.max_row_group_bytes(),
-            leaf_seconds: vec![0.0; leaf_fields.len()],
-            costed_rows: 0,
-            sent: vec![0; workers],
-            last_rows: None,
             budget: Budget::new(parallel.memory_budget()),
             file,
             factory,
@@ -192,7 +165,6 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
             current: None,
             in_flight: VecDeque::new(),
             row_groups_started: 0,
-            measured: false,
             prefer_pool: false,
             failed: false,
         })
@@ -362,7 +334,8 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         let writers = self.factory.create_column_writers(index)?;
         self.row_groups_started += 1;
         let placement = if self.prefer_pool {
-            self.place(index, writers)?
+            self.place(index, writers);
+            Placement::Pooled
         } else {
             Placement::Inline(writers)
         };
@@ -381,28 +354,13 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         match &mut current.placement {
             Placement::Inline(writers) => {
                 let mut writers = writers.iter_mut();
-                let mut leaf = 0;
-                if !self.measured {
-                    self.costed_rows += batch.num_rows();
-                }
                 for (field, column) in self.schema.fields().iter().zip(batch.columns()) {
-                    let started = Instant::now();
-                    let leaves = compute_leaves(field, column)?;
-                    let count = leaves.len();
-                    for computed in leaves {
+                    for computed in compute_leaves(field, column)? {
                         writers
                             .next()
                             .expect("one writer per leaf")
                             .write(&computed)?;
                     }
-                    // Until workers report encode times, the inline time stands in for cost.
-                    let share = started.elapsed().as_secs_f64() / count.max(1) as f64;
-                    if !self.measured {
-                        self.leaf_seconds[leaf..leaf + count]
-                            .iter_mut()
-                            .for_each(|c| *c += share);
-                    }
-                    leaf += count;
                 }
                 if self.workers > 1
                     && rows * self.leaf_fields.len() >= self.options.inline_threshold()
@@ -411,16 +369,14 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
                 }
                 Ok(())
             }
-            Placement::Pooled {
-                owners, ns_per_row, ..
-            } => {
-                let pool = self.pool.as_ref().expect("pooled placement implies a pool");
-                let sink = Dispatch {
-                    pool,
-                    budget: &self.budget,
-                    sent: &mut self.sent,
-                };
-                sink.send(index, owners, ns_per_row, batch)
+            Placement::Pooled => {
+                // Each column holds its own share of the budget, given back once encoded.
+                let bytes: Vec<usize> = batch.columns().iter().map(data_bytes).collect();
+                let mut permit = self.budget.acquire(bytes.iter().sum());
+                let columns = batch.columns().iter().zip(bytes);
+                let queued =
+                    columns.map(|(column, bytes)| (ArrayRef::clone(column), permit.split(bytes)));
+                self.pool().write(index, queued)
             }
         }
     }
@@ -429,18 +385,14 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
     fn migrate(&mut self, index: usize) -> Result<()> {
         let current = self.current.as_mut().expect("a row group was started");
         let Placement::Inline(writers) =
-            std::mem::replace(&mut current.placement, Placement::Inline(Vec::new()))
+            std::mem::replace(&mut current.placement, Placement::Pooled)
         else {
             return Ok(());
         };
         if self.pool.is_none() {
             self.pool = Some(WorkerPool::new(self.workers, &self.schema, &self.budget)?);
         }
-        let placement = self.place(index, writers)?;
-        self.current
-            .as_mut()
-            .expect("a row group was started")
-            .placement = placement;
+        self.place(index, writers);
         self.prefer_pool = true;
         Ok(())
     }
@@ -449,65 +401,21 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         self.pool.as_ref().expect("pooled placement implies a pool")
     }
 
-    fn place(&mut self, index: usize, writers: Vec<ArrowColumnWriter>) -> Result<Placement> {
-        // Whole fields go to one worker, so a nested field's levels are computed once. Each goes
-        // to the worker with the least work left, counting what is still queued from earlier
-        // row groups: a field too big to balance within one row group balances across them.
-        let field_ns_per_row = self.field_ns_per_row();
-        let rows = self.last_rows.or(self.max_rows).unwrap_or(1) as f64;
-        let field_costs: Vec<f64> = field_ns_per_row.iter().map(|ns| ns * rows).collect();
-        let mut queued: Vec<f64> = (self.sent.iter().zip(self.pool().done()))
-            .map(|(sent, done)| sent.saturating_sub(done) as f64)
+    /// Hands row group `index`'s writers to the pool, grouped by field: a field's leaves stay
+    /// together so its levels are computed once per batch.
+    fn place(&self, index: usize, writers: Vec<ArrowColumnWriter>) {
+        let mut lanes: Vec<Vec<PlacedLeaf>> = (0..self.schema.fields().len())
+            .map(|_| Vec::new())
             .collect();
-        let owners = assign_by_cost(&field_costs, &mut queued);
-        let mut ns_per_row = vec![0.0; self.sent.len()];
-        for (field, &owner) in owners.iter().enumerate() {
-            ns_per_row[owner] += field_ns_per_row[field];
-        }
-        let pool = self.pool();
-        let mut per_worker: Vec<Vec<PlacedLeaf>> = (0..pool.size()).map(|_| Vec::new()).collect();
         for (leaf, writer) in writers.into_iter().enumerate() {
             let (field, index_in_field) = self.leaf_fields[leaf];
-            let worker = owners[field];
-            per_worker[worker].push(PlacedLeaf {
+            lanes[field].push(PlacedLeaf {
                 leaf,
-                field,
                 index_in_field,
                 writer,
             });
         }
-        let mut workers = Vec::new();
-        for (worker, leaves) in per_worker.into_iter().enumerate() {
-            if !leaves.is_empty() {
-                pool.send(
-                    worker,
-                    Job::Start {
-                        row_group: index,
-                        leaves,
-                    },
-                )?;
-                workers.push(worker);
-            }
-        }
-        Ok(Placement::Pooled {
-            owners,
-            workers,
-            ns_per_row,
-        })
-    }
-
-    /// Estimated encoding nanoseconds per row of each field; equal for all before any timing.
-    fn field_ns_per_row(&self) -> Vec<f64> {
-        let total: f64 = self.leaf_seconds.iter().sum();
-        let mut fields = vec![0.0; self.schema.fields().len()];
-        for (leaf, seconds) in self.leaf_seconds.iter().enumerate() {
-            fields[self.leaf_fields[leaf].0] += if total > 0.0 && self.costed_rows > 0 {
-                seconds * 1e9 / self.costed_rows as f64
-            } else {
-                1.0
-            };
-        }
-        fields
+        self.pool().start(index, lanes);
     }
 
     fn current_sizes(&self) -> Result<Sizes> {
@@ -519,25 +427,8 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
                 estimated: s.estimated + w.get_estimated_total_bytes(),
                 memory: s.memory + w.memory_size(),
             })),
-            Placement::Pooled { workers, .. } => self.measure(current.index, workers),
+            Placement::Pooled => self.pool().sizes(current.index),
         }
-    }
-
-    /// Sizes of row group `index`'s writers on `workers`, reported after the work queued so far.
-    fn measure(&self, index: usize, workers: &[usize]) -> Result<Sizes> {
-        let (reply, replies) = unbounded();
-        for &worker in workers {
-            let job = Job::Measure {
-                row_group: index,
-                reply: reply.clone(),
-            };
-            self.pool().send(worker, job)?;
-        }
-        drop(reply);
-        Ok(replies.iter().fold(Sizes::default(), |s, r| Sizes {
-            estimated: s.estimated + r.estimated,
-            memory: s.memory + r.memory,
-        }))
     }
 
     /// Closes the row group being filled: inline ones are appended at once (after those still
@@ -546,7 +437,6 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         let Some(current) = self.current.take() else {
             return Ok(());
         };
-        self.last_rows = Some(current.rows);
         match current.placement {
             Placement::Inline(writers) => {
                 self.drain_in_flight(0)?;
@@ -556,20 +446,9 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
                     .collect::<Result<Vec<_>>>()?;
                 self.append(chunks)
             }
-            Placement::Pooled { workers, .. } => {
-                let (reply, replies) = unbounded();
-                for &worker in &workers {
-                    let job = Job::Close {
-                        row_group: current.index,
-                        reply: reply.clone(),
-                    };
-                    self.pool().send(worker, job)?;
-                }
-                self.in_flight.push_back(InFlight {
-                    replies,
-                    expected: workers.len(),
-                    rows: current.rows,
-                });
+            Placement::Pooled => {
+                self.pool().close(current.index)?;
+                self.in_flight.push_back(current.index);
                 self.drain_in_flight(self.options.row_groups_in_flight())
             }
         }
@@ -578,26 +457,8 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
     /// Appends finished row groups, oldest first, until at most `keep` are in flight.
     fn drain_in_flight(&mut self, keep: usize) -> Result<()> {
         while self.in_flight.len() > keep {
-            let flight = self.in_flight.pop_front().expect("non-empty");
-            let mut chunks: Vec<Option<ArrowColumnChunk>> =
-                (0..self.leaf_fields.len()).map(|_| None).collect();
-            for _ in 0..flight.expected {
-                let closed = flight.replies.recv().map_err(|_| {
-                    ParquetError::General("an encoding worker stopped unexpectedly".to_string())
-                })??;
-                for leaf in closed {
-                    self.leaf_seconds[leaf.leaf] = leaf.cost.as_secs_f64();
-                    chunks[leaf.leaf] = Some(leaf.chunk);
-                }
-            }
-            self.costed_rows = flight.rows;
-            self.measured = true;
-            let chunks = chunks
-                .into_iter()
-                .map(|c| {
-                    c.ok_or_else(|| ParquetError::General("a column chunk is missing".to_string()))
-                })
-                .collect::<Result<Vec<_>>>()?;
+            let index = self.in_flight.pop_front().expect("non-empty");
+            let chunks = self.pool().finish(index)?;
             self.append(chunks)?;
         }
         Ok(())
@@ -609,51 +470,6 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
             chunk.append_to_row_group(&mut row_group)?;
         }
         row_group.close()?;
-        Ok(())
-    }
-}
-
-/// What sending a batch to the workers touches, borrowed apart from the row group being filled
-/// (which holds the placement), so the hot path copies nothing.
-struct Dispatch<'a> {
-    pool: &'a WorkerPool,
-    budget: &'a Arc<Budget>,
-    sent: &'a mut [u64],
-}
-
-impl Dispatch<'_> {
-    /// Sends each worker, in one job, the columns of `batch` whose leaves it holds (field `f`
-    /// on `owners[f]`), with its estimated cost. The batch's Arrow bytes are taken from the
-    /// budget first and given back as workers finish.
-    fn send(
-        self,
-        index: usize,
-        owners: &[usize],
-        ns_per_row: &[f64],
-        batch: &RecordBatch,
-    ) -> Result<()> {
-        let mut per_worker: Vec<(Vec<(usize, ArrayRef)>, usize)> =
-            (0..self.pool.size()).map(|_| (Vec::new(), 0)).collect();
-        for (field, column) in batch.columns().iter().enumerate() {
-            let (columns, bytes) = &mut per_worker[owners[field]];
-            columns.push((field, ArrayRef::clone(column)));
-            *bytes += data_bytes(column);
-        }
-        let total = per_worker.iter().map(|(_, bytes)| bytes).sum();
-        let mut permit = self.budget.acquire(total);
-        for (worker, (columns, bytes)) in per_worker.into_iter().enumerate() {
-            if !columns.is_empty() {
-                let cost = (ns_per_row[worker] * batch.num_rows() as f64) as u64;
-                self.sent[worker] += cost;
-                let job = Job::Write {
-                    row_group: index,
-                    columns,
-                    permit: permit.split(bytes),
-                    cost,
-                };
-                self.pool.send(worker, job)?;
-            }
-        }
         Ok(())
     }
 }
