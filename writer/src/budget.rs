@@ -3,6 +3,8 @@
 
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
+use crate::sync::{lock, wait_counted};
+
 /// Counts bytes in use against a limit.
 #[derive(Debug)]
 pub(crate) struct Budget {
@@ -38,9 +40,7 @@ impl Budget {
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
-        self.state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.state)
     }
 
     /// Bytes currently taken.
@@ -59,12 +59,7 @@ impl Budget {
         let mut state = self.lock();
         if state.used + bytes > self.limit {
             while state.used > 0 && !self.resumes(&state, bytes) {
-                state.waiting += 1;
-                state = self
-                    .freed
-                    .wait(state)
-                    .unwrap_or_else(|poisoned| poisoned.into_inner());
-                state.waiting -= 1;
+                state = wait_counted(state, &self.freed, |s| &mut s.waiting);
             }
         }
         state.used += bytes;

@@ -14,6 +14,7 @@ mod async_writer;
 mod budget;
 mod options;
 mod pending;
+mod sync;
 mod worker;
 mod writer;
 

@@ -20,6 +20,7 @@ use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnChunk, ArrowColumn
 use parquet::errors::ParquetError;
 
 use crate::budget::{Budget, Permit};
+use crate::sync::{lock, wait_counted};
 
 /// A column writer and where its leaf sits in the schema.
 pub(crate) struct PlacedLeaf {
@@ -263,21 +264,14 @@ struct Shared {
 
 impl Shared {
     fn lock(&self) -> MutexGuard<'_, Board> {
-        self.board
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.board)
     }
 
     /// Locks the board once `ready` holds for it, waiting for workers' progress until then.
     fn lock_when(&self, mut ready: impl FnMut(&mut Board) -> bool) -> MutexGuard<'_, Board> {
         let mut board = self.lock();
         while !ready(&mut board) {
-            board.watchers += 1;
-            board = self
-                .progress
-                .wait(board)
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
-            board.watchers -= 1;
+            board = wait_counted(board, &self.progress, |b| &mut b.watchers);
         }
         board
     }
@@ -313,14 +307,7 @@ fn run_worker(worker: usize, schema: SchemaRef, shared: Arc<Shared>, budget: Arc
                 told_budget = true;
                 board = shared.lock();
             }
-            None => {
-                board.idle += 1;
-                board = shared
-                    .work
-                    .wait(board)
-                    .unwrap_or_else(|poisoned| poisoned.into_inner());
-                board.idle -= 1;
-            }
+            None => board = wait_counted(board, &shared.work, |b| &mut b.idle),
         }
     }
 }

@@ -86,7 +86,6 @@ pub struct ParallelArrowWriter<W: Write + Send> {
     /// Closed row groups still encoding on the pool, oldest first.
     in_flight: VecDeque<usize>,
     row_groups_started: usize,
-    prefer_pool: bool,
     failed: bool,
 }
 
@@ -165,7 +164,6 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
             current: None,
             in_flight: VecDeque::new(),
             row_groups_started: 0,
-            prefer_pool: false,
             failed: false,
         })
     }
@@ -333,7 +331,8 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         let index = self.row_groups_started;
         let writers = self.factory.create_column_writers(index)?;
         self.row_groups_started += 1;
-        let placement = if self.prefer_pool {
+        // Once one row group has outgrown the calling thread, later ones start on the pool.
+        let placement = if self.pool.is_some() {
             self.place(index, writers);
             Placement::Pooled
         } else {
@@ -393,7 +392,6 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
             self.pool = Some(WorkerPool::new(self.workers, &self.schema, &self.budget)?);
         }
         self.place(index, writers);
-        self.prefer_pool = true;
         Ok(())
     }
 
