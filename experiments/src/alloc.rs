@@ -105,37 +105,49 @@ pub struct SwitchableAllocator;
 unsafe impl GlobalAlloc for SwitchableAllocator {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if chosen() == Allocator::Mimalloc as u8 {
-            mi::mi_malloc_aligned(layout.size(), layout.align()) as *mut u8
-        } else {
-            System.alloc(layout)
+        // SAFETY: forwarded under the caller's GlobalAlloc contract.
+        unsafe {
+            if chosen() == Allocator::Mimalloc as u8 {
+                mi::mi_malloc_aligned(layout.size(), layout.align()) as *mut u8
+            } else {
+                System.alloc(layout)
+            }
         }
     }
 
     #[inline]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        if chosen() == Allocator::Mimalloc as u8 {
-            mi::mi_zalloc_aligned(layout.size(), layout.align()) as *mut u8
-        } else {
-            System.alloc_zeroed(layout)
+        // SAFETY: forwarded under the caller's GlobalAlloc contract.
+        unsafe {
+            if chosen() == Allocator::Mimalloc as u8 {
+                mi::mi_zalloc_aligned(layout.size(), layout.align()) as *mut u8
+            } else {
+                System.alloc_zeroed(layout)
+            }
         }
     }
 
     #[inline]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        if chosen() == Allocator::Mimalloc as u8 {
-            mi::mi_free(ptr as *mut c_void);
-        } else {
-            System.dealloc(ptr, layout);
+        // SAFETY: forwarded under the caller's GlobalAlloc contract.
+        unsafe {
+            if chosen() == Allocator::Mimalloc as u8 {
+                mi::mi_free(ptr as *mut c_void);
+            } else {
+                System.dealloc(ptr, layout);
+            }
         }
     }
 
     #[inline]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if chosen() == Allocator::Mimalloc as u8 {
-            mi::mi_realloc_aligned(ptr as *mut c_void, new_size, layout.align()) as *mut u8
-        } else {
-            System.realloc(ptr, layout, new_size)
+        // SAFETY: forwarded under the caller's GlobalAlloc contract.
+        unsafe {
+            if chosen() == Allocator::Mimalloc as u8 {
+                mi::mi_realloc_aligned(ptr as *mut c_void, new_size, layout.align()) as *mut u8
+            } else {
+                System.realloc(ptr, layout, new_size)
+            }
         }
     }
 }

@@ -26,9 +26,9 @@ use crate::output::{CommittedFile, SinkFactory};
 use crate::properties::writer_properties;
 use crate::source::BatchSource;
 
-/// What a finished run did.
+/// What a finished pipeline did.
 #[derive(Debug, Clone)]
-pub struct RunOutcome {
+pub struct PipelineOutcome {
     /// Wall time from the first thread's start to the last file's commit.
     pub elapsed: Duration,
     /// Rows written.
@@ -41,7 +41,7 @@ pub struct RunOutcome {
     pub produced: Option<Digest>,
 }
 
-impl RunOutcome {
+impl PipelineOutcome {
     /// Total bytes of the committed files.
     pub fn output_bytes(&self) -> u64 {
         self.files.iter().map(|f| f.bytes).sum()
@@ -222,25 +222,55 @@ fn write_stream<W: Write + Send>(
     Ok((writer.into_inner()?, rows))
 }
 
-/// Runs the pipeline described by `config`, reading batches from `source` and writing to
-/// `sinks`. On any failure every thread stops, nothing is committed, and the root cause is
-/// returned (a writer's error rather than the producers' "writer gone" that follows from it).
-pub fn run_pipeline<S, F>(
+/// What the writer threads of a run returned, joined: each finished sink and its row count.
+type WriterResults<W> = Vec<thread::Result<Result<(W, u64), ParquetError>>>;
+/// What the producer threads of a run returned, joined.
+type ProducerResults = Vec<thread::Result<Result<Produced, PipelineError>>>;
+
+/// Generates every batch of `config` from `source` and writes them to `sinks`: one writer thread
+/// per sink, `config.producers` producer threads, then the sinks committed. On any failure every
+/// thread stops, nothing is committed, and the root cause is returned (a writer's error rather
+/// than the producers' "writer gone" that follows from it).
+pub fn generate_and_write<S, F>(
     config: &PipelineConfig,
     source: &S,
     sinks: &F,
     progress: &ProgressBar,
-) -> Result<RunOutcome, PipelineError>
+) -> Result<PipelineOutcome, PipelineError>
 where
     S: BatchSource + ?Sized,
     F: SinkFactory,
 {
     let started = Instant::now();
-    let schema = source.schema();
-    let properties = writer_properties(config.optimizations, config.compression);
     let created: Vec<F::Sink> = (0..config.writers)
         .map(|w| sinks.create(w))
         .collect::<Result<_, _>>()?;
+    let (writer_results, producer_results) = spawn_and_join(config, source, created, progress);
+    let (finished, rows) = collect_writers(writer_results)?;
+    let (arrow_bytes, produced) = collect_producers(producer_results, config.verify)?;
+    let files = sinks.commit(finished)?;
+    Ok(PipelineOutcome {
+        elapsed: started.elapsed(),
+        rows,
+        arrow_bytes,
+        files,
+        produced,
+    })
+}
+
+/// Starts one writer thread per sink and the producer threads, and waits for all of them.
+fn spawn_and_join<S, W>(
+    config: &PipelineConfig,
+    source: &S,
+    sinks: Vec<W>,
+    progress: &ProgressBar,
+) -> (WriterResults<W>, ProducerResults)
+where
+    S: BatchSource + ?Sized,
+    W: Write + Send,
+{
+    let schema = source.schema();
+    let properties = writer_properties(config.optimizations, config.compression);
     let stop = AtomicBool::new(false);
     let next_batch = AtomicU64::new(0);
     // Bounded channels keep memory bounded: a producer blocks once its writer is 2 batches behind
@@ -261,11 +291,11 @@ where
         progress,
         returns: returns.as_ref(),
     };
-    let (writer_results, producer_results) = thread::scope(|scope| {
+    thread::scope(|scope| {
         let (senders, receivers): (Vec<_>, Vec<_>) = (0..config.writers)
             .map(|_| batch_channel(recycling, capacity))
             .unzip();
-        let writers: Vec<_> = created
+        let writers: Vec<_> = sinks
             .into_iter()
             .zip(receivers)
             .map(|(sink, batches)| {
@@ -282,61 +312,56 @@ where
             })
             .collect();
         drop(senders);
-        let producer_results: Vec<_> = producers.into_iter().map(|h| h.join()).collect();
-        let writer_results: Vec<_> = writers.into_iter().map(|h| h.join()).collect();
+        let producer_results = producers.into_iter().map(|h| h.join()).collect();
+        let writer_results = writers.into_iter().map(|h| h.join()).collect();
         (writer_results, producer_results)
-    });
+    })
+}
 
-    let mut finished = Vec::with_capacity(config.writers);
+/// The finished sinks and the rows written, or the first writer's error or panic.
+fn collect_writers<W>(results: WriterResults<W>) -> Result<(Vec<W>, u64), PipelineError> {
+    let mut finished = Vec::with_capacity(results.len());
     let mut rows = 0;
-    let mut first_error = None;
-    for (w, result) in writer_results.into_iter().enumerate() {
+    for (writer, result) in results.into_iter().enumerate() {
         match result {
             Ok(Ok((sink, written))) => {
                 finished.push(sink);
                 rows += written;
             }
-            Ok(Err(source)) => {
-                first_error.get_or_insert(PipelineError::Writer { writer: w, source });
-            }
+            Ok(Err(source)) => return Err(PipelineError::Writer { writer, source }),
             Err(payload) => {
-                first_error.get_or_insert(PipelineError::WriterPanicked {
-                    writer: w,
+                return Err(PipelineError::WriterPanicked {
+                    writer,
                     message: panic_message(payload.as_ref()),
-                });
+                })
             }
         }
     }
+    Ok((finished, rows))
+}
+
+/// The Arrow bytes produced and, when `verify` is on, the digest of every batch; or the first
+/// producer's error or panic.
+fn collect_producers(
+    results: ProducerResults,
+    verify: bool,
+) -> Result<(u64, Option<Digest>), PipelineError> {
     let mut arrow_bytes = 0;
-    let mut produced = config.verify.then(Digest::default);
-    for (p, result) in producer_results.into_iter().enumerate() {
-        match result {
-            Ok(Ok(made)) => {
-                arrow_bytes += made.arrow_bytes;
-                if let (Some(total), Some(part)) = (produced.as_mut(), made.digest) {
-                    *total += part;
-                }
-            }
-            Ok(Err(error)) => {
-                first_error.get_or_insert(error);
-            }
+    let mut produced = verify.then(Digest::default);
+    for (producer, result) in results.into_iter().enumerate() {
+        let made = match result {
+            Ok(made) => made?,
             Err(payload) => {
-                first_error.get_or_insert(PipelineError::ProducerPanicked {
-                    producer: p,
+                return Err(PipelineError::ProducerPanicked {
+                    producer,
                     message: panic_message(payload.as_ref()),
-                });
+                })
             }
+        };
+        arrow_bytes += made.arrow_bytes;
+        if let (Some(total), Some(part)) = (produced.as_mut(), made.digest) {
+            *total += part;
         }
     }
-    if let Some(error) = first_error {
-        return Err(error);
-    }
-    let files = sinks.commit(finished)?;
-    Ok(RunOutcome {
-        elapsed: started.elapsed(),
-        rows,
-        arrow_bytes,
-        files,
-        produced,
-    })
+    Ok((arrow_bytes, produced))
 }

@@ -7,7 +7,7 @@ use crate::catalog::CATALOG;
 use crate::compression::CompressionSpec;
 use crate::config::PipelineConfig;
 use crate::gate::Digest;
-use crate::pipeline::RunOutcome;
+use crate::pipeline::PipelineOutcome;
 
 /// The metrics of one run, as printed by `--json`.
 #[derive(Debug, Clone, Serialize)]
@@ -56,7 +56,11 @@ pub struct RunReport {
 
 impl RunReport {
     /// The report of a finished run; `read_back` is the gate's digest when it ran and passed.
-    pub fn new(config: &PipelineConfig, outcome: &RunOutcome, read_back: Option<Digest>) -> Self {
+    pub fn new(
+        config: &PipelineConfig,
+        outcome: &PipelineOutcome,
+        read_back: Option<Digest>,
+    ) -> Self {
         let seconds = outcome.elapsed.as_secs_f64();
         Self {
             experiment: config.experiment,

@@ -6,7 +6,7 @@ use crate::config::{PipelineConfig, RunRequest};
 use crate::error::PipelineError;
 use crate::gate::Digest;
 use crate::output::OutputDir;
-use crate::pipeline::run_pipeline;
+use crate::pipeline::generate_and_write;
 use crate::report::RunReport;
 use crate::source::ContactSource;
 
@@ -42,7 +42,7 @@ pub fn execute(
 ) -> Result<RunReport, PipelineError> {
     let source = ContactSource::try_new(config.seed, config.skew.clone(), config.optimizations)?;
     let output = output.clone().with_early_writeback(config.writeback_step());
-    let outcome = run_pipeline(config, &source, &output, progress)?;
+    let outcome = generate_and_write(config, &source, &output, progress)?;
     progress.finish_and_clear();
     let read_back = match outcome.produced {
         Some(produced) => {

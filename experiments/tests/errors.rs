@@ -12,7 +12,7 @@ use indicatif::ProgressBar;
 use shredlab_experiments::config::{PipelineConfig, RunRequest};
 use shredlab_experiments::error::PipelineError;
 use shredlab_experiments::output::{CommittedFile, OutputDir, SinkFactory};
-use shredlab_experiments::pipeline::run_pipeline;
+use shredlab_experiments::pipeline::generate_and_write;
 use shredlab_experiments::shard::Shard;
 use shredlab_experiments::source::{BatchMaker, BatchSource, ContactSource};
 
@@ -219,7 +219,7 @@ fn contacts(config: &PipelineConfig) -> ContactSource {
 fn a_full_disk_stops_the_run_with_an_error() {
     for (writers, producers) in [(1, 1), (3, 2)] {
         let config = config(writers, producers);
-        let err = run_pipeline(
+        let err = generate_and_write(
             &config,
             &contacts(&config),
             &DevFull,
@@ -235,7 +235,7 @@ fn a_full_disk_stops_the_run_with_an_error() {
 fn a_sink_failing_midway_stops_the_run_with_an_error() {
     for limit in [0, 100, 200_000] {
         let config = config(2, 2);
-        let result = run_pipeline(
+        let result = generate_and_write(
             &config,
             &contacts(&config),
             &FailingSinks { limit },
@@ -294,7 +294,8 @@ fn a_panicking_producer_ends_the_run_with_an_error_and_no_files() {
             made: AtomicUsize::new(0),
             panic_at,
         };
-        let err = run_pipeline(&config, &source, &output, &ProgressBar::hidden()).unwrap_err();
+        let err =
+            generate_and_write(&config, &source, &output, &ProgressBar::hidden()).unwrap_err();
         assert!(
             err.to_string().contains("injected producer failure"),
             "{err}"

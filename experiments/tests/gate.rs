@@ -82,7 +82,7 @@ fn thread_counts_and_batch_sizes_do_not_change_the_data() {
 #[test]
 fn single_optimizations_alone_pass_the_gate() {
     let expected = baseline();
-    for o in Optimization::ALL {
+    for &o in Optimization::ALL {
         let request = RunRequest {
             enable: vec![o],
             ..RunRequest::default()

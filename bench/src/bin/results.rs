@@ -7,10 +7,11 @@ use std::path::PathBuf;
 
 use anyhow::{anyhow, Context, Result};
 use clap::{Parser, Subcommand};
-use shredlab_experiments::results::hyperfine::{self, HyperfineResult};
-use shredlab_experiments::results::summary::{load_host, Summary};
-use shredlab_experiments::results::{plots, readme, sweeps};
-use shredlab_experiments::scaling::{self, report::ScalingReport};
+use shredlab_bench::charts;
+use shredlab_bench::parse::hyperfine::{self, HyperfineResult};
+use shredlab_bench::readme;
+use shredlab_bench::scaling::analysis::ScalingAnalysis;
+use shredlab_bench::summary::{load_host, Summary};
 
 #[derive(Debug, Parser)]
 #[command(about = "Summaries, charts and README of shredlab's measurements")]
@@ -83,7 +84,7 @@ fn main() -> Result<()> {
                 .file_name()
                 .map_or_else(|| "host".to_string(), |n| n.to_string_lossy().into_owned());
             if !summaries.is_empty() {
-                plots::draw_all(&host_dir, &summaries)
+                charts::catalog::draw_all(&host_dir, &summaries)
                     .map_err(|e| anyhow!("drawing charts: {e}"))?;
             }
             std::fs::write(
@@ -99,17 +100,17 @@ fn main() -> Result<()> {
         }
         Command::Heatmap { json, rows, title } => {
             let results = hyperfine_file(&json)?;
-            sweeps::draw_heatmaps(&json, &results, rows, &title)
+            charts::sweeps::draw_heatmaps(&json, &results, rows, &title)
                 .map_err(|e| anyhow!("drawing heatmaps: {e}"))?;
         }
         Command::Scaling { dir } => {
-            let report = ScalingReport::from_dir(&dir)?;
+            let report = ScalingAnalysis::from_dir(&dir)?;
             std::fs::write(
                 dir.join("scaling.json"),
                 serde_json::to_string_pretty(&report)?,
             )?;
             std::fs::write(dir.join("README.md"), report.markdown())?;
-            scaling::plots::draw(&dir, &report)
+            charts::scaling::draw(&dir, &report)
                 .map_err(|e| anyhow!("drawing scaling charts: {e}"))?;
             for step in &report.steps {
                 eprintln!(
@@ -128,7 +129,7 @@ fn main() -> Result<()> {
             let sweep_results = hyperfine_file(&sweep)?;
             let pinned_results = hyperfine_file(&pinned)?;
             let dir = sweep.parent().unwrap_or(std::path::Path::new("."));
-            sweeps::draw_threads(dir, &sweep_results, pinned_results.first(), rows)
+            charts::sweeps::draw_threads(dir, &sweep_results, pinned_results.first(), rows)
                 .map_err(|e| anyhow!("drawing the thread chart: {e}"))?;
         }
     }

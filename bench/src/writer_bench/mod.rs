@@ -1,9 +1,9 @@
 //! `writer-bench`: `ParallelArrowWriter` against parquet's `ArrowWriter` over parquet-ext's
 //! matrix (rows x columns x shape x compression) plus the generator's contacts.
 
+pub mod cells;
 pub mod data;
 pub mod measure;
-pub mod report;
 
 pub use data::{table, Shape};
 pub use measure::{compare, WriterStats};

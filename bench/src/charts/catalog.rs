@@ -1,31 +1,16 @@
-//! Charts of a host's results, drawn with plotters into PNG and SVG with an embedded font (no
-//! system font libraries needed).
+//! Charts of a host's catalog results: the trend of medians, IPC (or its simulated stand-in), the
+//! counter grid and the box plot.
 
 use std::error::Error;
 use std::path::Path;
-use std::sync::Once;
 
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::stats::quantile;
-use super::summary::Summary;
-
-type PlotResult = Result<(), Box<dyn Error>>;
-
-/// The family name the embedded font is registered under.
-pub(crate) const FONT: &str = "sans-serif";
-static FONT_BYTES: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
-
-/// Registers the embedded DejaVu Sans once per process.
-pub(crate) fn register_font() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        // The font is compiled in; registration only fails on a corrupt file.
-        let _ = plotters::style::register_font(FONT, FontStyle::Normal, FONT_BYTES);
-    });
-}
+use super::{draw_legend, register_font, save_both, PlotResult, FONT};
+use crate::stats::quantile;
+use crate::summary::Summary;
 
 /// One value per experiment, for a line chart.
 struct Metric {
@@ -86,23 +71,6 @@ where
         .label_style((FONT, 14))
         .draw()?;
     Ok(chart)
-}
-
-/// The legend box of a chart's labelled series, in the house style.
-pub(crate) fn draw_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
-    chart: &mut ChartContext<'a, DB, CT>,
-    font_size: u32,
-) -> PlotResult
-where
-    DB::ErrorType: 'static,
-{
-    chart
-        .configure_series_labels()
-        .label_font((FONT, font_size))
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()?;
-    Ok(())
 }
 
 /// Median per experiment as a line, min-max range shaded.
@@ -226,7 +194,7 @@ fn perf_event(s: &Summary, event: &str) -> Option<f64> {
 /// The nine panels of the counter grid, each labelled with its source.
 fn counter_metrics(summaries: &[Summary]) -> Vec<Metric> {
     let sim = sim_label(summaries);
-    let simulated = |f: fn(&super::cachegrind::Cachegrind) -> f64| {
+    let simulated = |f: fn(&crate::parse::cachegrind::Cachegrind) -> f64| {
         move |s: &Summary| s.counters.simulated.as_ref().map(|sim| f(&sim.counts))
     };
     let mut metrics = vec![
@@ -344,17 +312,6 @@ where
     area.present()?;
     Ok(())
 }
-
-/// Draws one chart twice, as `<dir>/<name>.png` and `<dir>/<name>.svg`: `$draw(area, $data...)`.
-macro_rules! save_both {
-    ($dir:expr, $name:expr, $size:expr, $draw:ident, $($data:expr),+) => {{
-        let png = $dir.join(format!("{}.png", $name));
-        $draw(&BitMapBackend::new(&png, $size).into_drawing_area(), $($data),+)?;
-        let svg = $dir.join(format!("{}.svg", $name));
-        $draw(&SVGBackend::new(&svg, $size).into_drawing_area(), $($data),+)?;
-    }};
-}
-pub(crate) use save_both;
 
 /// Draws trend, IPC (or its stand-in), counter grid and box plot into `dir` as PNG and SVG.
 pub fn draw_all(dir: &Path, summaries: &[Summary]) -> PlotResult {

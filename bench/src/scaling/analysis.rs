@@ -10,8 +10,8 @@ use anyhow::{bail, Context, Result};
 use serde::Serialize;
 
 use super::model::{reference_machines, Inputs, Machine, Point};
-use crate::results::cachegrind::Cachegrind;
-use crate::results::perf_stat::PerfStat;
+use crate::parse::cachegrind::Cachegrind;
+use crate::parse::perf_stat::PerfStat;
 
 /// One process of one scaling step.
 #[derive(Debug, Clone, Serialize)]
@@ -53,7 +53,7 @@ pub struct Step {
 
 /// The whole scaling report.
 #[derive(Debug, Clone, Serialize)]
-pub struct ScalingReport {
+pub struct ScalingAnalysis {
     /// One entry per process count, ascending.
     pub steps: Vec<Step>,
     /// STREAM's best bandwidth on this machine, bytes/s.
@@ -171,7 +171,7 @@ fn repetition(dir: &Path, procs: u32, bytes_per_row: f64) -> Result<Step> {
     })
 }
 
-impl ScalingReport {
+impl ScalingAnalysis {
     /// Reads `dir/K<n>/` for every process count, and `dir/stream.json`.
     pub fn from_dir(dir: &Path) -> Result<Self> {
         let mut counts: Vec<u32> = fs::read_dir(dir)?

@@ -12,8 +12,8 @@ use parquet::file::properties::WriterProperties;
 use serde::Serialize;
 use shredlab_writer::{ParallelArrowWriter, ParallelOptions};
 
-use crate::memory;
-use crate::results::stats::median;
+use crate::process;
+use crate::stats::median;
 
 /// Discards bytes and counts them: isolates encoding from storage.
 #[derive(Debug, Default)]
@@ -55,9 +55,9 @@ fn write_once(
     batches: &[RecordBatch],
     props: &WriterProperties,
 ) -> Result<Run> {
-    let peak_known = memory::reset_peak();
-    let base = memory::current_rss();
-    let cpu_before = memory::cpu_seconds();
+    let peak_known = process::reset_peak();
+    let base = process::current_rss();
+    let cpu_before = process::cpu_seconds();
     let started = Instant::now();
     let mut peak_held = 0;
     let sink = match contender {
@@ -88,9 +88,9 @@ fn write_once(
     };
     let seconds = started.elapsed().as_secs_f64();
     let cpu_seconds = cpu_before
-        .zip(memory::cpu_seconds())
+        .zip(process::cpu_seconds())
         .map(|(before, after)| after - before);
-    let peak_extra = match (peak_known, base, memory::peak_rss()) {
+    let peak_extra = match (peak_known, base, process::peak_rss()) {
         (true, Some(base), Some(peak)) => Some(peak.saturating_sub(base)),
         _ => None,
     };

@@ -72,7 +72,7 @@ mod tests {
 
     #[test]
     fn reads_real_counts() {
-        let stat = PerfStat::parse(include_str!("fixtures/perf-stat-supported.csv"));
+        let stat = PerfStat::parse(include_str!("../../tests/fixtures/perf-stat-supported.csv"));
         assert!(stat.hardware_supported());
         assert_eq!(stat.get("instructions"), Some(12_086_551_236.0));
         let ipc = stat.ipc().unwrap();
@@ -83,7 +83,7 @@ mod tests {
 
     #[test]
     fn reads_not_supported_counters_as_missing() {
-        let stat = PerfStat::parse(include_str!("fixtures/perf-stat-vm.csv"));
+        let stat = PerfStat::parse(include_str!("../../tests/fixtures/perf-stat-vm.csv"));
         assert!(!stat.hardware_supported());
         assert_eq!(stat.get("cycles"), None);
         assert!(stat.events.contains_key("cycles"));

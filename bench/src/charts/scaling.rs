@@ -1,16 +1,13 @@
 //! Charts of the scaling run: throughput against the ideal line and the model, bandwidth against
 //! the STREAM ceiling, IPC (or its stand-in), parallel efficiency; and the model's predictions.
 
-use std::error::Error;
 use std::path::Path;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::report::ScalingReport;
-use crate::results::plots::{draw_legend, register_font, save_both, FONT};
-
-type PlotResult = Result<(), Box<dyn Error>>;
+use super::{draw_legend, register_font, save_both, PlotResult, FONT};
+use crate::scaling::analysis::ScalingAnalysis;
 
 /// A line to draw: label, colour, points.
 type Line<'a> = (&'a str, RGBColor, Vec<(f64, f64)>);
@@ -59,7 +56,10 @@ where
     Ok(())
 }
 
-fn scaling<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, report: &ScalingReport) -> PlotResult
+fn scaling<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    report: &ScalingAnalysis,
+) -> PlotResult
 where
     DB::ErrorType: 'static,
 {
@@ -67,7 +67,7 @@ where
     let panels = area
         .titled("Multi-process scaling", (FONT, 22))?
         .split_evenly((2, 2));
-    let procs = |f: &dyn Fn(&super::report::Step) -> f64| -> Vec<(f64, f64)> {
+    let procs = |f: &dyn Fn(&crate::scaling::analysis::Step) -> f64| -> Vec<(f64, f64)> {
         report
             .steps
             .iter()
@@ -131,7 +131,7 @@ where
     Ok(())
 }
 
-fn model<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, report: &ScalingReport) -> PlotResult
+fn model<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, report: &ScalingAnalysis) -> PlotResult
 where
     DB::ErrorType: 'static,
 {
@@ -172,7 +172,7 @@ where
 }
 
 /// Draws `scaling.{png,svg}` and `model.{png,svg}` into `dir`.
-pub fn draw(dir: &Path, report: &ScalingReport) -> PlotResult {
+pub fn draw(dir: &Path, report: &ScalingAnalysis) -> PlotResult {
     register_font();
     save_both!(dir, "scaling", (1200, 900), scaling, report);
     save_both!(dir, "model", (1000, 560), model, report);

@@ -3,12 +3,13 @@
 
 use std::path::Path;
 
-use shredlab_experiments::results::cachegrind::Cachegrind;
-use shredlab_experiments::results::perf_stat::PerfStat;
-use shredlab_experiments::results::summary::{load_host, Counters, Simulated, Summary};
-use shredlab_experiments::results::{plots, readme};
+use shredlab_bench::charts;
+use shredlab_bench::parse::cachegrind::Cachegrind;
+use shredlab_bench::parse::perf_stat::PerfStat;
+use shredlab_bench::readme;
+use shredlab_bench::summary::{load_host, Counters, Simulated, Summary};
 
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/results/fixtures");
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
 fn summary(experiment: u32, slug: &str, center: f64, hardware: bool) -> Summary {
     let times: Vec<f64> = (0..10).map(|i| center + (i as f64 - 4.5) * 0.002).collect();
@@ -93,7 +94,7 @@ fn assert_images(dir: &Path) {
 fn charts_are_valid_images_with_and_without_hardware_counters() {
     for hardware in [true, false] {
         let dir = tempfile::tempdir().unwrap();
-        plots::draw_all(dir.path(), &catalog_like(hardware)).unwrap();
+        charts::catalog::draw_all(dir.path(), &catalog_like(hardware)).unwrap();
         assert_images(dir.path());
         let svg = std::fs::read_to_string(dir.path().join("ipc.svg")).unwrap();
         let label = if hardware {

@@ -2,8 +2,8 @@
 
 use anyhow::{Context, Result};
 use clap::Parser;
+use shredlab_bench::stream;
 use shredlab_experiments::run::available_cores;
-use shredlab_experiments::scaling::stream;
 
 /// STREAM-style bandwidth probe: arrays at least 4x the last-level cache, best of several runs.
 #[derive(Debug, Parser)]

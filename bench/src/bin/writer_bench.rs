@@ -10,13 +10,13 @@ use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use clap::Parser;
 use parquet::file::properties::WriterProperties;
+use shredlab_bench::writer_bench::cells::{markdown, CellResult};
+use shredlab_bench::writer_bench::{compare, table, Shape};
 use shredlab_experiments::alloc::{self, Allocator, SwitchableAllocator};
 use shredlab_experiments::catalog::Optimizations;
 use shredlab_experiments::compression::CompressionSpec;
 use shredlab_experiments::run::available_cores;
 use shredlab_experiments::source::{BatchSource, ContactSource};
-use shredlab_experiments::writer_bench::report::{markdown, CellResult};
-use shredlab_experiments::writer_bench::{compare, table, Shape};
 use shredlab_generator::SkewConfig;
 
 /// Compare ParallelArrowWriter with parquet's ArrowWriter on in-memory batches written to a

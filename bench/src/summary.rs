@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
-use super::cachegrind::Cachegrind;
-use super::hyperfine;
-use super::perf_stat::PerfStat;
+use crate::parse::cachegrind::Cachegrind;
+use crate::parse::hyperfine;
+use crate::parse::perf_stat::PerfStat;
 
 /// Simulated counts from cachegrind for a reduced run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -2,16 +2,13 @@
 //! process pinned to one CPU.
 
 use std::collections::BTreeSet;
-use std::error::Error;
 use std::path::Path;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::hyperfine::HyperfineResult;
-use super::plots::{draw_legend, register_font, save_both, FONT};
-
-type PlotResult = Result<(), Box<dyn Error>>;
+use super::{draw_legend, register_font, save_both, PlotResult, FONT};
+use crate::parse::hyperfine::HyperfineResult;
 
 fn parameter(result: &HyperfineResult, name: &str) -> Option<u64> {
     result.parameters.get(name)?.parse().ok()

@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
-use super::stats::mann_whitney_p;
-use super::summary::Summary;
+use crate::stats::mann_whitney_p;
+use crate::summary::Summary;
 
 /// Significance level of the run-to-run comparison.
 pub const ALPHA: f64 = 0.05;

@@ -85,7 +85,8 @@ mod tests {
 
     #[test]
     fn reads_the_summary() {
-        let summary = Cachegrind::parse(include_str!("fixtures/cachegrind.txt")).unwrap();
+        let summary =
+            Cachegrind::parse(include_str!("../../tests/fixtures/cachegrind.txt")).unwrap();
         assert_eq!(summary.instructions, 138_030_607);
         assert_eq!(summary.data_refs, 59_153_343);
         assert_eq!(summary.d1_misses, 715_751);

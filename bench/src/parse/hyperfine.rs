@@ -49,7 +49,7 @@ mod tests {
 
     #[test]
     fn reads_hyperfine_1_15() {
-        let results = parse(include_str!("fixtures/hyperfine-1.15.json")).unwrap();
+        let results = parse(include_str!("../../tests/fixtures/hyperfine-1.15.json")).unwrap();
         assert_eq!(results.len(), 1);
         let r = &results[0];
         assert_eq!(r.times.len(), 3);
@@ -59,7 +59,7 @@ mod tests {
 
     #[test]
     fn reads_hyperfine_1_20() {
-        let results = parse(include_str!("fixtures/hyperfine-1.20.json")).unwrap();
+        let results = parse(include_str!("../../tests/fixtures/hyperfine-1.20.json")).unwrap();
         let r = &results[0];
         assert_eq!(r.times.len(), 2);
         assert_eq!(

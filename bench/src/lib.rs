@@ -1,0 +1,19 @@
+//! shredlab's measurement side: everything that turns runs of the pipeline into figures.
+//!
+//! It reads what the measurement scripts leave behind (hyperfine JSON, `perf stat` CSV,
+//! cachegrind summaries) through [`parse`], condenses each experiment into a [`summary`], compares
+//! experiments with [`stats`], and draws every chart in [`charts`] and the results README in
+//! [`readme`]. Beside that it measures on its own: the writer benchmark ([`writer_bench`]), the
+//! STREAM bandwidth probe ([`stream`]) and the multi-process [`scaling`] analysis and model.
+//!
+//! The pipeline itself lives in `shredlab-experiments`; nothing here is needed to run it.
+
+pub mod charts;
+pub mod parse;
+pub mod process;
+pub mod readme;
+pub mod scaling;
+pub mod stats;
+pub mod stream;
+pub mod summary;
+pub mod writer_bench;
