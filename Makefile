@@ -14,7 +14,9 @@ CACHEGRIND_ROWS ?= 200000
 HOST ?= $(shell hostname -s)
 export ROWS RUNS WARMUP PRODUCERS WRITERS BATCH COMPRESSION HOST CACHEGRIND_ROWS
 
-BIN := target/release/pipeline
+# Where cargo puts the release binaries (CARGO_TARGET_DIR and cargo config honoured), read once
+# when a target first needs it; every target that runs a binary builds it first.
+BIN_DIR = $(eval BIN_DIR := $(shell scripts/bin-dir.sh))$(BIN_DIR)
 
 .PHONY: help build test lint list experiment experiments trend sweep threads profile scaling writer-bench
 
@@ -34,16 +36,16 @@ build:
 	$(CARGO) build --release --locked
 
 list: build
-	@$(BIN) --list
+	@$(BIN_DIR)/pipeline --list
 
 experiment: build
 	scripts/experiment.sh $(N)
 
 experiments: build
-	@for n in $$($(BIN) --list | awk 'NR > 1 { print $$1 + 0 }'); do scripts/experiment.sh $$n || exit 1; done
+	@for n in $$($(BIN_DIR)/pipeline --list | awk 'NR > 1 { print $$1 + 0 }'); do scripts/experiment.sh $$n || exit 1; done
 
 trend: build
-	target/release/results render results/$(HOST)
+	$(BIN_DIR)/results render results/$(HOST)
 
 # Without N on the command line, the sweeps use the catalog's last (best) experiment.
 GIVEN_N := $(if $(filter command line environment,$(origin N)),$(N),)
@@ -66,13 +68,13 @@ scaling: build
 
 REPS ?= 5
 writer-bench: build
-	target/release/writer-bench --reps $(REPS) --allocator system --output results/$(HOST)/writer
-	target/release/writer-bench --reps $(REPS) --allocator mimalloc --output results/$(HOST)/writer
+	$(BIN_DIR)/writer-bench --reps $(REPS) --allocator system --output results/$(HOST)/writer
+	$(BIN_DIR)/writer-bench --reps $(REPS) --allocator mimalloc --output results/$(HOST)/writer
 
 lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --release --locked --workspace --all-targets --all-features -- -D warnings
 
 test: lint
-	$(CARGO) test --release --locked
+	$(CARGO) test --release --locked --workspace
 	$(CARGO) test --release --locked -p shredlab-writer --features tokio

@@ -1,7 +1,11 @@
 # Shared helpers of the measurement scripts (sourced, not run).
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-bin="$root/target/release/pipeline"
-results="$root/target/release/results"
+# Build first, so a script never runs a binary older than the sources it is about to record.
+cargo build --release --locked --quiet --manifest-path "$root/Cargo.toml"
+bin_dir="$("$root/scripts/bin-dir.sh")"
+bin="$bin_dir/pipeline"
+results="$bin_dir/results"
+stream="$bin_dir/stream"
 host="${HOST:-$(hostname -s)}"
 
 # The highest experiment number in the catalog: the best configuration by default.

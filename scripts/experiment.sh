@@ -79,8 +79,11 @@ fi
 rm -rf "$scratch"
 
 json() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g'; }
-# Dirty means uncommitted source changes; regenerated results/ do not count.
-dirty=false; [ -n "$(git -C "$root" status --porcelain -- . ':!results' 2>/dev/null)" ] && dirty=true
+# The commit and dirty flag the measured binary was built from (stamped by its build script),
+# not the tree's state now, which may have changed while the runs went on.
+commit="$(sed -n 's/.*"build":{"commit":"\([^"]*\)".*/\1/p' "$dir/gate.json")"
+dirty="$(sed -n 's/.*"build":{[^}]*"dirty":"\([a-z]*\)".*/\1/p' "$dir/gate.json")"
+case "$dirty" in true|false) ;; *) dirty=null ;; esac
 cat > "$dir/metadata.json" <<JSON
 {
   "host": "$(json "$host")",
@@ -88,7 +91,7 @@ cat > "$dir/metadata.json" <<JSON
   "cores": $(nproc),
   "kernel": "$(json "$(uname -r)")",
   "rustc": "$(json "$(rustc -V 2>/dev/null || echo unknown)")",
-  "commit": "$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)",
+  "commit": "$(json "${commit:-unknown}")",
   "dirty": $dirty,
   "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)",
   "command": "$(json "$bin ${args[*]} --rows $rows")",

@@ -72,5 +72,5 @@ if command -v valgrind >/dev/null 2>&1; then
 fi
 
 echo "== STREAM probe" >&2
-"$root/target/release/stream" > "$dir/stream.json"
+"$stream" > "$dir/stream.json"
 "$results" scaling "$dir"

@@ -84,6 +84,12 @@ macro_rules! catalog {
     };
 }
 
+// An `Optimizations` set is one bit per optimization in a `u32`.
+const _: () = assert!(
+    Optimization::ALL.len() <= 32,
+    "Optimizations needs a wider bit set"
+);
+
 impl Optimization {
     fn bit(self) -> u32 {
         1 << (self as u32)
@@ -200,25 +206,57 @@ impl Experiment {
     }
 }
 
+/// The catalog as aligned text: number, slug, the study's figure, summary.
+pub fn text_table() -> String {
+    let mut text = format!("{:>3}  {:<26} {:>9}  {}\n", "N", "slug", "study", "summary");
+    for e in CATALOG {
+        let study = e
+            .study
+            .map_or_else(|| "-".to_string(), |s| format!("{:.2} s", s.median_s));
+        text.push_str(&format!(
+            "{:>3}  {:<26} {:>9}  {}\n",
+            format!("{:02}", e.number),
+            e.slug,
+            study,
+            e.summary
+        ));
+    }
+    text
+}
+
+/// The catalog as the Markdown table of the README (a test keeps the two equal).
+pub fn markdown_table() -> String {
+    let mut text = String::from("| N | slug | what changes |\n|---|---|---|\n");
+    for e in CATALOG {
+        text.push_str(&format!(
+            "| {:02} | {} | {} |\n",
+            e.number,
+            e.slug,
+            e.summary.replace('|', "\\|")
+        ));
+    }
+    text
+}
+
 const fn study(median_s: f64, ipc: f64) -> Option<StudyFigure> {
     Some(StudyFigure { median_s, ipc })
 }
 
 catalog! {
     0 baseline "baseline" {
-        summary: "per-row structs, fresh strings, per-call sampling, 1 writer, 1,024-row batches",
+        summary: "per-row structs, fresh `String`s, distributions built per draw, `std::sync::mpsc`, 1 `ArrowWriter` with default properties, 1,024-row batches, `phone_type` as Utf8",
         changes: "rows drawn into Vec<Contact> with a new String per value, distributions built at every draw, std::sync::mpsc, one ArrowWriter with default properties, phone_type as Utf8",
         study: study(3.69, 1.20),
     },
     /// `phone_type` as `Dictionary(UInt8, Utf8)` instead of `Utf8`.
     1 adds DictionaryPhoneType "dictionary-phone-type" {
-        summary: "phone_type as Dictionary(UInt8, Utf8)",
+        summary: "`phone_type` as `Dictionary(UInt8, Utf8)`",
         changes: "three distinct values stored as u8 keys instead of repeated strings",
         study: study(3.77, 1.21),
     },
     /// Draw rows straight into Arrow builders instead of per-row structs.
     2 adds NoRowStructs "no-row-structs" {
-        summary: "no intermediate per-row structs",
+        summary: "rows drawn straight into Arrow builders",
         changes: "rows drawn straight into Arrow builders; still a fresh String per name and number",
         study: study(3.79, 1.19),
     },
@@ -236,31 +274,31 @@ catalog! {
     },
     /// Two writer threads and files instead of one.
     5 adds TwoWriters "two-writers" {
-        summary: "two writer threads, two files",
+        summary: "two writer threads and files",
         changes: "batch i goes to writer i mod 2 (unless --writers is given)",
         study: study(2.76, 1.05),
     },
     /// Distributions built once instead of at every draw.
     6 adds PrecomputedSampling "precomputed-sampling" {
-        summary: "lightweight sampling: distributions built once",
+        summary: "distributions built once, not per draw",
         changes: "WeightedIndex and Uniform tables built once per producer instead of at every draw; the draws themselves are identical",
         study: study(1.18, 2.02),
     },
     /// Writer and producer thread counts sized to the machine.
     7 adds SizedThreadPools "sized-thread-pools" {
-        summary: "more writers and a producer pool sized to the machine",
+        summary: "writers = max(2, cores/2), producers = cores",
         changes: "writers = max(2, cores / 2), producers = cores (unless --writers / --producers are given); on 2 cores this equals 05's counts",
         study: study(0.81, 1.76),
     },
     /// Per-thread generator state and persistent builders, 4,096-row batches.
     8 adds ThreadLocalBuilders "thread-local-builders" {
-        summary: "thread-local generator state, persistent builders, 4,096-row batches",
+        summary: "per-producer sampler and persistent builders, 4,096-row batches",
         changes: "each producer keeps its own sampler and batch builder across batches; default batch size 4,096",
         study: study(0.58, 2.21),
     },
     /// Names interned in one map shared by all producers.
     9 adds InternedNames "interned-names" {
-        summary: "names interned in one map shared by all producers (a regression)",
+        summary: "names interned in one shared map (a regression, as in the study)",
         changes: "every name is looked up in a shared RwLock<HashMap> and its Arc<str> cloned; the shared cache lines bounce between cores",
         study: study(0.97, 1.10),
     },
@@ -271,61 +309,61 @@ catalog! {
     },
     /// Each producer owns a fixed stride of batches instead of claiming them from a shared counter.
     11 adds StaticBatchAssignment "static-batch-assignment" {
-        summary: "no shared counter on the hot path",
+        summary: "fixed batch strides per producer instead of a shared counter (ids already follow from the row, so the study's per-batch id ranges are moot here)",
         changes: "the study replaced a global atomic phone-id counter with per-batch id ranges; ids here already follow from the row number, so the nearest honest equivalent drops the one remaining shared counter: producers take fixed batch strides instead of claiming batches from an atomic",
         study: study(0.57, 2.23),
     },
     /// Names written straight into the column buffer, never copied through a `String`.
     12 adds DirectNames "direct-names" {
-        summary: "name buffer no longer copied",
+        summary: "names written into the column buffer with no intermediate `String`",
         changes: "the study stopped cloning the name buffer; here names are written straight into the Arrow value buffer with no intermediate String",
         study: study(0.57, 2.21),
     },
     /// Phone-number digits written by hand instead of through `fmt`.
     13 adds DirectDigits "direct-digits" {
-        summary: "phone numbers written without fmt",
+        summary: "phone digits written by hand instead of through `fmt`",
         changes: "the ten digits are written two at a time from a 100-entry table straight into the value buffer instead of formatted with {:010}",
         study: None,
     },
     /// Writer properties fitted to the data: no dictionary or statistics for the unique numbers.
     14 adds FittedWriterProperties "fitted-writer-properties" {
-        summary: "writer properties fitted to the data",
+        summary: "no dictionary and no statistics for the unique `phones.number`; no dictionary (it overflows anyway) and no statistics (unsorted: min/max prune nothing) for `name`",
         changes: "no dictionary and no statistics for the unique phones.number column; no dictionary (it overflows and falls back within each row group) and no statistics for the Zipfian names (unsorted, so every chunk's min/max spans the vocabulary and prunes nothing); phone_type keeps its dictionary. Output grows ~3% (names plain)",
         study: None,
     },
     /// Name ranks found through a guide table instead of a binary search.
     15 adds GuidedNameRanks "guided-name-ranks" {
-        summary: "name ranks found through a guide table",
+        summary: "Zipf name ranks found through a guide table instead of a binary search (identical draws)",
         changes: "profiling (make profile N=14) put ~17% of CPU in the binary search of WeightedIndex<f64> over 1,500-2,000 Zipf weights; the same uniform draw now indexes a bucket table and scans forward, giving the identical rank (needs precomputed-sampling)",
         study: None,
     },
     /// New allocations from mimalloc instead of the system allocator.
     16 adds Mimalloc "mimalloc" {
-        summary: "mimalloc instead of the system allocator",
+        summary: "new allocations from mimalloc instead of glibc (chosen at start-up, no second build)",
         changes: "new blocks come from mimalloc (switched at start-up; each block is freed by the allocator that made it); profiling showed glibc's per-thread arenas trimming and re-faulting memory, i.e. system time, under multi-threaded encoding",
         study: None,
     },
     /// One file per writer encoded by `shredlab-writer`'s parallel column-encoding writer.
     17 adds ParallelWriter "parallel-writer" {
-        summary: "parallel column-encoding writer",
+        summary: "one file encoded by `ParallelArrowWriter` with an encoder pool (default 1 writer)",
         changes: "each file is encoded by ParallelArrowWriter (leaf columns on a worker pool, byte-identical to ArrowWriter); default 1 writer with an encoder pool of max(2, cores / writers) threads",
         study: None,
     },
     /// Bounded crossbeam channels, and spent batches returned to producers for buffer reuse.
     18 adds RecyclingChannel "recycling-channel" {
-        summary: "crossbeam channels, spent batches recycled to producers",
+        summary: "bounded crossbeam channels; written batches go back to producers, whose builders reuse their buffers",
         changes: "bounded crossbeam channels replace std::sync::mpsc, and writers hand written batches back so producers' persistent builders reuse their buffers (needs thread-local-builders; buffers still held elsewhere, e.g. by parallel-writer's workers, are dropped)",
         study: None,
     },
     /// 16,384-row batches, the best batch size of `make sweep`.
     19 adds LargeBatches "large-batches" {
-        summary: "16,384-row batches, the sweep's best cell",
+        summary: "16,384-row batches, the best cell of `make sweep`",
         changes: "make sweep over experiment 18 (writers 1-4 x batch 1,024-65,536) put 16,384-row batches fastest: fewer per-batch costs (channel hand-offs, builder finishes, Arrow array assembly); 65,536 loses again to cache footprint",
         study: None,
     },
     /// The kernel starts writing each file to disk while it is produced, not at the final sync.
     20 adds EarlyWriteback "early-writeback" {
-        summary: "files written back to disk while they are produced",
+        summary: "the kernel writes each file back to disk while it is produced (`sync_file_range` every 8 MiB), so the final sync waits only for the tail",
         changes: "every file is synced before its rename, so a finished file is durable; without help the kernel holds the whole file in the page cache until that sync, and the run then waits idle ~0.1 s for the disk (strace -T: fdatasync 85-100 ms for 279 MiB). Now sync_file_range starts writeback every 8 MiB, so the disk works alongside the CPUs and the final sync waits only for the tail",
         study: None,
     },

@@ -2,9 +2,10 @@
 
 use std::path::PathBuf;
 
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 use shredlab_generator::SkewConfig;
 
+use crate::build_info::VERSION;
 use crate::catalog::Optimization;
 use crate::compression::CompressionSpec;
 use crate::config::RunRequest;
@@ -12,14 +13,14 @@ use crate::config::RunRequest;
 /// Generate nested, Zipf-skewed contact records and write them as Parquet, one numbered
 /// optimization experiment at a time.
 #[derive(Debug, Parser)]
-#[command(name = "pipeline", version, about, args_override_self = true)]
+#[command(name = "pipeline", version = VERSION, about, args_override_self = true)]
 pub struct Cli {
     /// Experiment number: the baseline plus optimizations 1..=N (see --list).
     #[arg(long, short = 'e', default_value_t = 0)]
     pub experiment: u32,
-    /// Print the experiment catalog and exit.
-    #[arg(long)]
-    pub list: bool,
+    /// Print the experiment catalog and exit: as text, or as the README's Markdown table.
+    #[arg(long, value_name = "FORMAT", num_args = 0..=1, default_missing_value = "text")]
+    pub list: Option<ListFormat>,
     /// Switch optimizations on, on top of the experiment (comma-separated slugs).
     #[arg(long, value_delimiter = ',')]
     pub enable: Vec<Optimization>,
@@ -68,6 +69,15 @@ pub struct Cli {
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+/// How `--list` prints the catalog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ListFormat {
+    /// Aligned columns: number, slug, the study's figure, summary.
+    Text,
+    /// The Markdown table of the README's catalog section.
+    Markdown,
 }
 
 impl Cli {

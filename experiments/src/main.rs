@@ -4,8 +4,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use shredlab_experiments::alloc::{self, SwitchableAllocator};
-use shredlab_experiments::catalog::CATALOG;
-use shredlab_experiments::cli::Cli;
+use shredlab_experiments::catalog;
+use shredlab_experiments::cli::{Cli, ListFormat};
 use shredlab_experiments::error::PipelineError;
 use shredlab_experiments::output::OutputDir;
 use shredlab_experiments::run::{execute, progress_bar, resolve};
@@ -15,8 +15,14 @@ static ALLOCATOR: SwitchableAllocator = SwitchableAllocator;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if cli.list {
-        print!("{}", catalog_table());
+    if let Some(format) = cli.list {
+        print!(
+            "{}",
+            match format {
+                ListFormat::Text => catalog::text_table(),
+                ListFormat::Markdown => catalog::markdown_table(),
+            }
+        );
         return ExitCode::SUCCESS;
     }
     let result = resolve(&cli.request()).and_then(|config| {
@@ -45,22 +51,4 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// The catalog as a text table: number, slug, study figure, summary.
-fn catalog_table() -> String {
-    let mut text = format!("{:>3}  {:<26} {:>9}  {}\n", "N", "slug", "study", "summary");
-    for e in CATALOG {
-        let study = e
-            .study
-            .map_or_else(|| "-".to_string(), |s| format!("{:.2} s", s.median_s));
-        text.push_str(&format!(
-            "{:>3}  {:<26} {:>9}  {}\n",
-            format!("{:02}", e.number),
-            e.slug,
-            study,
-            e.summary
-        ));
-    }
-    text
 }

@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use crate::alloc;
+use crate::build_info::{BuildInfo, BUILD};
 use crate::catalog::CATALOG;
 use crate::compression::CompressionSpec;
 use crate::config::PipelineConfig;
@@ -52,6 +53,8 @@ pub struct RunReport {
     pub digest: Option<Digest>,
     /// `"pass"` when the data gate ran and matched.
     pub gate: Option<&'static str>,
+    /// The commit and work-tree state the binary was built from.
+    pub build: BuildInfo,
 }
 
 impl RunReport {
@@ -87,6 +90,7 @@ impl RunReport {
                 .collect(),
             digest: read_back,
             gate: read_back.map(|_| "pass"),
+            build: BUILD,
         }
     }
 

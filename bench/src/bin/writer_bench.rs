@@ -13,6 +13,7 @@ use parquet::file::properties::WriterProperties;
 use shredlab_bench::writer_bench::cells::{markdown, CellResult};
 use shredlab_bench::writer_bench::{compare, table, Shape};
 use shredlab_experiments::alloc::{self, Allocator, SwitchableAllocator};
+use shredlab_experiments::build_info::BUILD;
 use shredlab_experiments::catalog::Optimizations;
 use shredlab_experiments::compression::CompressionSpec;
 use shredlab_experiments::run::available_cores;
@@ -159,9 +160,11 @@ fn main() -> Result<()> {
          (encoded pages buffered, plus Arrow data queued for workers). RSS: growth of the \
          process's peak RSS during one write (memory the allocator kept from earlier repetitions \
          is not counted again, so it understates). \
-         Command: `make writer-bench`.",
+         Command: `make writer-bench`, built from commit {} (dirty: {}).",
         allocator.name(),
-        args.reps
+        args.reps,
+        BUILD.commit,
+        BUILD.dirty,
     );
     std::fs::write(
         args.output.join(format!("{stem}.md")),
