@@ -112,7 +112,7 @@ pub fn expected_values(iterations: usize) -> (f64, f64, f64) {
 
 /// Runs the four kernels `reps` times over arrays of `elements` f64s on `threads` threads.
 /// Returns `None` if the arrays do not hold the values STREAM's arithmetic predicts.
-pub fn run(elements: usize, threads: usize, reps: usize) -> Option<StreamResult> {
+pub fn measure(elements: usize, threads: usize, reps: usize) -> Option<StreamResult> {
     let (mut a, mut b, mut c) = (
         vec![1.0; elements],
         vec![2.0; elements],
@@ -186,7 +186,7 @@ mod tests {
     fn kernels_compute_streams_arithmetic() {
         // One round from a=1, b=2, c=0: c=1, b=3, c=4, a=3+12=15.
         assert_eq!(expected_values(1), (15.0, 3.0, 4.0));
-        let result = run(10_000, 3, 4).expect("arrays match the closed form");
+        let result = measure(10_000, 3, 4).expect("arrays match the closed form");
         assert_eq!(result.copy.bytes, 16 * 10_000);
         assert_eq!(result.triad.bytes, 24 * 10_000);
         assert!(result.best_bytes_per_s() > 0.0);

@@ -26,7 +26,7 @@ fn main() -> Result<()> {
         .elements
         .unwrap_or_else(|| stream::elements_for_cache(llc).max(8 << 20));
     let threads = args.threads.unwrap_or_else(available_cores);
-    let result = stream::run(elements, threads, args.reps.max(1))
+    let result = stream::measure(elements, threads, args.reps.max(1))
         .context("STREAM validation failed: the arrays do not hold the expected values")?;
     let mut json = serde_json::to_value(&result)?;
     json["best_bytes_per_s"] = result.best_bytes_per_s().into();

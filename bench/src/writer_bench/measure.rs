@@ -41,7 +41,7 @@ pub enum Contender {
 
 /// One timed write of all batches.
 #[derive(Debug, Clone, Copy)]
-struct Run {
+struct Repetition {
     seconds: f64,
     cpu_seconds: Option<f64>,
     peak_extra: Option<u64>,
@@ -54,7 +54,7 @@ fn write_once(
     schema: &SchemaRef,
     batches: &[RecordBatch],
     props: &WriterProperties,
-) -> Result<Run> {
+) -> Result<Repetition> {
     let peak_known = process::reset_peak();
     let base = process::current_rss();
     let cpu_before = process::cpu_seconds();
@@ -94,7 +94,7 @@ fn write_once(
         (true, Some(base), Some(peak)) => Some(peak.saturating_sub(base)),
         _ => None,
     };
-    Ok(Run {
+    Ok(Repetition {
         seconds,
         cpu_seconds,
         peak_extra,
@@ -124,15 +124,15 @@ pub struct WriterStats {
     pub output_bytes: u64,
 }
 
-fn stats(runs: &[Run]) -> WriterStats {
-    let seconds: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
-    let cpu: Option<Vec<f64>> = runs.iter().map(|r| r.cpu_seconds).collect();
+fn stats(repetitions: &[Repetition]) -> WriterStats {
+    let seconds: Vec<f64> = repetitions.iter().map(|r| r.seconds).collect();
+    let cpu: Option<Vec<f64>> = repetitions.iter().map(|r| r.cpu_seconds).collect();
     WriterStats {
         median_s: median(&seconds),
         median_cpu_s: cpu.map(|cpu| median(&cpu)),
-        peak_extra_bytes: runs.iter().filter_map(|r| r.peak_extra).max(),
-        peak_writer_bytes: runs.iter().map(|r| r.peak_held).max().unwrap_or(0),
-        output_bytes: runs.last().map_or(0, |r| r.output_bytes),
+        peak_extra_bytes: repetitions.iter().filter_map(|r| r.peak_extra).max(),
+        peak_writer_bytes: repetitions.iter().map(|r| r.peak_held).max().unwrap_or(0),
+        output_bytes: repetitions.last().map_or(0, |r| r.output_bytes),
         seconds,
     }
 }
@@ -144,7 +144,7 @@ const MIN_TOTAL_SECONDS: f64 = 0.25;
 /// Most repetitions per writer and cell.
 const MAX_REPS: usize = 500;
 
-/// Repetitions per writer: at least `reps`, more for short runs (one run took `seconds`).
+/// Repetitions per writer: at least `reps`, more for short ones (one took `seconds`).
 fn repetitions(reps: usize, seconds: f64) -> usize {
     let needed = (MIN_TOTAL_SECONDS / seconds.max(1e-6)).ceil() as usize;
     needed.clamp(reps, MAX_REPS.max(reps))
@@ -189,7 +189,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn short_runs_get_more_repetitions() {
+    fn short_cells_get_more_repetitions() {
         assert_eq!(repetitions(5, 2.0), 5);
         assert_eq!(repetitions(5, 0.1), 5);
         assert_eq!(repetitions(5, 0.001), 250);
