@@ -8,6 +8,14 @@ use crate::compression::CompressionSpec;
 use crate::error::PipelineError;
 use crate::shard::Shard;
 
+/// The most rows one batch may hold. Arrow addresses a `Utf8` column's bytes with 32-bit offsets;
+/// at 2^24 rows every contacts column stays far below that 2 GiB limit.
+pub const MAX_BATCH_ROWS: usize = 1 << 24;
+
+/// The most producer or writer threads one run may start: far beyond any useful count, and low
+/// enough that the operating system can create them.
+pub const MAX_THREADS: usize = 1024;
+
 /// What the user asked for; `None` means "the experiment's default".
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunRequest {
@@ -130,18 +138,35 @@ impl PipelineConfig {
             verify: request.verify,
             shard: Shard::try_new(request.part, request.parts)?,
         };
-        for (name, value) in [
-            ("rows", config.rows),
-            ("batch-size", config.batch_size as u64),
-            ("producers", config.producers as u64),
-            ("writers", config.writers as u64),
+        for (flag, value, max) in [
+            ("rows", config.rows, u64::MAX),
+            (
+                "batch-size",
+                config.batch_size as u64,
+                MAX_BATCH_ROWS as u64,
+            ),
+            ("producers", config.producers as u64, MAX_THREADS as u64),
+            ("writers", config.writers as u64, MAX_THREADS as u64),
         ] {
             if value == 0 {
-                return Err(PipelineError::Zero(name));
+                return Err(PipelineError::Zero(flag));
+            }
+            if value > max {
+                return Err(PipelineError::TooLarge { flag, value, max });
             }
         }
+        if config.batch_count() == 0 {
+            return Err(PipelineError::EmptyShard {
+                part: config.shard.index(),
+                parts: config.shard.count(),
+                rows: config.rows,
+            });
+        }
+        // A writer without a batch would write an empty file.
+        let writers = config.writers.min(config.batch_count() as usize);
         Ok(Self {
-            encoder_threads: (cores / config.writers).max(2),
+            writers,
+            encoder_threads: (cores / writers).max(2),
             ..config
         })
     }
@@ -174,11 +199,12 @@ impl PipelineConfig {
         (rows.end - rows.start).div_ceil(self.batch_size as u64)
     }
 
-    /// Rows of batch `index`.
+    /// Rows of batch `index`; empty past the last batch.
     pub fn batch_rows(&self, index: u64) -> std::ops::Range<u64> {
         let rows = self.shard_rows();
-        let start = rows.start + index * self.batch_size as u64;
-        start..(start + self.batch_size as u64).min(rows.end)
+        let offset = index.saturating_mul(self.batch_size as u64);
+        let start = rows.start.saturating_add(offset).min(rows.end);
+        start..start.saturating_add(self.batch_size as u64).min(rows.end)
     }
 }
 

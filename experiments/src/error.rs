@@ -15,6 +15,26 @@ pub enum PipelineError {
     /// A count option is zero.
     #[error("--{0} must be at least 1")]
     Zero(&'static str),
+    /// A size or count option is beyond what a run can use.
+    #[error("--{flag} {value} is too large: at most {max}")]
+    TooLarge {
+        /// The option, without its dashes.
+        flag: &'static str,
+        /// The value given.
+        value: u64,
+        /// The largest value accepted.
+        max: u64,
+    },
+    /// The shard holds no rows: more parts than rows.
+    #[error("--part {part} of --parts {parts} holds none of the {rows} rows: use at most {rows} parts, or more rows")]
+    EmptyShard {
+        /// The shard index.
+        part: u64,
+        /// The shard count.
+        parts: u64,
+        /// The rows of the whole run.
+        rows: u64,
+    },
     /// The shard index is not below the shard count.
     #[error("--part {part} is out of range for --parts {parts}: parts are numbered 0 to {}", parts - 1)]
     ShardOutOfRange {
@@ -47,6 +67,14 @@ pub enum PipelineError {
         dir: PathBuf,
         /// One entry found there.
         example: String,
+    },
+    /// A manifest file is not what this program writes.
+    #[error("{path} is not a shredlab manifest ({message}): remove it, or rerun with --overwrite")]
+    BadManifest {
+        /// The manifest file.
+        path: PathBuf,
+        /// What the JSON parser said.
+        message: String,
     },
     /// An output file could not be created or committed.
     #[error(transparent)]
@@ -86,6 +114,38 @@ pub enum PipelineError {
     /// A writer stopped taking batches without reporting why.
     #[error("writer {0} stopped before all batches were written")]
     WriterGone(usize),
+    /// A producer or writer thread could not be started.
+    #[error("cannot start a thread, {source}: use fewer --producers or --writers, or raise the process's thread limit (ulimit -u)")]
+    Spawn {
+        /// The operating system's error, naming the thread.
+        source: std::io::Error,
+    },
+    /// The handlers that let SIGINT and SIGTERM stop a run cleanly could not be installed.
+    #[error("cannot install the SIGINT/SIGTERM handlers: {source}")]
+    SignalHandlers {
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// SIGINT or SIGTERM arrived: the run stopped and committed nothing.
+    #[error(
+        "stopped by signal {signal}: nothing was committed and the temporary files were removed"
+    )]
+    Interrupted {
+        /// The signal's number.
+        signal: i32,
+    },
+    /// The run wrote fewer rows or batches than it was asked for.
+    #[error("wrote {rows} rows in {batches} batches but {expected_rows} rows in {expected_batches} batches were asked for: nothing was committed (this is a bug; please report it with the command line)")]
+    CountMismatch {
+        /// Rows written.
+        rows: u64,
+        /// Batches written.
+        batches: u64,
+        /// Rows asked for.
+        expected_rows: u64,
+        /// Batches asked for.
+        expected_batches: u64,
+    },
     /// The process could not restart itself on the allocator the experiment needs.
     #[error("cannot restart on the {allocator} allocator: {source}")]
     Restart {
@@ -98,7 +158,7 @@ pub enum PipelineError {
     #[error(transparent)]
     Gate(#[from] GateError),
     /// The data read back differs from the data produced.
-    #[error("data gate FAILED: produced {produced}, read back {read_back}")]
+    #[error("data gate FAILED: produced {produced}, read back {read_back}; nothing was committed and the temporary files were removed")]
     GateMismatch {
         /// Digest of the batches the producers made.
         produced: Digest,

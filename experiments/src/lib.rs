@@ -20,4 +20,5 @@ pub mod properties;
 pub mod report;
 pub mod run;
 pub mod shard;
+pub mod signals;
 pub mod source;

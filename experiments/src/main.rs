@@ -1,5 +1,6 @@
 //! `pipeline`: generate contacts and write them as Parquet under one numbered experiment.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -9,6 +10,7 @@ use shredlab_experiments::cli::{Cli, ListFormat};
 use shredlab_experiments::error::PipelineError;
 use shredlab_experiments::output::OutputDir;
 use shredlab_experiments::run::{execute, progress_bar, resolve};
+use shredlab_experiments::signals;
 
 #[global_allocator]
 static ALLOCATOR: SwitchableAllocator = SwitchableAllocator;
@@ -16,14 +18,11 @@ static ALLOCATOR: SwitchableAllocator = SwitchableAllocator;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(format) = cli.list {
-        print!(
-            "{}",
-            match format {
-                ListFormat::Text => catalog::text_table(),
-                ListFormat::Markdown => catalog::markdown_table(),
-            }
-        );
-        return ExitCode::SUCCESS;
+        let table = match format {
+            ListFormat::Text => catalog::text_table(),
+            ListFormat::Markdown => catalog::markdown_table(),
+        };
+        return print(&table, "");
     }
     let result = resolve(&cli.request()).and_then(|config| {
         let allocator = config.allocator();
@@ -31,23 +30,47 @@ fn main() -> ExitCode {
             allocator: allocator.name(),
             source,
         })?;
+        signals::install().map_err(|source| PipelineError::SignalHandlers { source })?;
         let output = OutputDir::prepare(&cli.output_dir, cli.overwrite, config.shard)?;
         execute(&config, &output, &progress_bar(cli.rows, cli.quiet))
     });
     match result {
-        Ok(report) if cli.json => {
-            println!(
-                "{}",
-                serde_json::to_string(&report).expect("report serializes")
-            );
-            ExitCode::SUCCESS
-        }
         Ok(report) => {
-            print!("{}", report.human());
-            ExitCode::SUCCESS
+            let text = if cli.json {
+                format!(
+                    "{}\n",
+                    serde_json::to_string(&report).expect("a report serializes")
+                )
+            } else {
+                report.human()
+            };
+            print(
+                &text,
+                " (the run itself succeeded: its files are committed)",
+            )
+        }
+        Err(PipelineError::Interrupted { signal }) => {
+            eprintln!("error: {}", PipelineError::Interrupted { signal });
+            ExitCode::from(u8::try_from(128 + signal).unwrap_or(1))
         }
         Err(error) => {
             eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Writes `text` to stdout; a closed or full stdout is an error message (ending in `note`) and a
+/// failure exit, not a panic.
+fn print(text: &str, note: &str) -> ExitCode {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: cannot write to stdout: {error}{note}");
             ExitCode::FAILURE
         }
     }

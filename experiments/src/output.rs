@@ -4,9 +4,12 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use serde::{Deserialize, Serialize};
 use shredlab_writer::PendingFile;
 
+use crate::build_info::{BuildInfo, BUILD};
 use crate::error::PipelineError;
+use crate::gate::Digest;
 use crate::shard::Shard;
 
 /// One finished output file.
@@ -18,22 +21,80 @@ pub struct CommittedFile {
     pub bytes: u64,
 }
 
-/// Creates one sink per writer, and commits them all once every writer has succeeded.
+/// Creates one sink per writer. Committing the finished sinks is the caller's step, taken only
+/// once the run has succeeded and passed its checks.
 pub trait SinkFactory: Sync {
     /// A writer's byte sink.
     type Sink: Write + Send;
     /// The sink of writer `index`.
     fn create(&self, index: usize) -> Result<Self::Sink, PipelineError>;
-    /// Makes the finished sinks visible. Called only when the whole run succeeded.
-    fn commit(&self, sinks: Vec<Self::Sink>) -> Result<Vec<CommittedFile>, PipelineError>;
+}
+
+/// What `PREFIXmanifest.json` says: the run's files, and what they hold.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// File names in the directory, in writer order, with their sizes.
+    pub files: Vec<ManifestFile>,
+    /// Rows in all the files together.
+    pub rows: u64,
+    /// The gate's digest of the files, when the run was verified.
+    pub digest: Option<Digest>,
+    /// The binary that wrote them.
+    pub build: BuildInfo,
+}
+
+impl Manifest {
+    /// The manifest of `shard`'s last committed run in `dir`, if there is one. Readers trust the
+    /// files it lists: part files without a manifest are not a finished run.
+    pub fn read(dir: &Path, shard: Shard) -> Result<Option<Manifest>, PipelineError> {
+        let path = dir.join(manifest_name(&shard.file_prefix()));
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => {
+                return Err(PipelineError::OutputDirectory {
+                    dir: dir.to_path_buf(),
+                    source,
+                })
+            }
+        };
+        serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|error| PipelineError::BadManifest {
+                path,
+                message: error.to_string(),
+            })
+    }
+
+    /// The paths of the files it lists, in `dir`.
+    pub fn paths(&self, dir: &Path) -> Vec<PathBuf> {
+        self.files.iter().map(|f| dir.join(&f.name)).collect()
+    }
+}
+
+/// The manifest's file name for files named `prefix...`.
+fn manifest_name(prefix: &str) -> String {
+    format!("{prefix}manifest.json")
+}
+
+/// One file of a [`Manifest`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManifestFile {
+    /// Its name in the output directory.
+    pub name: String,
+    /// Its size in bytes.
+    pub bytes: u64,
 }
 
 /// A directory of `PREFIX-NNNNN.parquet` files, one per writer, each written under a temporary
-/// name and renamed only after the whole run succeeded. The prefix is `part-` for a whole run and
-/// names the shard otherwise, so the shards of one run can share a directory.
+/// name and renamed only after the whole run succeeded, then `PREFIXmanifest.json`, written last,
+/// which lists them: a set of part files without its manifest is not a finished run. The prefix
+/// is `part-` for a whole run and names the shard otherwise, so the shards of one run can share a
+/// directory.
 #[derive(Debug, Clone)]
 pub struct OutputDir {
     dir: PathBuf,
+    shard: Shard,
     prefix: String,
     writeback_step: Option<u64>,
 }
@@ -51,41 +112,52 @@ fn is_other_shard(name: &str, prefix: &str) -> bool {
     name.starts_with("shard-") && !name.starts_with(prefix)
 }
 
+/// Whether `name` is a temporary file of ours, `.PREFIX...tmp`, left by a run that was killed.
+fn is_own_temporary(name: &str, prefix: &str) -> bool {
+    name.strip_prefix('.')
+        .is_some_and(|rest| rest.starts_with(prefix) && rest.ends_with(".tmp"))
+}
+
 impl OutputDir {
     /// Checks `dir` and creates it if missing. A directory holding anything but other shards'
-    /// files is refused unless `overwrite`, so no earlier output is replaced by accident.
+    /// files is refused unless `overwrite`, so no earlier output is replaced by accident. With
+    /// `overwrite`, this run's (or shard's) manifest and temporary files left by killed runs are
+    /// removed at once; its old part files go when the new ones are committed.
     pub fn prepare(
         dir: impl Into<PathBuf>,
         overwrite: bool,
         shard: Shard,
     ) -> Result<Self, PipelineError> {
-        let prefix = shard.file_prefix();
         let dir = dir.into();
-        let io_error = |source| PipelineError::OutputDirectory {
-            dir: dir.clone(),
-            source,
-        };
         if dir.exists() && !dir.is_dir() {
             return Err(PipelineError::OutputNotDirectory(dir));
         }
-        std::fs::create_dir_all(&dir).map_err(io_error)?;
-        if !overwrite {
-            for entry in std::fs::read_dir(&dir).map_err(io_error)? {
-                let name = entry
-                    .map_err(io_error)?
-                    .file_name()
-                    .to_string_lossy()
-                    .into_owned();
-                if shard.count() == 1 || !is_other_shard(&name, &prefix) {
-                    return Err(PipelineError::OutputNotEmpty { example: name, dir });
-                }
-            }
-        }
-        Ok(Self {
+        std::fs::create_dir_all(&dir).map_err(|source| PipelineError::OutputDirectory {
+            dir: dir.clone(),
+            source,
+        })?;
+        let output = Self {
             dir,
-            prefix,
+            shard,
+            prefix: shard.file_prefix(),
             writeback_step: None,
-        })
+        };
+        if overwrite {
+            // From here until this run's commit, the old part files are not vouched for.
+            output.remove_where(|name| {
+                name == output.manifest_name() || is_own_temporary(name, &output.prefix)
+            })?;
+        } else if let Some(example) = output
+            .names()?
+            .into_iter()
+            .find(|name| shard.count() == 1 || !is_other_shard(name, &output.prefix))
+        {
+            return Err(PipelineError::OutputNotEmpty {
+                example,
+                dir: output.dir,
+            });
+        }
+        Ok(output)
     }
 
     /// Files that start their writeback to disk every `step` bytes (`None`: at the final sync).
@@ -106,32 +178,120 @@ impl OutputDir {
         self.dir.join(format!("{}{index:05}.parquet", self.prefix))
     }
 
-    /// Every committed file of this run (or shard) in the directory, sorted.
+    /// The manifest's file name: `part-manifest.json`, or the shard's prefix and `manifest.json`.
+    pub fn manifest_name(&self) -> String {
+        manifest_name(&self.prefix)
+    }
+
+    /// The manifest of the last committed run (or shard), if there is one.
+    pub fn manifest(&self) -> Result<Option<Manifest>, PipelineError> {
+        Manifest::read(&self.dir, self.shard)
+    }
+
+    /// Every committed part file of this run (or shard) in the directory, sorted.
     pub fn part_files(&self) -> Result<Vec<PathBuf>, PipelineError> {
-        let io_error = |source| PipelineError::OutputDirectory {
-            dir: self.dir.clone(),
-            source,
-        };
-        let mut parts = Vec::new();
-        for entry in std::fs::read_dir(&self.dir).map_err(io_error)? {
-            let entry = entry.map_err(io_error)?;
-            if is_part_file(&entry.file_name().to_string_lossy(), &self.prefix) {
-                parts.push(entry.path());
-            }
-        }
+        let mut parts: Vec<PathBuf> = self
+            .names()?
+            .into_iter()
+            .filter(|name| is_part_file(name, &self.prefix))
+            .map(|name| self.dir.join(name))
+            .collect();
         parts.sort();
         Ok(parts)
     }
 
-    /// Removes part files an earlier run with more writers left behind.
-    fn remove_stale_parts(&self, keep: &HashSet<PathBuf>) -> Result<(), PipelineError> {
-        for path in self.part_files()? {
-            if !keep.contains(&path) {
-                std::fs::remove_file(&path)
-                    .map_err(|source| PipelineError::RemoveStale { path, source })?;
+    /// Makes a finished run visible: every file synced, then renamed to its final name, then
+    /// part files of earlier runs with more writers removed, then the manifest written. If a
+    /// rename fails, the files already renamed are removed again, so no partial set is left
+    /// under final names.
+    pub fn commit(
+        &self,
+        sinks: Vec<PendingFile>,
+        rows: u64,
+        digest: Option<Digest>,
+    ) -> Result<Vec<CommittedFile>, PipelineError> {
+        let mut sized = Vec::with_capacity(sinks.len());
+        for sink in sinks {
+            sink.sync()?;
+            let bytes = sink.file().metadata().map_err(|e| self.io_error(e))?.len();
+            sized.push((sink, bytes));
+        }
+        let mut committed: Vec<CommittedFile> = Vec::with_capacity(sized.len());
+        for (sink, bytes) in sized {
+            match sink.commit() {
+                Ok(path) => committed.push(CommittedFile { path, bytes }),
+                Err(error) => {
+                    for file in &committed {
+                        // Best effort: the rename error below is what the user must see.
+                        let _ = std::fs::remove_file(&file.path);
+                    }
+                    return Err(error.into());
+                }
             }
         }
+        let keep: HashSet<PathBuf> = committed.iter().map(|f| f.path.clone()).collect();
+        self.remove_where(|name| {
+            is_part_file(name, &self.prefix) && !keep.contains(&self.dir.join(name))
+        })?;
+        self.write_manifest(&committed, rows, digest)?;
+        Ok(committed)
+    }
+
+    fn write_manifest(
+        &self,
+        files: &[CommittedFile],
+        rows: u64,
+        digest: Option<Digest>,
+    ) -> Result<(), PipelineError> {
+        let manifest = Manifest {
+            files: files
+                .iter()
+                .map(|f| ManifestFile {
+                    name: f
+                        .path
+                        .file_name()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .into_owned(),
+                    bytes: f.bytes,
+                })
+                .collect(),
+            rows,
+            digest,
+            build: BUILD,
+        };
+        let mut file = PendingFile::create(self.dir.join(self.manifest_name()))?;
+        let json = serde_json::to_vec_pretty(&manifest).expect("a manifest serializes");
+        file.write_all(&json).map_err(|e| self.io_error(e))?;
+        file.commit()?;
         Ok(())
+    }
+
+    /// The names of the directory's entries.
+    fn names(&self) -> Result<Vec<String>, PipelineError> {
+        let mut names = Vec::new();
+        for entry in std::fs::read_dir(&self.dir).map_err(|e| self.io_error(e))? {
+            let entry = entry.map_err(|e| self.io_error(e))?;
+            names.push(entry.file_name().to_string_lossy().into_owned());
+        }
+        Ok(names)
+    }
+
+    /// Removes the entries whose names match `doomed`.
+    fn remove_where(&self, doomed: impl Fn(&str) -> bool) -> Result<(), PipelineError> {
+        for name in self.names()?.into_iter().filter(|n| doomed(n)) {
+            let path = self.dir.join(name);
+            std::fs::remove_file(&path)
+                .map_err(|source| PipelineError::RemoveStale { path, source })?;
+        }
+        Ok(())
+    }
+
+    fn io_error(&self, source: std::io::Error) -> PipelineError {
+        PipelineError::OutputDirectory {
+            dir: self.dir.clone(),
+            source,
+        }
     }
 }
 
@@ -144,27 +304,6 @@ impl SinkFactory for OutputDir {
             Some(step) => file.with_early_writeback(step),
             None => file,
         })
-    }
-
-    fn commit(&self, sinks: Vec<PendingFile>) -> Result<Vec<CommittedFile>, PipelineError> {
-        let mut committed = Vec::with_capacity(sinks.len());
-        for sink in sinks {
-            let bytes = sink
-                .file()
-                .metadata()
-                .map_err(|source| PipelineError::OutputDirectory {
-                    dir: self.dir.clone(),
-                    source,
-                })?
-                .len();
-            committed.push(CommittedFile {
-                path: sink.commit()?,
-                bytes,
-            });
-        }
-        let keep: HashSet<PathBuf> = committed.iter().map(|f| f.path.clone()).collect();
-        self.remove_stale_parts(&keep)?;
-        Ok(committed)
     }
 }
 
@@ -200,5 +339,16 @@ mod tests {
             mine
         ));
         assert!(!is_other_shard("notes.txt", mine));
+    }
+
+    #[test]
+    fn recognises_its_own_temporaries() {
+        assert!(is_own_temporary(".part-00001.parquet.Ab12.tmp", "part-"));
+        assert!(is_own_temporary(".part-manifest.json.Ab12.tmp", "part-"));
+        assert!(!is_own_temporary("part-00001.parquet", "part-"));
+        assert!(!is_own_temporary(
+            ".shard-00000-of-00002-part-00000.parquet.x.tmp",
+            "shard-00001-of-00002-part-"
+        ));
     }
 }

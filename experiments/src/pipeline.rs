@@ -1,8 +1,8 @@
 //! The pipeline: P producer threads make batches, a channel per writer carries batch `i` to writer
-//! `i mod W`, and each writer encodes its own Parquet file. Any failure stops every thread, and no
-//! output is committed unless every thread succeeded.
+//! `i mod W`, and each writer encodes its own Parquet stream. Any failure, and SIGINT or SIGTERM,
+//! stops every thread. The finished sinks go back to the caller, which checks and commits them.
 
-use std::io::Write;
+use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread;
@@ -22,30 +22,26 @@ use crate::channel::{batch_channel, BatchReceiver, BatchSender, Returns};
 use crate::config::PipelineConfig;
 use crate::error::{panic_message, PipelineError};
 use crate::gate::Digest;
-use crate::output::{CommittedFile, SinkFactory};
+use crate::output::SinkFactory;
 use crate::properties::writer_properties;
+use crate::signals;
 use crate::source::BatchSource;
 
-/// What a finished pipeline did.
-#[derive(Debug, Clone)]
-pub struct PipelineOutcome {
-    /// Wall time from the first thread's start to the last file's commit.
+/// What a finished pipeline did: the sinks it wrote, finished but not committed.
+#[derive(Debug)]
+pub struct PipelineOutcome<W> {
+    /// Wall time from the first thread's start to the last sink's finish.
     pub elapsed: Duration,
     /// Rows written.
     pub rows: u64,
+    /// Batches written.
+    pub batches: u64,
     /// Bytes of Arrow data produced (the used part of every buffer).
     pub arrow_bytes: u64,
-    /// The committed files.
-    pub files: Vec<CommittedFile>,
+    /// The finished sinks, one per writer, in writer order.
+    pub sinks: Vec<W>,
     /// Digest of the batches as produced, when the gate is on.
     pub produced: Option<Digest>,
-}
-
-impl PipelineOutcome {
-    /// Total bytes of the committed files.
-    pub fn output_bytes(&self) -> u64 {
-        self.files.iter().map(|f| f.bytes).sum()
-    }
 }
 
 /// Raises the shared stop flag if its thread unwinds, so the other threads stop too.
@@ -132,7 +128,7 @@ fn produce<S: BatchSource + ?Sized>(
         ..Produced::default()
     };
     for batch_index in claims {
-        if context.stop.load(Ordering::Relaxed) {
+        if context.stop.load(Ordering::Relaxed) || signals::received().is_some() {
             break;
         }
         if let Some(spent) = context.returns.and_then(Returns::take) {
@@ -200,6 +196,13 @@ impl<W: Write + Send> FileEncoder<W> {
     }
 }
 
+/// What one writer wrote: its finished sink, rows and batches.
+struct Written<W> {
+    sink: W,
+    rows: u64,
+    batches: u64,
+}
+
 /// Encodes every batch from `batches` into one Parquet stream and returns the finished sink.
 fn write_stream<W: Write + Send>(
     sink: W,
@@ -207,36 +210,44 @@ fn write_stream<W: Write + Send>(
     properties: WriterProperties,
     batches: BatchReceiver,
     context: &WriterContext<'_>,
-) -> Result<(W, u64), ParquetError> {
+) -> Result<Written<W>, ParquetError> {
     let _stop_on_panic = StopOnPanic(context.stop);
     let mut writer = FileEncoder::try_new(sink, schema, properties, context.config)?;
-    let mut rows = 0;
+    let (mut rows, mut count) = (0, 0);
     for batch in batches {
         writer.write(&batch)?;
         rows += batch.num_rows() as u64;
+        count += 1;
         context.progress.inc(batch.num_rows() as u64);
         if let Some(returns) = context.returns {
             returns.give(batch);
         }
     }
-    Ok((writer.into_inner()?, rows))
+    Ok(Written {
+        sink: writer.into_inner()?,
+        rows,
+        batches: count,
+    })
 }
 
-/// What the writer threads of a run returned, joined: each finished sink and its row count.
-type WriterResults<W> = Vec<thread::Result<Result<(W, u64), ParquetError>>>;
-/// What the producer threads of a run returned, joined.
-type ProducerResults = Vec<thread::Result<Result<Produced, PipelineError>>>;
+/// What a writer thread returned, joined.
+type WriterResult<W> = thread::Result<Result<Written<W>, ParquetError>>;
+/// What a producer thread returned, joined.
+type ProducerResult = thread::Result<Result<Produced, PipelineError>>;
+/// Every thread's result, joined, or the error that kept one from starting.
+type Joined<W> = io::Result<(Vec<WriterResult<W>>, Vec<ProducerResult>)>;
 
-/// Generates every batch of `config` from `source` and writes them to `sinks`: one writer thread
-/// per sink, `config.producers` producer threads, then the sinks committed. On any failure every
-/// thread stops, nothing is committed, and the root cause is returned (a writer's error rather
-/// than the producers' "writer gone" that follows from it).
+/// Generates every batch of `config` from `source` and writes them to sinks from `sinks`: one
+/// writer thread per sink and `config.producers` producer threads. Returns the finished sinks,
+/// uncommitted. On any failure, or SIGINT / SIGTERM, every thread stops, the sinks are dropped,
+/// and the root cause is returned (a writer's error rather than the producers' "writer gone"
+/// that follows from it).
 pub fn generate_and_write<S, F>(
     config: &PipelineConfig,
     source: &S,
     sinks: &F,
     progress: &ProgressBar,
-) -> Result<PipelineOutcome, PipelineError>
+) -> Result<PipelineOutcome<F::Sink>, PipelineError>
 where
     S: BatchSource + ?Sized,
     F: SinkFactory,
@@ -245,26 +256,32 @@ where
     let created: Vec<F::Sink> = (0..config.writers)
         .map(|w| sinks.create(w))
         .collect::<Result<_, _>>()?;
-    let (writer_results, producer_results) = spawn_and_join(config, source, created, progress);
-    let (finished, rows) = collect_writers(writer_results)?;
+    let joined = spawn_and_join(config, source, created, progress);
+    if let Some(signal) = signals::received() {
+        return Err(PipelineError::Interrupted { signal });
+    }
+    let (writer_results, producer_results) =
+        joined.map_err(|source| PipelineError::Spawn { source })?;
+    let (sinks, rows, batches) = collect_writers(writer_results)?;
     let (arrow_bytes, produced) = collect_producers(producer_results, config.verify)?;
-    let files = sinks.commit(finished)?;
     Ok(PipelineOutcome {
         elapsed: started.elapsed(),
         rows,
+        batches,
         arrow_bytes,
-        files,
+        sinks,
         produced,
     })
 }
 
-/// Starts one writer thread per sink and the producer threads, and waits for all of them.
+/// Starts one writer thread per sink and the producer threads, and waits for all of them. If a
+/// thread cannot be started, the others are stopped and joined, and the error is returned.
 fn spawn_and_join<S, W>(
     config: &PipelineConfig,
     source: &S,
     sinks: Vec<W>,
     progress: &ProgressBar,
-) -> (WriterResults<W>, ProducerResults)
+) -> Joined<W>
 where
     S: BatchSource + ?Sized,
     W: Write + Send,
@@ -295,38 +312,69 @@ where
         let (senders, receivers): (Vec<_>, Vec<_>) = (0..config.writers)
             .map(|_| batch_channel(recycling, capacity))
             .unzip();
+        let mut spawn_error = None;
         let writers: Vec<_> = sinks
             .into_iter()
             .zip(receivers)
-            .map(|(sink, batches)| {
+            .enumerate()
+            .map(|(w, (sink, batches))| {
                 let (schema, properties) = (Arc::clone(&schema), properties.clone());
                 let writer_context = &writer_context;
-                scope.spawn(move || write_stream(sink, schema, properties, batches, writer_context))
+                let name = format!("writer-{w}");
+                let thread = thread::Builder::new().name(name.clone());
+                let started = thread.spawn_scoped(scope, move || {
+                    write_stream(sink, schema, properties, batches, writer_context)
+                });
+                started_or_stop(started, &name, &stop, &mut spawn_error)
             })
             .collect();
         let producers: Vec<_> = (0..config.producers)
             .map(|p| {
                 let senders = senders.clone();
                 let context = &context;
-                scope.spawn(move || produce(context, p, senders))
+                let name = format!("producer-{p}");
+                let thread = thread::Builder::new().name(name.clone());
+                let started = thread.spawn_scoped(scope, move || produce(context, p, senders));
+                started_or_stop(started, &name, &stop, &mut spawn_error)
             })
             .collect();
         drop(senders);
-        let producer_results = producers.into_iter().map(|h| h.join()).collect();
-        let writer_results = writers.into_iter().map(|h| h.join()).collect();
-        (writer_results, producer_results)
+        // Every started thread is joined here, so none of their panics escapes the scope.
+        let producer_results: Vec<_> = producers.into_iter().flatten().map(|h| h.join()).collect();
+        let writer_results: Vec<_> = writers.into_iter().flatten().map(|h| h.join()).collect();
+        match spawn_error {
+            Some(error) => Err(error),
+            None => Ok((writer_results, producer_results)),
+        }
     })
 }
 
-/// The finished sinks and the rows written, or the first writer's error or panic.
-fn collect_writers<W>(results: WriterResults<W>) -> Result<(Vec<W>, u64), PipelineError> {
+/// The handle of a started thread; if it could not start, raises `stop` and keeps the first
+/// such error, naming the thread.
+fn started_or_stop<T>(
+    started: io::Result<T>,
+    name: &str,
+    stop: &AtomicBool,
+    first_error: &mut Option<io::Error>,
+) -> Option<T> {
+    started
+        .map_err(|error| {
+            stop.store(true, Ordering::SeqCst);
+            first_error.get_or_insert(io::Error::new(error.kind(), format!("{name}: {error}")));
+        })
+        .ok()
+}
+
+/// The finished sinks, rows and batches written, or the first writer's error or panic.
+fn collect_writers<W>(results: Vec<WriterResult<W>>) -> Result<(Vec<W>, u64, u64), PipelineError> {
     let mut finished = Vec::with_capacity(results.len());
-    let mut rows = 0;
+    let (mut rows, mut batches) = (0, 0);
     for (writer, result) in results.into_iter().enumerate() {
         match result {
-            Ok(Ok((sink, written))) => {
-                finished.push(sink);
-                rows += written;
+            Ok(Ok(written)) => {
+                finished.push(written.sink);
+                rows += written.rows;
+                batches += written.batches;
             }
             Ok(Err(source)) => return Err(PipelineError::Writer { writer, source }),
             Err(payload) => {
@@ -337,13 +385,13 @@ fn collect_writers<W>(results: WriterResults<W>) -> Result<(Vec<W>, u64), Pipeli
             }
         }
     }
-    Ok((finished, rows))
+    Ok((finished, rows, batches))
 }
 
 /// The Arrow bytes produced and, when `verify` is on, the digest of every batch; or the first
 /// producer's error or panic.
 fn collect_producers(
-    results: ProducerResults,
+    results: Vec<ProducerResult>,
     verify: bool,
 ) -> Result<(u64, Option<Digest>), PipelineError> {
     let mut arrow_bytes = 0;

@@ -1,5 +1,7 @@
 //! What a run prints: a few human lines, or one JSON line with `--json`.
 
+use std::time::Duration;
+
 use serde::Serialize;
 
 use crate::alloc;
@@ -8,7 +10,7 @@ use crate::catalog::CATALOG;
 use crate::compression::CompressionSpec;
 use crate::config::PipelineConfig;
 use crate::gate::Digest;
-use crate::pipeline::PipelineOutcome;
+use crate::output::CommittedFile;
 
 /// The metrics of one run, as printed by `--json`.
 #[derive(Debug, Clone, Serialize)]
@@ -58,18 +60,22 @@ pub struct RunReport {
 }
 
 impl RunReport {
-    /// The report of a finished run; `read_back` is the gate's digest when it ran and passed.
+    /// The report of a finished run that took `elapsed` to write `rows` rows (`arrow_bytes` of
+    /// Arrow data) into `files`; `read_back` is the gate's digest when it ran and passed.
     pub fn new(
         config: &PipelineConfig,
-        outcome: &PipelineOutcome,
+        elapsed: Duration,
+        rows: u64,
+        arrow_bytes: u64,
+        files: &[CommittedFile],
         read_back: Option<Digest>,
     ) -> Self {
-        let seconds = outcome.elapsed.as_secs_f64();
+        let seconds = elapsed.as_secs_f64();
         Self {
             experiment: config.experiment,
             slug: CATALOG[config.experiment as usize].slug,
             optimizations: config.optimizations.iter().map(|o| o.slug()).collect(),
-            rows: outcome.rows,
+            rows,
             batch_size: config.batch_size,
             producers: config.producers,
             writers: config.writers,
@@ -79,15 +85,11 @@ impl RunReport {
             compression: config.compression,
             allocator: alloc::active().name(),
             elapsed_s: seconds,
-            rows_per_s: outcome.rows as f64 / seconds,
-            arrow_bytes: outcome.arrow_bytes,
-            arrow_bytes_per_s: outcome.arrow_bytes as f64 / seconds,
-            output_bytes: outcome.output_bytes(),
-            files: outcome
-                .files
-                .iter()
-                .map(|f| f.path.display().to_string())
-                .collect(),
+            rows_per_s: rows as f64 / seconds,
+            arrow_bytes,
+            arrow_bytes_per_s: arrow_bytes as f64 / seconds,
+            output_bytes: files.iter().map(|f| f.bytes).sum(),
+            files: files.iter().map(|f| f.path.display().to_string()).collect(),
             digest: read_back,
             gate: read_back.map(|_| "pass"),
             build: BUILD,

@@ -1,13 +1,17 @@
 //! One `pipeline` invocation from request to report: resolve, generate and write, gate.
 
+use std::time::Instant;
+
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use shredlab_writer::PendingFile;
 
 use crate::config::{PipelineConfig, RunRequest};
 use crate::error::PipelineError;
 use crate::gate::Digest;
 use crate::output::OutputDir;
-use crate::pipeline::generate_and_write;
+use crate::pipeline::{generate_and_write, PipelineOutcome};
 use crate::report::RunReport;
+use crate::signals;
 use crate::source::ContactSource;
 
 /// The machine's CPU count.
@@ -34,7 +38,9 @@ pub fn resolve(request: &RunRequest) -> Result<PipelineConfig, PipelineError> {
     PipelineConfig::resolve(request, available_cores())
 }
 
-/// Generates and writes the run `config` into `output`, gating it when asked.
+/// Generates and writes the run `config` into `output`: the pipeline, then its checks on the
+/// files still under their temporary names (row and batch counts always, the data gate when
+/// asked), then the commit. Nothing appears under a final name unless every step succeeded.
 pub fn execute(
     config: &PipelineConfig,
     output: &OutputDir,
@@ -44,19 +50,124 @@ pub fn execute(
     let output = output.clone().with_early_writeback(config.writeback_step());
     let outcome = generate_and_write(config, &source, &output, progress)?;
     progress.finish_and_clear();
-    let read_back = match outcome.produced {
-        Some(produced) => {
-            let paths: Vec<_> = outcome.files.iter().map(|f| &f.path).collect();
-            let read_back = Digest::of_parquet_files(&paths)?;
-            if read_back != produced {
-                return Err(PipelineError::GateMismatch {
-                    produced,
-                    read_back,
-                });
-            }
-            Some(read_back)
-        }
+    check_counts(config, &outcome)?;
+    let digest = match outcome.produced {
+        Some(produced) => Some(gate(produced, &outcome.sinks)?),
         None => None,
     };
-    Ok(RunReport::new(config, &outcome, read_back))
+    if let Some(signal) = signals::received() {
+        return Err(PipelineError::Interrupted { signal });
+    }
+    let commit_started = Instant::now();
+    let files = output.commit(outcome.sinks, outcome.rows, digest)?;
+    let elapsed = outcome.elapsed + commit_started.elapsed();
+    Ok(RunReport::new(
+        config,
+        elapsed,
+        outcome.rows,
+        outcome.arrow_bytes,
+        &files,
+        digest,
+    ))
+}
+
+/// The rows and batches written must be the ones asked for: a run that silently wrote less
+/// must never look like a success.
+fn check_counts<W>(
+    config: &PipelineConfig,
+    outcome: &PipelineOutcome<W>,
+) -> Result<(), PipelineError> {
+    let rows = config.shard_rows();
+    let (expected_rows, expected_batches) = (rows.end - rows.start, config.batch_count());
+    if (outcome.rows, outcome.batches) != (expected_rows, expected_batches) {
+        return Err(PipelineError::CountMismatch {
+            rows: outcome.rows,
+            batches: outcome.batches,
+            expected_rows,
+            expected_batches,
+        });
+    }
+    Ok(())
+}
+
+/// The data gate: the digest of the files read back must equal the digest of what was produced.
+fn gate(produced: Digest, files: &[PendingFile]) -> Result<Digest, PipelineError> {
+    let paths: Vec<_> = files.iter().map(PendingFile::temp_path).collect();
+    let read_back = Digest::of_parquet_files(&paths)?;
+    if read_back != produced {
+        return Err(PipelineError::GateMismatch {
+            produced,
+            read_back,
+        });
+    }
+    Ok(read_back)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use parquet::arrow::ArrowWriter;
+
+    use super::*;
+    use crate::config::RunRequest;
+    use crate::output::SinkFactory;
+    use crate::shard::Shard;
+    use crate::source::BatchSource;
+
+    fn config(rows: u64, batch_size: usize) -> PipelineConfig {
+        let request = RunRequest {
+            rows,
+            batch_size: Some(batch_size),
+            ..RunRequest::default()
+        };
+        PipelineConfig::resolve(&request, 2).unwrap()
+    }
+
+    fn outcome(rows: u64, batches: u64) -> PipelineOutcome<()> {
+        PipelineOutcome {
+            elapsed: Duration::ZERO,
+            rows,
+            batches,
+            arrow_bytes: 0,
+            sinks: Vec::new(),
+            produced: None,
+        }
+    }
+
+    #[test]
+    fn fewer_rows_or_batches_than_asked_fail_the_run() {
+        let config = config(10, 4);
+        assert!(check_counts(&config, &outcome(10, 3)).is_ok());
+        for (rows, batches) in [(0, 0), (9, 3), (10, 2), (11, 3)] {
+            let err = check_counts(&config, &outcome(rows, batches)).unwrap_err();
+            assert!(
+                err.to_string()
+                    .contains("10 rows in 3 batches were asked for"),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_gate_mismatch_fails_before_anything_is_committed() {
+        let dir = tempfile::tempdir().unwrap();
+        let output = OutputDir::prepare(dir.path(), false, Shard::WHOLE).unwrap();
+        let config = config(1000, 1000);
+        let source =
+            ContactSource::try_new(config.seed, config.skew.clone(), config.optimizations).unwrap();
+        let batch = source.maker().make(0..1000);
+        let mut writer =
+            ArrowWriter::try_new(output.create(0).unwrap(), batch.schema(), None).unwrap();
+        writer.write(&batch).unwrap();
+        let sink = writer.into_inner().unwrap();
+        let right = Digest::of_batch(&batch).unwrap();
+        let wrong = Digest::of_batch(&source.maker().make(1..1001)).unwrap();
+        let files = vec![sink];
+        assert_eq!(gate(right, &files).unwrap(), right);
+        let err = gate(wrong, &files).unwrap_err().to_string();
+        assert!(err.contains("data gate FAILED") && err.contains("nothing was committed"));
+        drop(files);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
 }

@@ -11,7 +11,7 @@ use arrow_schema::SchemaRef;
 use indicatif::ProgressBar;
 use shredlab_experiments::config::{PipelineConfig, RunRequest};
 use shredlab_experiments::error::PipelineError;
-use shredlab_experiments::output::{CommittedFile, OutputDir, SinkFactory};
+use shredlab_experiments::output::{OutputDir, SinkFactory};
 use shredlab_experiments::pipeline::generate_and_write;
 use shredlab_experiments::shard::Shard;
 use shredlab_experiments::source::{BatchMaker, BatchSource, ContactSource};
@@ -74,6 +74,34 @@ fn bad_options_are_named_with_the_fix() {
     assert_fails(&with(&["--compression", "zstd(40)"]), "zstd(LEVEL)");
     assert_fails(&with(&["--zipf-exponent=-1"]), "name_zipf_exponent");
     assert_fails(&with(&["--rows", "many"]), "invalid value 'many'");
+    let huge = "18446744073709551615";
+    for experiment in ["0", "19"] {
+        assert_fails(
+            &with(&[
+                "-e",
+                experiment,
+                "--batch-size",
+                huge,
+                "--parts",
+                "2",
+                "--part",
+                "1",
+            ]),
+            "--batch-size 18446744073709551615 is too large: at most 16777216",
+        );
+    }
+    assert_fails(
+        &with(&["--producers", "100000"]),
+        "--producers 100000 is too large: at most 1024",
+    );
+    assert_fails(
+        &with(&["--writers", "5000"]),
+        "--writers 5000 is too large: at most 1024",
+    );
+    assert_fails(
+        &with(&["--rows", "1", "--parts", "2", "--part", "0"]),
+        "holds none of the 1 rows",
+    );
     assert!(
         entries(&dir.path().join("out")).is_empty(),
         "a failed start wrote files"
@@ -123,7 +151,10 @@ fn overwrite_replaces_parts_and_removes_stale_ones_only() {
     assert!(run("3").status.success());
     std::fs::write(dir.path().join("notes.txt"), b"mine").unwrap();
     assert!(run("1").status.success());
-    assert_eq!(entries(dir.path()), ["notes.txt", "part-00000.parquet"]);
+    assert_eq!(
+        entries(dir.path()),
+        ["notes.txt", "part-00000.parquet", "part-manifest.json"]
+    );
 }
 
 #[test]
@@ -187,10 +218,6 @@ impl SinkFactory for FailingSinks {
     fn create(&self, _: usize) -> Result<Self::Sink, PipelineError> {
         Ok(io::Cursor::new(vec![0; self.limit].into_boxed_slice()))
     }
-
-    fn commit(&self, _: Vec<Self::Sink>) -> Result<Vec<CommittedFile>, PipelineError> {
-        panic!("a failed run must not commit");
-    }
 }
 
 /// Sinks on /dev/full, the kernel's always-full device.
@@ -204,10 +231,6 @@ impl SinkFactory for DevFull {
             .write(true)
             .open("/dev/full")
             .unwrap())
-    }
-
-    fn commit(&self, _: Vec<std::fs::File>) -> Result<Vec<CommittedFile>, PipelineError> {
-        panic!("a failed run must not commit");
     }
 }
 

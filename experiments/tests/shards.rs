@@ -5,8 +5,9 @@ use std::process::Command;
 use indicatif::ProgressBar;
 use shredlab_experiments::config::RunRequest;
 use shredlab_experiments::gate::Digest;
-use shredlab_experiments::output::OutputDir;
+use shredlab_experiments::output::{Manifest, OutputDir};
 use shredlab_experiments::run::{execute, resolve};
+use shredlab_experiments::shard::Shard;
 
 const ROWS: u64 = 30_001;
 
@@ -39,15 +40,22 @@ fn parts_compose_into_the_whole_run() {
             sum += run(dir.path(), part, parts, experiment);
         }
         assert_eq!(sum, whole, "{parts} parts of experiment {experiment}");
-        let files: Vec<_> = std::fs::read_dir(dir.path())
+        // Readers find each shard's files through its manifest.
+        let mut files = Vec::new();
+        for part in 0..parts {
+            let shard = Shard::try_new(part, parts).unwrap();
+            let manifest = Manifest::read(dir.path(), shard).unwrap().unwrap();
+            files.extend(manifest.paths(dir.path()));
+        }
+        let mut on_disk: Vec<_> = std::fs::read_dir(dir.path())
             .unwrap()
             .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "parquet"))
             .collect();
-        assert!(files.iter().all(|f| f
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .starts_with("shard-")));
+        on_disk.sort();
+        let mut listed = files.clone();
+        listed.sort();
+        assert_eq!(listed, on_disk, "the manifests list every part file");
         assert_eq!(
             Digest::of_parquet_files(&files).unwrap(),
             whole,

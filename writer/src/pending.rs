@@ -58,9 +58,13 @@ impl PendingFile {
             ".{}.",
             path.file_name().unwrap_or_default().to_string_lossy()
         );
-        let temp = tempfile::Builder::new()
-            .prefix(&prefix)
-            .suffix(".tmp")
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".tmp");
+        // The mode an ordinary new file gets (0666 less the umask), not tempfile's private 0600:
+        // the committed file is output for others to read.
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        let temp = builder
             .tempfile_in(&dir)
             .map_err(|source| PendingFileError::Create { dir, source })?;
         Ok(Self {
@@ -89,21 +93,39 @@ impl PendingFile {
         &self.path
     }
 
+    /// Where the data is until the commit: the hidden temporary file.
+    pub fn temp_path(&self) -> &Path {
+        self.temp.path()
+    }
+
     /// The temporary file's handle.
     pub fn file(&self) -> &File {
         self.temp.as_file()
     }
 
-    /// Flushes the data to disk and renames the file to its final name, replacing any file there.
+    /// Flushes the data to disk, so a later [`PendingFile::commit`] only renames.
+    pub fn sync(&self) -> Result<(), PendingFileError> {
+        self.temp
+            .as_file()
+            .sync_data()
+            .map_err(|source| PendingFileError::Commit {
+                path: self.path.clone(),
+                source,
+            })
+    }
+
+    /// Flushes the data to disk, renames the file to its final name (replacing any file there)
+    /// and syncs the directory, so the new name survives a crash too.
     pub fn commit(self) -> Result<PathBuf, PendingFileError> {
+        self.sync()?;
         let Self { temp, path, .. } = self;
         let commit_error = |source| PendingFileError::Commit {
             path: path.clone(),
             source,
         };
-        temp.as_file().sync_data().map_err(commit_error)?;
         temp.persist(&path)
             .map_err(|error| commit_error(error.error))?;
+        sync_parent(&path).map_err(commit_error)?;
         Ok(path)
     }
 }
@@ -128,6 +150,22 @@ impl Write for PendingFile {
     fn flush(&mut self) -> io::Result<()> {
         self.temp.flush()
     }
+}
+
+/// Syncs the directory holding `path`, which makes a rename in it durable (Unix; elsewhere the
+/// rename alone is what the platform offers).
+fn sync_parent(path: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        let dir = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        File::open(dir)?.sync_all()?;
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
 }
 
 /// Starts writeback of `len` bytes at `offset` and returns at once. Advisory: a failure here
@@ -190,6 +228,21 @@ mod tests {
         assert!(progress.written - progress.requested < 4096, "{progress:?}");
         file.commit().unwrap();
         assert_eq!(std::fs::read(&target).unwrap(), data);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn committed_file_has_the_mode_of_an_ordinary_new_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let ordinary = dir.path().join("ordinary");
+        File::create(&ordinary).unwrap();
+        let committed = PendingFile::create(dir.path().join("x.parquet"))
+            .unwrap()
+            .commit()
+            .unwrap();
+        let mode = |p: &Path| p.metadata().unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&committed), mode(&ordinary));
     }
 
     #[test]

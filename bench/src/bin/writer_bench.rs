@@ -8,6 +8,7 @@ static ALLOCATOR: SwitchableAllocator = SwitchableAllocator;
 use anyhow::{Context, Result};
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
+use clap::builder::RangedU64ValueParser;
 use clap::Parser;
 use parquet::file::properties::WriterProperties;
 use shredlab_bench::writer_bench::cells::{markdown, CellResult};
@@ -26,22 +27,22 @@ use shredlab_generator::SkewConfig;
 struct Args {
     /// Repetitions per writer and cell (at least; short cells repeat until each writer has run
     /// for 0.25 s).
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, value_parser = count(1_000))]
     reps: usize,
     /// Row counts of the matrix.
-    #[arg(long, value_delimiter = ',', default_value = "1000,100000,1000000")]
+    #[arg(long, value_delimiter = ',', default_value = "1000,100000,1000000", value_parser = count(MAX_ROWS))]
     rows: Vec<usize>,
     /// Column counts of the matrix.
-    #[arg(long, value_delimiter = ',', default_value = "10,30")]
+    #[arg(long, value_delimiter = ',', default_value = "10,30", value_parser = count(1_000))]
     columns: Vec<usize>,
     /// Compressions of the matrix.
     #[arg(long, value_delimiter = ';', default_value = "none;zstd(1);zstd(3)")]
     compressions: Vec<CompressionSpec>,
     /// Contacts from the generator to write as the last cell (0 skips it).
-    #[arg(long, default_value_t = 10_000_000)]
+    #[arg(long, default_value_t = 10_000_000, value_parser = RangedU64ValueParser::<usize>::new().range(..=MAX_ROWS))]
     contacts_rows: usize,
     /// Encoder workers of the parallel writer [default: available CPUs].
-    #[arg(long)]
+    #[arg(long, value_parser = count(1_024))]
     threads: Option<usize>,
     /// Allocator of the process (both writers use it): system or mimalloc.
     #[arg(long, default_value = "system")]
@@ -49,6 +50,14 @@ struct Args {
     /// Directory for writer-bench-<allocator>.json and .md.
     #[arg(long, default_value = "results/local/writer")]
     output: PathBuf,
+}
+
+/// The most rows one cell may hold: every cell is generated in memory before it is timed.
+const MAX_ROWS: u64 = 100_000_000;
+
+/// A count option: at least 1, at most `max`.
+fn count(max: u64) -> RangedU64ValueParser<usize> {
+    RangedU64ValueParser::new().range(1..=max)
 }
 
 fn properties(compression: CompressionSpec) -> WriterProperties {
