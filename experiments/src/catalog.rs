@@ -94,6 +94,22 @@ impl Optimization {
     fn bit(self) -> u32 {
         1 << (self as u32)
     }
+
+    /// The optimizations this one acts through: without them it changes nothing (the code path
+    /// it alters is not taken).
+    pub fn needs(self) -> &'static [Optimization] {
+        use Optimization::*;
+        match self {
+            // Text strategies and interning apply to builders, not to per-row structs.
+            ReuseNumberBuffer | ReuseNameBuffer | InternedNames | DirectNames | DirectDigits => {
+                &[NoRowStructs]
+            }
+            GuidedNameRanks => &[PrecomputedSampling],
+            // Only persistent builders can take spent buffers back.
+            RecyclingChannel => &[ThreadLocalBuilders],
+            _ => &[],
+        }
+    }
 }
 
 impl fmt::Display for Optimization {
@@ -151,6 +167,12 @@ impl Optimizations {
             .iter()
             .copied()
             .filter(move |o| self.has(*o))
+    }
+
+    /// The optimizations that are on but change nothing, because one they need is off.
+    pub fn inert(self) -> impl Iterator<Item = Optimization> {
+        self.iter()
+            .filter(move |o| o.needs().iter().any(|need| !self.has(*need)))
     }
 
     /// The optimizations of experiment `number`: entries `1..=number` folded in order.
@@ -403,6 +425,20 @@ mod tests {
         assert_eq!(
             Optimizations::for_experiment(0).unwrap(),
             Optimizations::default()
+        );
+    }
+
+    #[test]
+    fn no_catalog_experiment_holds_an_inert_optimization() {
+        for n in 0..CATALOG.len() as u32 {
+            let set = Optimizations::for_experiment(n).unwrap();
+            assert_eq!(set.inert().count(), 0, "experiment {n}");
+        }
+        let mut alone = Optimizations::default();
+        alone.enable(Optimization::DirectDigits);
+        assert_eq!(
+            alone.inert().collect::<Vec<_>>(),
+            [Optimization::DirectDigits]
         );
     }
 

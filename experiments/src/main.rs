@@ -25,6 +25,13 @@ fn main() -> ExitCode {
         return print(&table, "");
     }
     let result = resolve(&cli.request()).and_then(|config| {
+        for inert in config.optimizations.inert() {
+            let needs: Vec<_> = inert.needs().iter().map(|o| o.slug()).collect();
+            eprintln!(
+                "warning: {inert} changes nothing without {}: enable it too",
+                needs.join(", ")
+            );
+        }
         let allocator = config.allocator();
         alloc::ensure(allocator).map_err(|source| PipelineError::Restart {
             allocator: allocator.name(),

@@ -36,6 +36,9 @@ pub struct PipelineOutcome<W> {
     pub rows: u64,
     /// Batches written.
     pub batches: u64,
+    /// Encoder threads the parallel writers started, summed (0 when every row group was
+    /// encoded on its writer's own thread, or without the parallel writer).
+    pub pool_threads: usize,
     /// Bytes of Arrow data produced (the used part of every buffer).
     pub arrow_bytes: u64,
     /// The finished sinks, one per writer, in writer order.
@@ -188,6 +191,14 @@ impl<W: Write + Send> FileEncoder<W> {
         }
     }
 
+    /// Encoder threads the parallel writer started (0 for parquet's own writer).
+    fn pool_threads(&self) -> usize {
+        match self {
+            Self::Upstream(_) => 0,
+            Self::Parallel(writer) => writer.worker_threads(),
+        }
+    }
+
     fn into_inner(self) -> Result<W, ParquetError> {
         match self {
             Self::Upstream(writer) => writer.into_inner(),
@@ -196,11 +207,12 @@ impl<W: Write + Send> FileEncoder<W> {
     }
 }
 
-/// What one writer wrote: its finished sink, rows and batches.
+/// What one writer wrote: its finished sink, rows and batches, and the encoder threads it used.
 struct Written<W> {
     sink: W,
     rows: u64,
     batches: u64,
+    pool_threads: usize,
 }
 
 /// Encodes every batch from `batches` into one Parquet stream and returns the finished sink.
@@ -223,10 +235,12 @@ fn write_stream<W: Write + Send>(
             returns.give(batch);
         }
     }
+    let pool_threads = writer.pool_threads();
     Ok(Written {
         sink: writer.into_inner()?,
         rows,
         batches: count,
+        pool_threads,
     })
 }
 
@@ -262,12 +276,13 @@ where
     }
     let (writer_results, producer_results) =
         joined.map_err(|source| PipelineError::Spawn { source })?;
-    let (sinks, rows, batches) = collect_writers(writer_results)?;
+    let (sinks, rows, batches, pool_threads) = collect_writers(writer_results)?;
     let (arrow_bytes, produced) = collect_producers(producer_results, config.verify)?;
     Ok(PipelineOutcome {
         elapsed: started.elapsed(),
         rows,
         batches,
+        pool_threads,
         arrow_bytes,
         sinks,
         produced,
@@ -365,16 +380,20 @@ fn started_or_stop<T>(
         .ok()
 }
 
-/// The finished sinks, rows and batches written, or the first writer's error or panic.
-fn collect_writers<W>(results: Vec<WriterResult<W>>) -> Result<(Vec<W>, u64, u64), PipelineError> {
+/// The finished sinks, rows and batches written and encoder threads started, or the first
+/// writer's error or panic.
+fn collect_writers<W>(
+    results: Vec<WriterResult<W>>,
+) -> Result<(Vec<W>, u64, u64, usize), PipelineError> {
     let mut finished = Vec::with_capacity(results.len());
-    let (mut rows, mut batches) = (0, 0);
+    let (mut rows, mut batches, mut pool_threads) = (0, 0, 0);
     for (writer, result) in results.into_iter().enumerate() {
         match result {
             Ok(Ok(written)) => {
                 finished.push(written.sink);
                 rows += written.rows;
                 batches += written.batches;
+                pool_threads += written.pool_threads;
             }
             Ok(Err(source)) => return Err(PipelineError::Writer { writer, source }),
             Err(payload) => {
@@ -385,7 +404,7 @@ fn collect_writers<W>(results: Vec<WriterResult<W>>) -> Result<(Vec<W>, u64, u64
             }
         }
     }
-    Ok((finished, rows, batches))
+    Ok((finished, rows, batches, pool_threads))
 }
 
 /// The Arrow bytes produced and, when `verify` is on, the digest of every batch; or the first

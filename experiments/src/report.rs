@@ -55,21 +55,40 @@ pub struct RunReport {
     pub digest: Option<Digest>,
     /// `"pass"` when the data gate ran and matched.
     pub gate: Option<&'static str>,
+    /// Encoder threads the parallel writers started (0: every row group stayed inline).
+    pub pool_threads: usize,
     /// The commit and work-tree state the binary was built from.
     pub build: BuildInfo,
 }
 
+/// What a run measured, for its report.
+#[derive(Debug, Clone, Copy)]
+pub struct Totals {
+    /// Wall time of generating, writing and committing (the gate's read-back excluded).
+    pub elapsed: Duration,
+    /// Rows written.
+    pub rows: u64,
+    /// Bytes of Arrow data produced.
+    pub arrow_bytes: u64,
+    /// Encoder threads the parallel writers started.
+    pub pool_threads: usize,
+}
+
 impl RunReport {
-    /// The report of a finished run that took `elapsed` to write `rows` rows (`arrow_bytes` of
-    /// Arrow data) into `files`; `read_back` is the gate's digest when it ran and passed.
+    /// The report of a finished run with `totals`, written into `files`; `read_back` is the
+    /// gate's digest when it ran and passed.
     pub fn new(
         config: &PipelineConfig,
-        elapsed: Duration,
-        rows: u64,
-        arrow_bytes: u64,
+        totals: &Totals,
         files: &[CommittedFile],
         read_back: Option<Digest>,
     ) -> Self {
+        let Totals {
+            elapsed,
+            rows,
+            arrow_bytes,
+            pool_threads,
+        } = *totals;
         let seconds = elapsed.as_secs_f64();
         Self {
             experiment: config.experiment,
@@ -92,6 +111,7 @@ impl RunReport {
             files: files.iter().map(|f| f.path.display().to_string()).collect(),
             digest: read_back,
             gate: read_back.map(|_| "pass"),
+            pool_threads,
             build: BUILD,
         }
     }

@@ -10,7 +10,7 @@ use crate::error::PipelineError;
 use crate::gate::Digest;
 use crate::output::OutputDir;
 use crate::pipeline::{generate_and_write, PipelineOutcome};
-use crate::report::RunReport;
+use crate::report::{RunReport, Totals};
 use crate::signals;
 use crate::source::ContactSource;
 
@@ -61,14 +61,13 @@ pub fn execute(
     let commit_started = Instant::now();
     let files = output.commit(outcome.sinks, outcome.rows, digest)?;
     let elapsed = outcome.elapsed + commit_started.elapsed();
-    Ok(RunReport::new(
-        config,
+    let totals = Totals {
         elapsed,
-        outcome.rows,
-        outcome.arrow_bytes,
-        &files,
-        digest,
-    ))
+        rows: outcome.rows,
+        arrow_bytes: outcome.arrow_bytes,
+        pool_threads: outcome.pool_threads,
+    };
+    Ok(RunReport::new(config, &totals, &files, digest))
 }
 
 /// The rows and batches written must be the ones asked for: a run that silently wrote less
@@ -129,6 +128,7 @@ mod tests {
             elapsed: Duration::ZERO,
             rows,
             batches,
+            pool_threads: 0,
             arrow_bytes: 0,
             sinks: Vec::new(),
             produced: None,

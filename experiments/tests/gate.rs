@@ -83,10 +83,15 @@ fn thread_counts_and_batch_sizes_do_not_change_the_data() {
 fn single_optimizations_alone_pass_the_gate() {
     let expected = baseline();
     for &o in Optimization::ALL {
+        // With what it acts through, so the path it changes is really taken.
+        let mut enable = o.needs().to_vec();
+        enable.push(o);
         let request = RunRequest {
-            enable: vec![o],
+            enable,
             ..RunRequest::default()
         };
+        let config = resolve(&request).unwrap();
+        assert_eq!(config.optimizations.inert().count(), 0, "{o}");
         assert_eq!(digest_of(request), expected, "{o} alone");
     }
 }
@@ -165,4 +170,32 @@ fn data_version_1_is_pinned() {
         ..RunRequest::default()
     };
     assert_eq!(digest_of(seeded).to_string(), SEED_7);
+}
+
+/// Enough rows that the parallel writer moves row groups to its worker pool (its inline
+/// threshold is 128 Ki leaf values), so the gate covers the pool, not only inline encoding.
+#[test]
+fn the_parallel_writer_s_pool_keeps_the_data() {
+    const POOL_ROWS: u64 = 300_000;
+    let run = |experiment, writers: Option<usize>| {
+        let dir = tempfile::tempdir().unwrap();
+        let output = OutputDir::prepare(dir.path(), false, Shard::WHOLE).unwrap();
+        let request = RunRequest {
+            experiment,
+            rows: POOL_ROWS,
+            writers,
+            verify: true,
+            ..RunRequest::default()
+        };
+        execute(&resolve(&request).unwrap(), &output, &ProgressBar::hidden()).unwrap()
+    };
+    let expected = run(0, None).digest;
+    for (experiment, writers) in [(17, None), (20, None), (20, Some(2))] {
+        let report = run(experiment, writers);
+        assert!(
+            report.pool_threads > 0,
+            "experiment {experiment} never used the pool"
+        );
+        assert_eq!(report.digest, expected, "experiment {experiment}");
+    }
 }

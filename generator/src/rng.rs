@@ -55,7 +55,9 @@ mod tests {
     #[test]
     fn rows_and_seeds_get_different_streams() {
         let first = |seed, row| row_rng(seed, row).next_u64();
-        assert_eq!(first(7, 11), first(7, 11));
+        // Pinned: the row-seeding scheme is part of data version 1.
+        assert_eq!(first(7, 11), 0xd155_ac72_9026_2c2a);
+        assert_eq!(first(0, 0), 0x5317_5d61_490b_23df);
         assert_ne!(first(7, 11), first(7, 12));
         assert_ne!(first(7, 11), first(8, 11));
     }

@@ -120,7 +120,7 @@ impl Drop for Permit {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
+    use std::time::{Duration, Instant};
 
     #[test]
     fn permits_give_bytes_back() {
@@ -138,21 +138,31 @@ mod tests {
     }
 
     #[test]
-    fn acquire_waits_for_release() {
+    fn a_waiter_resumes_when_its_bytes_fit_and_half_is_free_or_a_worker_starves() {
         let budget = Budget::new(100);
-        let held = budget.acquire(90);
-        let waiter = {
-            let budget = Arc::clone(&budget);
-            std::thread::spawn(move || drop(budget.acquire(20)))
+        let state = |used, starving| State {
+            used,
+            waiting: 1,
+            starving,
         };
-        std::thread::sleep(Duration::from_millis(20));
-        assert!(!waiter.is_finished(), "acquire went past the limit");
-        drop(held);
-        waiter.join().unwrap();
-        assert_eq!(budget.used(), 0);
+        // 20 more fit with 60 taken, but 60% is still taken and no worker is idle.
+        assert!(!budget.resumes(&state(60, false), 20));
+        assert!(budget.resumes(&state(50, false), 20));
+        assert!(budget.resumes(&state(60, true), 20));
+        // A starving worker never lets a waiter past the limit.
+        assert!(!budget.resumes(&state(90, true), 20));
     }
 
-    /// A budget of 100 with 60 and 30 taken, and a thread waiting to take 20 more.
+    /// Waits until `budget` counts `n` blocked waiters: they are inside `acquire`'s wait.
+    fn until_waiting(budget: &Budget, n: usize) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while budget.lock().waiting != n {
+            assert!(Instant::now() < deadline, "no waiter blocked");
+            std::thread::yield_now();
+        }
+    }
+
+    /// A budget of 100 with 60 and 30 taken, and a thread blocked taking 20 more.
     fn blocked_waiter() -> (Arc<Budget>, Permit, Permit, std::thread::JoinHandle<Permit>) {
         let budget = Budget::new(100);
         let (first, second) = (budget.acquire(60), budget.acquire(30));
@@ -160,30 +170,23 @@ mod tests {
             let budget = Arc::clone(&budget);
             std::thread::spawn(move || budget.acquire(20))
         };
-        std::thread::sleep(Duration::from_millis(20));
+        until_waiting(&budget, 1);
         (budget, first, second, waiter)
     }
 
     #[test]
-    fn a_waiter_resumes_once_half_the_budget_is_free() {
+    fn a_blocked_waiter_takes_its_bytes_once_enough_is_released() {
         let (budget, first, second, waiter) = blocked_waiter();
-        drop(second);
-        std::thread::sleep(Duration::from_millis(20));
-        assert!(
-            !waiter.is_finished(),
-            "the waiter resumed with 60% of the budget taken"
-        );
-        drop(first);
+        assert_eq!(budget.used(), 90, "the waiter took bytes past the limit");
+        drop((first, second));
         drop(waiter.join().unwrap());
         assert_eq!(budget.used(), 0);
     }
 
     #[test]
-    fn a_starving_worker_resumes_a_waiter_whose_bytes_fit() {
+    fn a_starving_worker_wakes_a_waiter_whose_bytes_fit() {
         let (budget, first, second, waiter) = blocked_waiter();
-        budget.starving();
-        std::thread::sleep(Duration::from_millis(20));
-        assert!(!waiter.is_finished(), "the waiter resumed past the limit");
+        // 60 taken: the 20 fit, but under the half-free rule the release wakes nobody.
         drop(second);
         budget.starving();
         let permit = waiter.join().unwrap();

@@ -35,7 +35,8 @@ pub struct Step {
     pub procs: u32,
     /// Each process.
     pub runs: Vec<ProcessRun>,
-    /// Sum of the processes' rows/s (the median repetition's).
+    /// Aggregate rows/s of the median repetition: every process's rows over the slowest
+    /// process's wall time (the step is done only when its last process is).
     pub rows_per_s: f64,
     /// The aggregate rows/s of every repetition, ascending.
     pub repetitions: Vec<f64>,
@@ -139,8 +140,8 @@ fn repetition(dir: &Path, procs: u32, bytes_per_row: f64) -> Result<Step> {
     let runs = (0..procs as usize)
         .map(|i| read_run(dir, i))
         .collect::<Result<Vec<_>>>()?;
-    let rows_per_s = runs.iter().map(|r| r.rows as f64 / r.seconds).sum();
     let wall = runs.iter().map(|r| r.seconds).fold(0.0, f64::max);
+    let rows_per_s = runs.iter().map(|r| r.rows as f64).sum::<f64>() / wall;
     let (bandwidth, bandwidth_source) = match measured_traffic(dir) {
         Some(bytes) => (
             bytes / wall,
@@ -304,5 +305,29 @@ impl ScalingAnalysis {
             );
         }
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aggregate_throughput_is_all_rows_over_the_slowest_process() {
+        let dir = tempfile::tempdir().unwrap();
+        for (i, seconds) in [(0, 1.0), (1, 2.0)] {
+            let report = format!(
+                r#"{{"rows": 100, "elapsed_s": {seconds}, "arrow_bytes": 1, "output_bytes": 1}}"#
+            );
+            fs::write(dir.path().join(format!("p{i}.json")), report).unwrap();
+        }
+        let step = repetition(dir.path(), 2, 10.0).unwrap();
+        // 200 rows when the slower process ends at 2 s; summing per-process rates says 150.
+        assert!(
+            (step.rows_per_s - 100.0).abs() < 1e-9,
+            "{}",
+            step.rows_per_s
+        );
+        assert!((step.bandwidth - 1000.0).abs() < 1e-6);
     }
 }
