@@ -346,3 +346,38 @@ pub fn assert_identical(
         );
     }
 }
+
+/// One call on a writer, in a write pattern.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// `write` a batch of this many rows.
+    Write(usize),
+    /// `flush`: close the row group in progress.
+    Flush,
+    /// `append_key_value_metadata` with [`mid_file_metadata`].
+    AppendMetadata,
+}
+
+/// The key-value pair a write pattern appends mid-file.
+pub fn mid_file_metadata() -> parquet::file::metadata::KeyValue {
+    parquet::file::metadata::KeyValue::new("appended".to_string(), "mid-file".to_string())
+}
+
+/// The bytes `ArrowWriter` writes for `steps` (`batches[i]` is the batch of step `i` when it
+/// writes one), or its first error.
+pub fn upstream_steps(
+    schema: &SchemaRef,
+    batches: &[Option<RecordBatch>],
+    steps: &[Step],
+    props: &WriterProperties,
+) -> parquet::errors::Result<Vec<u8>> {
+    let mut writer = ArrowWriter::try_new(Vec::new(), Arc::clone(schema), Some(props.clone()))?;
+    for (step, batch) in steps.iter().zip(batches) {
+        match step {
+            Step::Write(_) => writer.write(batch.as_ref().expect("a batch per write"))?,
+            Step::Flush => writer.flush()?,
+            Step::AppendMetadata => writer.append_key_value_metadata(mid_file_metadata()),
+        }
+    }
+    writer.into_inner()
+}

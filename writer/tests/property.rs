@@ -1,0 +1,581 @@
+//! Byte identity with parquet's `ArrowWriter` as a property: random nested schemas over every
+//! type the writer supports, random `WriterProperties` and random write patterns (batches of 0, 1
+//! or many rows, `flush()` anywhere, key-value metadata appended mid-file), each case compared byte
+//! for byte under every pool setting, with shrinking to a minimal failing case.
+//!
+//! `make test` runs proptest's default of 256 cases; a longer search:
+//! `PROPTEST_CASES=5000 cargo test --release -p shredlab-writer --test property`.
+
+mod common;
+
+use std::sync::Arc;
+
+use arrow_array::types::{Int32Type, Int8Type};
+use arrow_array::{
+    new_null_array, ArrayRef, BinaryArray, BinaryViewArray, BooleanArray, Date32Array,
+    Date64Array, Decimal128Array, Decimal256Array, DictionaryArray, FixedSizeBinaryArray,
+    FixedSizeListArray, Float32Array, Float64Array, Int16Array, Int32Array, Int64Array, Int8Array,
+    LargeBinaryArray, LargeListArray, LargeStringArray, ListArray, MapArray, RecordBatch,
+    StringArray, StringViewArray, StructArray, TimestampMicrosecondArray,
+    TimestampMillisecondArray, TimestampNanosecondArray, TimestampSecondArray, UInt16Array,
+    UInt32Array, UInt64Array, UInt8Array,
+};
+use arrow_buffer::{i256, NullBuffer, OffsetBuffer};
+use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef, TimeUnit};
+use common::{parallel_settings, upstream_steps, Step};
+use parquet::arrow::arrow_writer::ArrowWriterOptions;
+use parquet::arrow::ArrowSchemaConverter;
+use parquet::basic::{Compression, Encoding, Type as PhysicalType, ZstdLevel};
+use parquet::file::metadata::{KeyValue, SortingColumn};
+use parquet::file::properties::{
+    BloomFilterPosition, EnabledStatistics, WriterProperties, WriterVersion,
+};
+use parquet::schema::types::ColumnPath;
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus as StdRng;
+use shredlab_writer::ParallelArrowWriter;
+
+/// Every leaf type the writer supports.
+fn leaf_type() -> impl Strategy<Value = DataType> {
+    let unit = prop_oneof![
+        Just(TimeUnit::Second),
+        Just(TimeUnit::Millisecond),
+        Just(TimeUnit::Microsecond),
+        Just(TimeUnit::Nanosecond),
+    ];
+    let zone = prop_oneof![Just(None), Just(Some("UTC")), Just(Some("+05:30"))];
+    prop_oneof![
+        prop_oneof![
+            Just(DataType::Int8),
+            Just(DataType::Int16),
+            Just(DataType::Int32),
+            Just(DataType::Int64),
+            Just(DataType::UInt8),
+            Just(DataType::UInt16),
+            Just(DataType::UInt32),
+            Just(DataType::UInt64),
+            Just(DataType::Float32),
+            Just(DataType::Float64),
+            Just(DataType::Boolean),
+            Just(DataType::Date32),
+            Just(DataType::Date64),
+        ],
+        (1u8..=38, 0i8..=9).prop_map(|(p, s)| DataType::Decimal128(p, s.min(p as i8))),
+        (1u8..=76, 0i8..=9).prop_map(|(p, s)| DataType::Decimal256(p, s.min(p as i8))),
+        (unit, zone).prop_map(|(u, z)| DataType::Timestamp(u, z.map(Into::into))),
+        prop_oneof![
+            Just(DataType::Utf8),
+            Just(DataType::LargeUtf8),
+            Just(DataType::Utf8View),
+            Just(DataType::Binary),
+            Just(DataType::LargeBinary),
+            Just(DataType::BinaryView),
+        ],
+        (1i32..=16).prop_map(DataType::FixedSizeBinary),
+        prop_oneof![Just(DataType::Int8), Just(DataType::Int32)]
+            .prop_map(|k| DataType::Dictionary(Box::new(k), Box::new(DataType::Utf8))),
+    ]
+}
+
+/// Leaves nested up to three levels in lists, large lists, fixed-size lists, structs and maps.
+fn data_type() -> impl Strategy<Value = DataType> {
+    leaf_type().prop_recursive(3, 12, 3, |inner| {
+        let child = (inner.clone(), any::<bool>());
+        prop_oneof![
+            child
+                .clone()
+                .prop_map(|(t, n)| DataType::List(Arc::new(Field::new("item", t, n)))),
+            child
+                .clone()
+                .prop_map(|(t, n)| DataType::LargeList(Arc::new(Field::new("item", t, n)))),
+            (child.clone(), 1i32..4).prop_map(|((t, n), size)| DataType::FixedSizeList(
+                Arc::new(Field::new("item", t, n)),
+                size
+            )),
+            prop::collection::vec(child.clone(), 1..4).prop_map(|children| {
+                DataType::Struct(
+                    children
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, (t, n))| Field::new(format!("f{i}"), t, n))
+                        .collect(),
+                )
+            }),
+            child.prop_map(|(t, n)| map_type(t, n)),
+        ]
+    })
+}
+
+fn map_type(value: DataType, nullable: bool) -> DataType {
+    let entries = Fields::from(vec![
+        Field::new("keys", DataType::Utf8, false),
+        Field::new("values", value, nullable),
+    ]);
+    DataType::Map(
+        Arc::new(Field::new("entries", DataType::Struct(entries), false)),
+        false,
+    )
+}
+
+fn schema() -> impl Strategy<Value = SchemaRef> {
+    prop::collection::vec((data_type(), any::<bool>()), 1..4).prop_map(|columns| {
+        let fields: Vec<_> = columns
+            .into_iter()
+            .enumerate()
+            .map(|(i, (t, n))| Field::new(format!("c{i}"), t, n))
+            .collect();
+        Arc::new(Schema::new(fields))
+    })
+}
+
+/// Validity for `len` slots: `None` when the field is not nullable or no slot came out null.
+fn nulls(len: usize, nullable: bool, rng: &mut StdRng) -> Option<NullBuffer> {
+    if !nullable {
+        return None;
+    }
+    let rate = [0.0, 0.1, 0.5, 1.0][rng.random_range(0..4)];
+    let valid: Vec<bool> = (0..len).map(|_| !rng.random_bool(rate)).collect();
+    Some(NullBuffer::from(valid)).filter(|n| n.null_count() > 0)
+}
+
+/// Values for `len` slots of `data_type`, valid where `nulls` says so.
+fn values<T>(
+    len: usize,
+    nulls: &Option<NullBuffer>,
+    rng: &mut StdRng,
+    mut draw: impl FnMut(&mut StdRng) -> T,
+) -> Vec<Option<T>> {
+    (0..len)
+        .map(|i| {
+            let value = draw(rng);
+            nulls
+                .as_ref()
+                .is_none_or(|n| n.is_valid(i))
+                .then_some(value)
+        })
+        .collect()
+}
+
+fn word(rng: &mut StdRng) -> String {
+    // A small vocabulary repeats values (dictionary pages); long words overflow them.
+    let vocabulary = [5, 200, 5_000][rng.random_range(0..3)];
+    let stem = rng.random_range(0..vocabulary);
+    let tail = if rng.random_bool(0.2) {
+        "-a-longer-tail"
+    } else {
+        ""
+    };
+    format!("w{stem}{tail}")
+}
+
+/// A random array of `data_type` with `len` slots; nulls only where `nullable`.
+fn array(data_type: &DataType, nullable: bool, len: usize, rng: &mut StdRng) -> ArrayRef {
+    let nulls = nulls(len, nullable, rng);
+    let n = &nulls;
+    match data_type {
+        DataType::Int8 => Arc::new(Int8Array::from(values(len, n, rng, |r| r.random()))),
+        DataType::Int16 => Arc::new(Int16Array::from(values(len, n, rng, |r| r.random()))),
+        DataType::Int32 => Arc::new(Int32Array::from(values(len, n, rng, |r| r.random()))),
+        DataType::Int64 => Arc::new(Int64Array::from(values(len, n, rng, |r| r.random()))),
+        DataType::UInt8 => Arc::new(UInt8Array::from(values(len, n, rng, |r| r.random()))),
+        DataType::UInt16 => Arc::new(UInt16Array::from(values(len, n, rng, |r| r.random()))),
+        DataType::UInt32 => Arc::new(UInt32Array::from(values(len, n, rng, |r| r.random()))),
+        DataType::UInt64 => Arc::new(UInt64Array::from(values(len, n, rng, |r| r.random()))),
+        DataType::Float32 => Arc::new(Float32Array::from(values(len, n, rng, |r| {
+            if r.random_bool(0.05) {
+                f32::NAN
+            } else {
+                r.random()
+            }
+        }))),
+        DataType::Float64 => Arc::new(Float64Array::from(values(len, n, rng, |r| {
+            if r.random_bool(0.05) {
+                f64::NAN
+            } else {
+                r.random()
+            }
+        }))),
+        DataType::Boolean => Arc::new(BooleanArray::from(values(len, n, rng, |r| r.random()))),
+        DataType::Date32 => Arc::new(Date32Array::from(values(len, n, rng, |r| {
+            r.random_range(-20_000..40_000)
+        }))),
+        DataType::Date64 => Arc::new(Date64Array::from(values(len, n, rng, |r| {
+            r.random_range(-20_000..40_000) * 86_400_000
+        }))),
+        DataType::Decimal128(p, s) => {
+            let bound = 10i128.pow(u32::from(*p).min(18));
+            let values = values(len, n, rng, |r| r.random_range(-bound + 1..bound));
+            Arc::new(
+                Decimal128Array::from(values)
+                    .with_precision_and_scale(*p, *s)
+                    .unwrap(),
+            )
+        }
+        DataType::Decimal256(p, s) => {
+            let bound = 10i128.pow(u32::from(*p).min(18));
+            let values = values(len, n, rng, |r| {
+                i256::from_i128(r.random_range(-bound + 1..bound))
+            });
+            Arc::new(
+                Decimal256Array::from(values)
+                    .with_precision_and_scale(*p, *s)
+                    .unwrap(),
+            )
+        }
+        DataType::Timestamp(unit, zone) => {
+            let v = values(len, n, rng, |r| r.random_range(-1i64 << 40..1i64 << 40));
+            let zone = zone.clone();
+            match unit {
+                TimeUnit::Second => Arc::new(TimestampSecondArray::from(v).with_timezone_opt(zone)),
+                TimeUnit::Millisecond => {
+                    Arc::new(TimestampMillisecondArray::from(v).with_timezone_opt(zone))
+                }
+                TimeUnit::Microsecond => {
+                    Arc::new(TimestampMicrosecondArray::from(v).with_timezone_opt(zone))
+                }
+                TimeUnit::Nanosecond => {
+                    Arc::new(TimestampNanosecondArray::from(v).with_timezone_opt(zone))
+                }
+            }
+        }
+        DataType::Utf8 => Arc::new(StringArray::from(values(len, n, rng, word))),
+        DataType::LargeUtf8 => Arc::new(LargeStringArray::from(values(len, n, rng, word))),
+        DataType::Utf8View => Arc::new(StringViewArray::from(values(len, n, rng, word))),
+        DataType::Binary | DataType::LargeBinary | DataType::BinaryView => {
+            let v = values(len, n, rng, |r| word(r).into_bytes());
+            let refs: Vec<Option<&[u8]>> = v.iter().map(|b| b.as_deref()).collect();
+            match data_type {
+                DataType::Binary => Arc::new(BinaryArray::from(refs)),
+                DataType::LargeBinary => Arc::new(LargeBinaryArray::from(refs)),
+                _ => Arc::new(BinaryViewArray::from(refs)),
+            }
+        }
+        DataType::FixedSizeBinary(size) => {
+            let size = *size;
+            let v = values(len, n, rng, |r| {
+                (0..size)
+                    .map(|_| r.random_range(0..4u8))
+                    .collect::<Vec<u8>>()
+            });
+            if v.iter().all(Option::is_none) {
+                return new_null_array(data_type, len);
+            }
+            Arc::new(
+                FixedSizeBinaryArray::try_from_sparse_iter_with_size(v.into_iter(), size).unwrap(),
+            )
+        }
+        DataType::Dictionary(key, _) => {
+            let v = values(len, n, rng, |r| format!("k{}", r.random_range(0..20)));
+            let refs = v.iter().map(|s| s.as_deref());
+            match key.as_ref() {
+                DataType::Int8 => Arc::new(refs.collect::<DictionaryArray<Int8Type>>()),
+                _ => Arc::new(refs.collect::<DictionaryArray<Int32Type>>()),
+            }
+        }
+        DataType::List(field) | DataType::LargeList(field) => {
+            let lengths: Vec<usize> = (0..len)
+                .map(|i| match &nulls {
+                    Some(n) if n.is_null(i) => 0,
+                    _ => rng.random_range(0..4),
+                })
+                .collect();
+            let child = array(
+                field.data_type(),
+                field.is_nullable(),
+                lengths.iter().sum(),
+                rng,
+            );
+            if matches!(data_type, DataType::List(_)) {
+                let offsets = OffsetBuffer::<i32>::from_lengths(lengths);
+                Arc::new(ListArray::try_new(Arc::clone(field), offsets, child, nulls).unwrap())
+            } else {
+                let offsets = OffsetBuffer::<i64>::from_lengths(lengths);
+                Arc::new(LargeListArray::try_new(Arc::clone(field), offsets, child, nulls).unwrap())
+            }
+        }
+        DataType::FixedSizeList(field, size) => {
+            let child = array(
+                field.data_type(),
+                field.is_nullable(),
+                len * *size as usize,
+                rng,
+            );
+            Arc::new(FixedSizeListArray::try_new(Arc::clone(field), *size, child, nulls).unwrap())
+        }
+        DataType::Struct(fields) => {
+            let children = fields
+                .iter()
+                .map(|f| array(f.data_type(), f.is_nullable(), len, rng))
+                .collect();
+            Arc::new(StructArray::try_new(fields.clone(), children, nulls).unwrap())
+        }
+        DataType::Map(entries, _) => {
+            let DataType::Struct(fields) = entries.data_type() else {
+                unreachable!("map entries are a struct")
+            };
+            let lengths: Vec<usize> = (0..len)
+                .map(|i| match &nulls {
+                    Some(n) if n.is_null(i) => 0,
+                    _ => rng.random_range(0..3),
+                })
+                .collect();
+            let total = lengths.iter().sum();
+            let keys: ArrayRef = Arc::new(StringArray::from_iter_values(
+                (0..total).map(|i| format!("key{i}")),
+            ));
+            let value = &fields[1];
+            let values = array(value.data_type(), value.is_nullable(), total, rng);
+            let entries_array =
+                StructArray::try_new(fields.clone(), vec![keys, values], None).unwrap();
+            let offsets = OffsetBuffer::<i32>::from_lengths(lengths);
+            Arc::new(
+                MapArray::try_new(Arc::clone(entries), offsets, entries_array, nulls, false)
+                    .unwrap(),
+            )
+        }
+        other => unreachable!("the strategy does not make {other}"),
+    }
+}
+
+fn batch(schema: &SchemaRef, rows: usize, rng: &mut StdRng) -> RecordBatch {
+    let columns = schema
+        .fields()
+        .iter()
+        .map(|f| array(f.data_type(), f.is_nullable(), rows, rng))
+        .collect();
+    RecordBatch::try_new(Arc::clone(schema), columns).unwrap()
+}
+
+/// Random writer settings; `leaf` picks the column that gets column-level settings.
+#[derive(Debug, Clone)]
+struct Settings {
+    version: WriterVersion,
+    compression: Compression,
+    dictionary: bool,
+    dictionary_page_limit: usize,
+    statistics: EnabledStatistics,
+    truncate: Option<usize>,
+    bloom: Option<BloomFilterPosition>,
+    offset_index_disabled: bool,
+    data_page_limit: usize,
+    page_rows: usize,
+    write_batch: usize,
+    row_group_rows: Option<usize>,
+    row_group_bytes: Option<usize>,
+    sorting: bool,
+    metadata: bool,
+    leaf: usize,
+    leaf_dictionary: bool,
+    leaf_encoding: u8,
+}
+
+fn settings() -> impl Strategy<Value = Settings> {
+    let compression = prop_oneof![
+        Just(Compression::UNCOMPRESSED),
+        Just(Compression::SNAPPY),
+        Just(Compression::LZ4),
+        Just(Compression::LZ4_RAW),
+        (1i32..=3).prop_map(|l| Compression::ZSTD(ZstdLevel::try_new(l).unwrap())),
+    ];
+    let statistics = prop_oneof![
+        Just(EnabledStatistics::None),
+        Just(EnabledStatistics::Chunk),
+        Just(EnabledStatistics::Page),
+    ];
+    let bloom = prop_oneof![
+        Just(None),
+        Just(Some(BloomFilterPosition::AfterRowGroup)),
+        Just(Some(BloomFilterPosition::End)),
+    ];
+    (
+        (
+            prop_oneof![
+                Just(WriterVersion::PARQUET_1_0),
+                Just(WriterVersion::PARQUET_2_0)
+            ],
+            compression,
+            any::<bool>(),
+            prop_oneof![Just(64usize), Just(1 << 20)],
+            statistics,
+            prop_oneof![Just(None), (1usize..16).prop_map(Some)],
+            bloom,
+            any::<bool>(),
+        ),
+        (
+            prop_oneof![Just(256usize), Just(1 << 20)],
+            prop_oneof![Just(7usize), Just(20_000)],
+            prop_oneof![Just(1usize), Just(33), Just(1024)],
+            prop_oneof![
+                Just(None),
+                Just(Some(1usize)),
+                Just(Some(150)),
+                Just(Some(10_000))
+            ],
+            prop_oneof![Just(None), Just(Some(2_000usize))],
+            any::<bool>(),
+            any::<bool>(),
+            any::<usize>(),
+            any::<bool>(),
+            0u8..3,
+        ),
+    )
+        .prop_map(|(a, b)| Settings {
+            version: a.0,
+            compression: a.1,
+            dictionary: a.2,
+            dictionary_page_limit: a.3,
+            statistics: a.4,
+            truncate: a.5,
+            bloom: a.6,
+            offset_index_disabled: a.7,
+            data_page_limit: b.0,
+            page_rows: b.1,
+            write_batch: b.2,
+            row_group_rows: b.3,
+            row_group_bytes: b.4,
+            sorting: b.5,
+            metadata: b.6,
+            leaf: b.7,
+            leaf_dictionary: b.8,
+            leaf_encoding: b.9,
+        })
+}
+
+/// An encoding valid for `physical` that is not a dictionary encoding.
+fn encoding_for(physical: PhysicalType, choice: u8) -> Encoding {
+    match (physical, choice) {
+        (PhysicalType::INT32 | PhysicalType::INT64, 1) => Encoding::DELTA_BINARY_PACKED,
+        (PhysicalType::BYTE_ARRAY, 1) => Encoding::DELTA_LENGTH_BYTE_ARRAY,
+        (PhysicalType::BYTE_ARRAY | PhysicalType::FIXED_LEN_BYTE_ARRAY, 2) => {
+            Encoding::DELTA_BYTE_ARRAY
+        }
+        (PhysicalType::FLOAT | PhysicalType::DOUBLE, 1 | 2) => Encoding::BYTE_STREAM_SPLIT,
+        _ => Encoding::PLAIN,
+    }
+}
+
+impl Settings {
+    fn properties(&self, schema: &SchemaRef) -> WriterProperties {
+        let mut builder = WriterProperties::builder()
+            .set_writer_version(self.version)
+            .set_compression(self.compression)
+            .set_dictionary_enabled(self.dictionary)
+            .set_dictionary_page_size_limit(self.dictionary_page_limit)
+            .set_statistics_enabled(self.statistics)
+            .set_statistics_truncate_length(self.truncate)
+            .set_column_index_truncate_length(self.truncate)
+            .set_offset_index_disabled(self.offset_index_disabled)
+            .set_data_page_size_limit(self.data_page_limit)
+            .set_data_page_row_count_limit(self.page_rows)
+            .set_write_batch_size(self.write_batch)
+            .set_max_row_group_row_count(self.row_group_rows)
+            .set_max_row_group_bytes(self.row_group_bytes);
+        if let Some(position) = self.bloom {
+            builder = builder
+                .set_bloom_filter_enabled(true)
+                .set_bloom_filter_position(position);
+        }
+        if self.sorting {
+            builder = builder.set_sorting_columns(Some(vec![SortingColumn {
+                column_idx: 0,
+                descending: true,
+                nulls_first: false,
+            }]));
+        }
+        if self.metadata {
+            builder = builder.set_key_value_metadata(Some(vec![KeyValue::new(
+                "origin".to_string(),
+                "property test".to_string(),
+            )]));
+        }
+        let descriptor = ArrowSchemaConverter::new().convert(schema).unwrap();
+        let leaf = descriptor.column(self.leaf % descriptor.num_columns());
+        let path = ColumnPath::new(leaf.path().parts().to_vec());
+        builder
+            .set_column_dictionary_enabled(path.clone(), self.leaf_dictionary)
+            .set_column_encoding(
+                path.clone(),
+                encoding_for(leaf.physical_type(), self.leaf_encoding),
+            )
+            .set_column_statistics_enabled(path, EnabledStatistics::Page)
+            .build()
+    }
+}
+
+/// A write pattern: batch sizes (0 and 1 included), flushes and metadata appended mid-file.
+fn steps() -> impl Strategy<Value = Vec<Step>> {
+    let step = prop_oneof![
+        6 => prop_oneof![Just(0usize), Just(1), 2usize..300, 300usize..3_000].prop_map(Step::Write),
+        1 => Just(Step::Flush),
+        1 => Just(Step::AppendMetadata),
+    ];
+    prop::collection::vec(step, 1..8)
+}
+
+/// The bytes `ParallelArrowWriter` writes for `steps`, or its first error.
+fn parallel_steps(
+    schema: &SchemaRef,
+    batches: &[Option<RecordBatch>],
+    steps: &[Step],
+    properties: &WriterProperties,
+    options: shredlab_writer::ParallelOptions,
+) -> parquet::errors::Result<Vec<u8>> {
+    let arrow_options = ArrowWriterOptions::new().with_properties(properties.clone());
+    let mut writer = ParallelArrowWriter::try_new_with_parallel_options(
+        Vec::new(),
+        Arc::clone(schema),
+        arrow_options,
+        options,
+    )?;
+    for (step, batch) in steps.iter().zip(batches) {
+        match step {
+            Step::Write(_) => writer.write(batch.as_ref().expect("a batch per write"))?,
+            Step::Flush => writer.flush()?,
+            Step::AppendMetadata => writer.append_key_value_metadata(common::mid_file_metadata()),
+        }
+    }
+    writer.into_inner()
+}
+
+proptest! {
+    #[test]
+    fn parallel_writer_writes_arrow_writer_s_bytes(
+        schema in schema(),
+        settings in settings(),
+        steps in steps(),
+        seed in any::<u64>(),
+    ) {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let batches: Vec<Option<RecordBatch>> = steps
+            .iter()
+            .map(|step| match step {
+                Step::Write(rows) => Some(batch(&schema, *rows, &mut rng)),
+                _ => None,
+            })
+            .collect();
+        let properties = settings.properties(&schema);
+        let expected = upstream_steps(&schema, &batches, &steps, &properties);
+        for options in parallel_settings() {
+            let actual = parallel_steps(&schema, &batches, &steps, &properties, options.clone());
+            match (&expected, &actual) {
+                (Ok(expected), Ok(actual)) => prop_assert!(
+                    actual == expected,
+                    "bytes differ with {:?} ({} vs {} bytes)",
+                    options,
+                    actual.len(),
+                    expected.len()
+                ),
+                // Settings ArrowWriter refuses must be refused too.
+                (Err(_), Err(_)) => {}
+                _ => prop_assert!(
+                    false,
+                    "ArrowWriter gave {:?}, ParallelArrowWriter {:?} with {:?}",
+                    expected.as_ref().map(Vec::len),
+                    actual.as_ref().map(Vec::len),
+                    options
+                ),
+            }
+        }
+    }
+}
