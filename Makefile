@@ -18,7 +18,7 @@ export ROWS RUNS WARMUP PRODUCERS WRITERS BATCH COMPRESSION HOST CACHEGRIND_ROWS
 # when a target first needs it; every target that runs a binary builds it first.
 BIN_DIR = $(eval BIN_DIR := $(shell scripts/bin-dir.sh))$(BIN_DIR)
 
-.PHONY: help build test lint list experiment experiments trend sweep threads profile scaling writer-bench
+.PHONY: help build test lint list experiment experiments trend sweep threads profile scaling writer-bench faults
 
 help:
 	@echo "make experiment N=<n> [ROWS= RUNS= WARMUP= PRODUCERS= WRITERS= BATCH= COMPRESSION=]"
@@ -30,6 +30,7 @@ help:
 	@echo "make scaling [PROCS=\"1 2\" CORES_PER_PROC=1 ROWS_PER_PROC=5000000 N=]  multi-process bandwidth scaling"
 	@echo "make list             the experiment catalog"
 	@echo "make writer-bench     ParallelArrowWriter vs ArrowWriter, both allocators [REPS=5]"
+	@echo "make faults           disk full, signals, SIGKILL, injected failures: exit codes and files left"
 	@echo "make test             fmt, clippy and the test suite"
 
 build:
@@ -70,6 +71,9 @@ REPS ?= 5
 writer-bench: build
 	$(BIN_DIR)/writer-bench --reps $(REPS) --allocator system --output results/$(HOST)/writer
 	$(BIN_DIR)/writer-bench --reps $(REPS) --allocator mimalloc --output results/$(HOST)/writer
+
+faults: build
+	scripts/faults.sh
 
 lint:
 	$(CARGO) fmt --all -- --check

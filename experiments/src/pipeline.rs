@@ -47,6 +47,21 @@ pub struct PipelineOutcome<W> {
     pub produced: Option<Digest>,
 }
 
+impl<W> PipelineOutcome<W> {
+    /// The same outcome with every sink passed through `f` (to unwrap a sink adapter).
+    pub fn map_sinks<V>(self, f: impl FnMut(W) -> V) -> PipelineOutcome<V> {
+        PipelineOutcome {
+            elapsed: self.elapsed,
+            rows: self.rows,
+            batches: self.batches,
+            pool_threads: self.pool_threads,
+            arrow_bytes: self.arrow_bytes,
+            sinks: self.sinks.into_iter().map(f).collect(),
+            produced: self.produced,
+        }
+    }
+}
+
 /// Raises the shared stop flag if its thread unwinds, so the other threads stop too.
 struct StopOnPanic<'a>(&'a AtomicBool);
 

@@ -50,6 +50,17 @@ pub fn execute(
     let output = output.clone().with_early_writeback(config.writeback_step());
     let outcome = generate_and_write(config, &source, &output, progress)?;
     progress.finish_and_clear();
+    finish(config, &output, outcome)
+}
+
+/// The end of a run whose pipeline succeeded: its checks on the files still under their
+/// temporary names (row and batch counts always, the data gate when `config.verify`), then the
+/// commit into `output`, then the report. On any failure the temporary files are removed.
+pub fn finish(
+    config: &PipelineConfig,
+    output: &OutputDir,
+    outcome: PipelineOutcome<PendingFile>,
+) -> Result<RunReport, PipelineError> {
     check_counts(config, &outcome)?;
     let digest = match outcome.produced {
         Some(produced) => Some(gate(produced, &outcome.sinks)?),
