@@ -18,7 +18,7 @@ export ROWS RUNS WARMUP PRODUCERS WRITERS BATCH COMPRESSION HOST CACHEGRIND_ROWS
 # when a target first needs it; every target that runs a binary builds it first.
 BIN_DIR = $(eval BIN_DIR := $(shell scripts/bin-dir.sh))$(BIN_DIR)
 
-.PHONY: help build test lint list experiment experiments trend sweep threads profile scaling writer-bench faults
+.PHONY: help build test lint list experiment experiments trend sweep threads profile scaling writer-bench faults billion
 
 help:
 	@echo "make experiment N=<n> [ROWS= RUNS= WARMUP= PRODUCERS= WRITERS= BATCH= COMPRESSION=]"
@@ -31,6 +31,7 @@ help:
 	@echo "make list             the experiment catalog"
 	@echo "make writer-bench     ParallelArrowWriter vs ArrowWriter, both allocators [REPS=5]"
 	@echo "make faults           disk full, signals, SIGKILL, injected failures: exit codes and files left"
+	@echo "make billion [N= BILLION_ROWS=]  peak RSS and rows/s every 100 M rows of a 1-billion-row run"
 	@echo "make test             fmt, clippy and the test suite"
 
 build:
@@ -71,6 +72,9 @@ REPS ?= 5
 writer-bench: build
 	$(BIN_DIR)/writer-bench --reps $(REPS) --allocator system --output results/$(HOST)/writer
 	$(BIN_DIR)/writer-bench --reps $(REPS) --allocator mimalloc --output results/$(HOST)/writer
+
+billion: build
+	N=$(GIVEN_N) scripts/billion.sh
 
 faults: build
 	scripts/faults.sh

@@ -4,13 +4,14 @@
 //! cachegrind summaries) through [`parse`], condenses each experiment into a [`summary`], compares
 //! experiments with [`stats`], and draws every chart in [`charts`] and the results README in
 //! [`readme`]. Beside that it measures on its own: the writer benchmark ([`writer_bench`]), the
-//! STREAM bandwidth probe ([`stream`]) and the multi-process [`scaling`] analysis and model.
+//! STREAM bandwidth probe ([`stream`]), the multi-process [`scaling`] analysis and model, and
+//! the long-run memory report ([`long_run`]).
 //!
 //! The pipeline itself lives in `shredlab-experiments`; nothing here is needed to run it.
 
 pub mod charts;
+pub mod long_run;
 pub mod parse;
-pub mod process;
 pub mod readme;
 pub mod scaling;
 pub mod stats;

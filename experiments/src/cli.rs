@@ -63,6 +63,9 @@ pub struct Cli {
     /// Number of shards the rows are split into; each shard writes its own files.
     #[arg(long, default_value_t = 1)]
     pub parts: u64,
+    /// Every N rows written, print a JSON line to stderr: rows, seconds, rows/s, RSS, peak RSS.
+    #[arg(long, value_name = "N")]
+    pub milestones: Option<u64>,
     /// Print one JSON line of metrics instead of text.
     #[arg(long)]
     pub json: bool,
@@ -100,6 +103,7 @@ impl Cli {
             verify: self.verify,
             part: self.part,
             parts: self.parts,
+            milestones: self.milestones,
         }
     }
 }

@@ -45,6 +45,8 @@ pub struct RunRequest {
     pub part: u64,
     /// Number of shards the rows are split into.
     pub parts: u64,
+    /// Report time and memory every this many rows written.
+    pub milestones: Option<u64>,
 }
 
 impl Default for RunRequest {
@@ -63,6 +65,7 @@ impl Default for RunRequest {
             verify: false,
             part: 0,
             parts: 1,
+            milestones: None,
         }
     }
 }
@@ -94,6 +97,8 @@ pub struct PipelineConfig {
     pub verify: bool,
     /// The slice of the rows this process generates.
     pub shard: Shard,
+    /// Report time and memory every this many rows written.
+    pub milestones: Option<u64>,
 }
 
 impl PipelineConfig {
@@ -137,6 +142,7 @@ impl PipelineConfig {
             skew: request.skew.clone(),
             verify: request.verify,
             shard: Shard::try_new(request.part, request.parts)?,
+            milestones: request.milestones,
         };
         for (flag, value, max) in [
             ("rows", config.rows, u64::MAX),
@@ -147,6 +153,7 @@ impl PipelineConfig {
             ),
             ("producers", config.producers as u64, MAX_THREADS as u64),
             ("writers", config.writers as u64, MAX_THREADS as u64),
+            ("milestones", config.milestones.unwrap_or(1), u64::MAX),
         ] {
             if value == 0 {
                 return Err(PipelineError::Zero(flag));

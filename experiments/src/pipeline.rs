@@ -22,6 +22,7 @@ use crate::channel::{batch_channel, BatchReceiver, BatchSender, Returns};
 use crate::config::PipelineConfig;
 use crate::error::{panic_message, PipelineError};
 use crate::gate::Digest;
+use crate::milestones::Milestones;
 use crate::output::SinkFactory;
 use crate::properties::writer_properties;
 use crate::signals;
@@ -108,6 +109,7 @@ struct WriterContext<'a> {
     config: &'a PipelineConfig,
     stop: &'a AtomicBool,
     progress: &'a ProgressBar,
+    milestones: Option<&'a Milestones>,
     returns: Option<&'a Returns>,
 }
 
@@ -246,6 +248,9 @@ fn write_stream<W: Write + Send>(
         rows += batch.num_rows() as u64;
         count += 1;
         context.progress.inc(batch.num_rows() as u64);
+        if let Some(milestones) = context.milestones {
+            milestones.add(batch.num_rows() as u64);
+        }
         if let Some(returns) = context.returns {
             returns.give(batch);
         }
@@ -332,10 +337,12 @@ where
         next_batch: &next_batch,
         returns: returns.as_ref(),
     };
+    let milestones = config.milestones.map(Milestones::new);
     let writer_context = WriterContext {
         config,
         stop: &stop,
         progress,
+        milestones: milestones.as_ref(),
         returns: returns.as_ref(),
     };
     thread::scope(|scope| {

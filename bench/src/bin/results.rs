@@ -9,9 +9,9 @@ use anyhow::{anyhow, Context, Result};
 use clap::{Parser, Subcommand};
 use shredlab_bench::charts;
 use shredlab_bench::parse::hyperfine::{self, HyperfineResult};
-use shredlab_bench::readme;
 use shredlab_bench::scaling::analysis::ScalingAnalysis;
 use shredlab_bench::summary::{load_host, Summary};
+use shredlab_bench::{long_run, readme};
 
 #[derive(Debug, Parser)]
 #[command(about = "Summaries, charts and README of shredlab's measurements")]
@@ -47,6 +47,14 @@ enum Command {
     Scaling {
         /// The scaling folder, e.g. results/vm/scaling.
         dir: PathBuf,
+    },
+    /// The long-run memory table (README.md) from `make billion`'s milestones.jsonl.
+    LongRun {
+        /// The folder, e.g. results/vm/billion.
+        dir: PathBuf,
+        /// The command that was measured, for the header.
+        #[arg(long)]
+        command: String,
     },
     /// The thread sweep beside the single-CPU pinned run.
     Threads {
@@ -120,6 +128,20 @@ fn main() -> Result<()> {
                     step.efficiency * 100.0
                 );
             }
+        }
+        Command::LongRun { dir, command } => {
+            let milestones = long_run::load(&dir)?;
+            let header = format!(
+                "# Memory over a long run\n\n`{command}`: at each milestone (`--milestones`), \
+                 throughput since the previous one and overall, and the resident and peak \
+                 resident memory of the process (from /proc). Run by `make billion`; \
+                 metadata.json says where and from which commit."
+            );
+            std::fs::write(
+                dir.join("README.md"),
+                long_run::markdown(&milestones, &header),
+            )
+            .context("writing README.md")?;
         }
         Command::Threads {
             sweep,

@@ -12,8 +12,8 @@ use parquet::file::properties::WriterProperties;
 use serde::Serialize;
 use shredlab_writer::{ParallelArrowWriter, ParallelOptions};
 
-use crate::process;
 use crate::stats::median;
+use shredlab_experiments::process;
 
 /// Discards bytes and counts them: isolates encoding from storage.
 #[derive(Debug, Default)]

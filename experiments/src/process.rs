@@ -1,5 +1,5 @@
 //! Resident-memory and CPU-time readings of this process from `/proc` (Linux), for the
-//! benchmarks' peak-memory and CPU figures.
+//! pipeline's milestones and the benchmarks' peak-memory and CPU figures.
 
 use std::fs;
 

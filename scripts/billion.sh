@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Memory over a long run: the best experiment (or N) writes BILLION_ROWS rows (default one
+# billion) to disk with a milestone every 100 M rows; the milestones, the final report, metadata
+# and a README table go to results/<host>/billion/. The Parquet output (~28 GB per billion rows)
+# is removed at the end. Usage: scripts/billion.sh   (N, BILLION_ROWS, BILLION_OUTPUT)
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+n="${N:-$(last_experiment)}"
+rows="${BILLION_ROWS:-1000000000}"
+every="${BILLION_EVERY:-100000000}"
+output="${BILLION_OUTPUT:-$root/out/billion}"
+dir="$root/results/$host/billion"
+mkdir -p "$dir"
+trap 'rm -rf "$output"' EXIT
+export SHREDLAB_ALLOCATOR="$(allocator_of "$n")"
+args=(--experiment "$n" --rows "$rows" --milestones "$every" --output-dir "$output" --overwrite
+      --quiet --json)
+echo "== $rows rows of experiment $n, a milestone every $every rows" >&2
+"$bin" "${args[@]}" > "$dir/report.json" 2> "$dir/milestones.jsonl"
+command="pipeline ${args[*]}"
+json() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g'; }
+commit="$(sed -n 's/.*"build":{"commit":"\([^"]*\)".*/\1/p' "$dir/report.json")"
+dirty="$(sed -n 's/.*"build":{[^}]*"dirty":"\([a-z]*\)".*/\1/p' "$dir/report.json")"
+case "$dirty" in true|false) ;; *) dirty=null ;; esac
+cat > "$dir/metadata.json" <<JSON
+{
+  "host": "$(json "$host")",
+  "cpu": "$(json "$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)")",
+  "cores": $(nproc),
+  "kernel": "$(json "$(uname -r)")",
+  "commit": "$(json "${commit:-unknown}")",
+  "dirty": $dirty,
+  "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)",
+  "command": "$(json "$command")",
+  "allocator": "$SHREDLAB_ALLOCATOR"
+}
+JSON
+"$results" long-run "$dir" --command "$command"
+cat "$dir/README.md"
