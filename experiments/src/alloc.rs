@@ -8,10 +8,10 @@
 //! variable set (one `exec`, about a millisecond, before any work starts).
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::ffi::{c_char, c_void, CStr};
+use std::ffi::{c_char, CStr};
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use libmimalloc_sys as mi;
+use mimalloc::MiMalloc;
 
 /// The environment variable that selects the allocator.
 pub const ALLOCATOR_ENV: &str = "SHREDLAB_ALLOCATOR";
@@ -108,7 +108,7 @@ unsafe impl GlobalAlloc for SwitchableAllocator {
         // SAFETY: forwarded under the caller's GlobalAlloc contract.
         unsafe {
             if chosen() == Allocator::Mimalloc as u8 {
-                mi::mi_malloc_aligned(layout.size(), layout.align()) as *mut u8
+                MiMalloc.alloc(layout)
             } else {
                 System.alloc(layout)
             }
@@ -120,7 +120,7 @@ unsafe impl GlobalAlloc for SwitchableAllocator {
         // SAFETY: forwarded under the caller's GlobalAlloc contract.
         unsafe {
             if chosen() == Allocator::Mimalloc as u8 {
-                mi::mi_zalloc_aligned(layout.size(), layout.align()) as *mut u8
+                MiMalloc.alloc_zeroed(layout)
             } else {
                 System.alloc_zeroed(layout)
             }
@@ -132,7 +132,7 @@ unsafe impl GlobalAlloc for SwitchableAllocator {
         // SAFETY: forwarded under the caller's GlobalAlloc contract.
         unsafe {
             if chosen() == Allocator::Mimalloc as u8 {
-                mi::mi_free(ptr as *mut c_void);
+                MiMalloc.dealloc(ptr, layout);
             } else {
                 System.dealloc(ptr, layout);
             }
@@ -144,7 +144,7 @@ unsafe impl GlobalAlloc for SwitchableAllocator {
         // SAFETY: forwarded under the caller's GlobalAlloc contract.
         unsafe {
             if chosen() == Allocator::Mimalloc as u8 {
-                mi::mi_realloc_aligned(ptr as *mut c_void, new_size, layout.align()) as *mut u8
+                MiMalloc.realloc(ptr, layout, new_size)
             } else {
                 System.realloc(ptr, layout, new_size)
             }

@@ -4,9 +4,11 @@
 // criterion_group! generates a public function that cannot carry a doc comment.
 #![allow(missing_docs)]
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rand::distr::weighted::WeightedIndex;
-use rand::RngCore;
+use rand::Rng;
 use shredlab_generator::rng::row_rng;
 use shredlab_generator::text::{DirectDigits, DirectName};
 use shredlab_generator::{

@@ -9,7 +9,7 @@
 //! gives the same data across builds. Zipf tables are computed with `f64::powf`; the exponent
 //! 1.0 (the default) is exact everywhere, other exponents are exact on the same platform libm.
 
-use rand::{RngCore, SeedableRng};
+use rand::{Rng, SeedableRng};
 use rand_xoshiro::{SplitMix64, Xoshiro256PlusPlus};
 
 /// The random generator of one row.

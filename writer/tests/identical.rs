@@ -5,7 +5,7 @@ mod common;
 use common::{assert_identical, batches, Kind, KINDS};
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus as StdRng;
 
 fn properties() -> Vec<(&'static str, WriterProperties)> {

@@ -32,7 +32,7 @@ use parquet::file::properties::{
 };
 use parquet::schema::types::ColumnPath;
 use proptest::prelude::*;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus as StdRng;
 use shredlab_writer::ParallelArrowWriter;
 
