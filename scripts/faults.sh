@@ -26,6 +26,20 @@ left() {
   echo "$final $tmp"
 }
 
+violations=""
+# Checks what a fault left: a failed run leaves no final-named file, and no temporary unless it
+# was SIGKILLed; a finished run (the reruns) leaves no temporary.
+check() {
+  local name="$1" code="$2" final="$3" tmp="$4"
+  if [ "$code" = 0 ]; then
+    [ "$tmp" = 0 ] || violations+="$name: finished but left $tmp temporaries"$'\n'
+  elif [ "$code" = 137 ]; then
+    [ "$final" = 0 ] || violations+="$name: killed but left $final final-named files"$'\n'
+  else
+    [ "$final" = 0 ] && [ "$tmp" = 0 ] || violations+="$name: failed but left $final final-named files and $tmp temporaries"$'\n'
+  fi
+}
+
 # Appends a row: fault, exit code, stderr file, directory.
 row() {
   local message final tmp
@@ -40,6 +54,7 @@ row() {
   fi
   read -r final tmp <<< "$(left "$4")"
   table+=$'\n'"| $1 | $2 | $message | $final | $tmp |"
+  check "$1" "$2" "$final" "$tmp"
 }
 
 # Runs "$@" in the background, sends $signal after $delay seconds, records the row.
@@ -86,3 +101,7 @@ signalled "stalled writer, channel full, SIGTERM" TERM 0.5 "$work/stall" "$fault
 
 mkdir -p "$root/results/$host"
 printf '%s\n' "$table" | tee "$root/results/$host/faults.md"
+if [ -n "$violations" ]; then
+  printf 'FAULT HANDLING FAILED:\n%s' "$violations" >&2
+  exit 1
+fi
