@@ -18,22 +18,7 @@ args=(--experiment "$n" --rows "$rows" --milestones "$every" --output-dir "$outp
 echo "== $rows rows of experiment $n, a milestone every $every rows" >&2
 "$bin" "${args[@]}" > "$dir/report.json" 2> "$dir/milestones.jsonl"
 command="pipeline ${args[*]}"
-json() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g'; }
-commit="$(sed -n 's/.*"build":{"commit":"\([^"]*\)".*/\1/p' "$dir/report.json")"
-dirty="$(sed -n 's/.*"build":{[^}]*"dirty":"\([a-z]*\)".*/\1/p' "$dir/report.json")"
-case "$dirty" in true|false) ;; *) dirty=null ;; esac
-cat > "$dir/metadata.json" <<JSON
-{
-  "host": "$(json "$host")",
-  "cpu": "$(json "$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)")",
-  "cores": $(nproc),
-  "kernel": "$(json "$(uname -r)")",
-  "commit": "$(json "${commit:-unknown}")",
-  "dirty": $dirty,
-  "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)",
-  "command": "$(json "$command")",
-  "allocator": "$SHREDLAB_ALLOCATOR"
-}
-JSON
+write_metadata "$dir" "$dir/report.json" "
+  \"command\": \"$(json_escape "$command")\","
 "$results" long-run "$dir" --command "$command"
 cat "$dir/README.md"

@@ -17,3 +17,28 @@ allocator_of() {
     | sed -n 's/.*"allocator":"\([a-z]*\)".*/\1/p'
   rm -rf "$root/out/probe-$1"
 }
+
+json_escape() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g'; }
+
+# Writes metadata.json for a run whose --json report is $2 into folder $1: the machine, and the
+# commit and dirty flag the measured binary was built from (its build stamp, not the tree's
+# state now). Extra JSON members (already formatted, with a trailing comma each) come as $3.
+write_metadata() {
+  local dir="$1" report="$2" extra="${3:-}" commit dirty
+  commit="$(sed -n 's/.*"build":{"commit":"\([^"]*\)".*/\1/p' "$report")"
+  dirty="$(sed -n 's/.*"build":{[^}]*"dirty":"\([a-z]*\)".*/\1/p' "$report")"
+  case "$dirty" in true|false) ;; *) dirty=null ;; esac
+  cat > "$dir/metadata.json" <<JSON
+{
+  "host": "$(json_escape "$host")",
+  "cpu": "$(json_escape "$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)")",
+  "cores": $(nproc),
+  "kernel": "$(json_escape "$(uname -r)")",
+  "rustc": "$(json_escape "$(rustc -V 2>/dev/null || echo unknown)")",
+  "commit": "$(json_escape "${commit:-unknown}")",
+  "dirty": $dirty,
+  "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)",$extra
+  "allocator": "${SHREDLAB_ALLOCATOR:-system}"
+}
+JSON
+}

@@ -78,31 +78,13 @@ if [ "$hardware" = no ]; then
 fi
 rm -rf "$scratch"
 
-json() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g'; }
-# The commit and dirty flag the measured binary was built from (stamped by its build script),
-# not the tree's state now, which may have changed while the runs went on.
-commit="$(sed -n 's/.*"build":{"commit":"\([^"]*\)".*/\1/p' "$dir/gate.json")"
-dirty="$(sed -n 's/.*"build":{[^}]*"dirty":"\([a-z]*\)".*/\1/p' "$dir/gate.json")"
-case "$dirty" in true|false) ;; *) dirty=null ;; esac
-cat > "$dir/metadata.json" <<JSON
-{
-  "host": "$(json "$host")",
-  "cpu": "$(json "$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)")",
-  "cores": $(nproc),
-  "kernel": "$(json "$(uname -r)")",
-  "rustc": "$(json "$(rustc -V 2>/dev/null || echo unknown)")",
-  "commit": "$(json "${commit:-unknown}")",
-  "dirty": $dirty,
-  "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)",
-  "command": "$(json "$bin ${args[*]} --rows $rows")",
-  "rows": $rows,
-  "runs": $runs,
-  "warmup": $warmup,
-  "allocator": "$SHREDLAB_ALLOCATOR",
-  "hyperfine": "$(json "$("$hyperfine" --version)")",
-  "peak_rss_kb": $peak_kb,
-  "cachegrind_rows": $cachegrind
-}
-JSON
+write_metadata "$dir" "$dir/gate.json" "
+  \"command\": \"$(json_escape "$bin ${args[*]} --rows $rows")\",
+  \"rows\": $rows,
+  \"runs\": $runs,
+  \"warmup\": $warmup,
+  \"hyperfine\": \"$(json_escape "$("$hyperfine" --version)")\",
+  \"peak_rss_kb\": $peak_kb,
+  \"cachegrind_rows\": $cachegrind,"
 "$results" summarize "$dir"
 "$results" render "$root/results/$host"

@@ -167,6 +167,17 @@ pub enum PipelineError {
     },
 }
 
+impl PipelineError {
+    /// The process exit code for this error: 128 + the signal's number after SIGINT or SIGTERM
+    /// (130, 143), as shells report a signal, and 1 otherwise.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Self::Interrupted { signal } => u8::try_from(128 + signal).unwrap_or(1),
+            _ => 1,
+        }
+    }
+}
+
 fn storage_hint(error: &parquet::errors::ParquetError) -> &'static str {
     let text = error.to_string();
     if text.contains("No space left") || text.contains("os error 28") {

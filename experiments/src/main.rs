@@ -56,13 +56,9 @@ fn main() -> ExitCode {
                 " (the run itself succeeded: its files are committed)",
             )
         }
-        Err(PipelineError::Interrupted { signal }) => {
-            eprintln!("error: {}", PipelineError::Interrupted { signal });
-            ExitCode::from(u8::try_from(128 + signal).unwrap_or(1))
-        }
         Err(error) => {
             eprintln!("error: {error}");
-            ExitCode::FAILURE
+            ExitCode::from(error.exit_code())
         }
     }
 }

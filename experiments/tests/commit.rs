@@ -1,39 +1,23 @@
 //! What a run leaves on disk: every part or none under final names, a manifest written last,
 //! nothing after a signal, no empty files, and no panic when stdout is gone.
 
+mod common;
+
 use std::io::Write;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::{entries, pipeline, run_ok};
 use shredlab_experiments::output::{OutputDir, SinkFactory};
 use shredlab_experiments::shard::Shard;
-
-fn pipeline() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pipeline"))
-}
-
-fn entries(dir: &Path) -> Vec<String> {
-    let mut names: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
 
 #[test]
 fn a_run_commits_every_part_and_its_manifest() {
     let dir = tempfile::tempdir().unwrap();
-    let out = pipeline()
-        .args(["-n", "20000", "--writers", "3", "--verify", "-q", "-o"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    run_ok(
+        &["-n", "20000", "--writers", "3", "--verify", "-q"],
+        dir.path(),
     );
     let names = entries(dir.path());
     assert_eq!(
@@ -53,21 +37,10 @@ fn a_run_commits_every_part_and_its_manifest() {
 #[test]
 fn the_manifest_lists_the_files_rows_and_digest() {
     let dir = tempfile::tempdir().unwrap();
-    let out = pipeline()
-        .args([
-            "-n",
-            "20000",
-            "--writers",
-            "2",
-            "--verify",
-            "-q",
-            "--json",
-            "-o",
-        ])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    let out = run_ok(
+        &["-n", "20000", "--writers", "2", "--verify", "-q", "--json"],
+        dir.path(),
+    );
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let manifest: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.path().join("part-manifest.json")).unwrap())
@@ -117,24 +90,9 @@ fn a_failed_rename_leaves_no_part_under_a_final_name() {
 #[test]
 fn more_writers_than_batches_write_no_empty_files() {
     let dir = tempfile::tempdir().unwrap();
-    let out = pipeline()
-        .args([
-            "-n",
-            "100",
-            "--writers",
-            "200",
-            "--verify",
-            "-q",
-            "--json",
-            "-o",
-        ])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = run_ok(
+        &["-n", "100", "--writers", "200", "--verify", "-q", "--json"],
+        dir.path(),
     );
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["writers"], 1);
@@ -197,16 +155,7 @@ fn overwrite_clears_what_a_killed_run_left() {
     // Another shard's temporary file is not ours to remove.
     let other = "shard-00000-of-00002-part-00000.parquet";
     std::fs::write(dir.path().join(format!(".{other}.z.tmp")), b"").unwrap();
-    let out = pipeline()
-        .args(["-n", "1000", "-q", "--overwrite", "-o"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    run_ok(&["-n", "1000", "-q", "--overwrite"], dir.path());
     assert_eq!(
         entries(dir.path()),
         [

@@ -1,20 +1,19 @@
 //! Every error path: a clear message, a non-zero exit, and no file that looks complete.
 
-use std::io;
-use std::ops::Range;
-use std::path::Path;
-use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
+mod common;
 
-use arrow_array::RecordBatch;
-use arrow_schema::SchemaRef;
+use std::io;
+use std::process::{Command, Output};
+
+use common::entries;
 use indicatif::ProgressBar;
 use shredlab_experiments::config::{PipelineConfig, RunRequest};
 use shredlab_experiments::error::PipelineError;
+use shredlab_experiments::fault::PanickingSource;
 use shredlab_experiments::output::{OutputDir, SinkFactory};
 use shredlab_experiments::pipeline::generate_and_write;
 use shredlab_experiments::shard::Shard;
-use shredlab_experiments::source::{BatchMaker, BatchSource, ContactSource};
+use shredlab_experiments::source::ContactSource;
 
 fn pipeline(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_pipeline"))
@@ -29,17 +28,6 @@ fn assert_fails(args: &[&str], expected: &str) {
     assert!(!out.status.success(), "{args:?} succeeded");
     assert!(stderr.contains(expected), "{args:?}: stderr was {stderr}");
     assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-}
-
-fn entries(dir: &Path) -> Vec<String> {
-    let mut names: Vec<_> = std::fs::read_dir(dir)
-        .map(|d| {
-            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
-    names
 }
 
 #[test]
@@ -272,51 +260,13 @@ fn a_sink_failing_midway_stops_the_run_with_an_error() {
     }
 }
 
-/// Contacts, but one batch makes its producer panic.
-struct PanickingSource {
-    inner: ContactSource,
-    made: AtomicUsize,
-    panic_at: usize,
-}
-
-struct PanickingMaker<'a> {
-    source: &'a PanickingSource,
-    inner: Box<dyn BatchMaker + 'a>,
-}
-
-impl BatchMaker for PanickingMaker<'_> {
-    fn make(&mut self, rows: Range<u64>) -> RecordBatch {
-        if self.source.made.fetch_add(1, Ordering::SeqCst) == self.source.panic_at {
-            panic!("injected producer failure");
-        }
-        self.inner.make(rows)
-    }
-}
-
-impl BatchSource for PanickingSource {
-    fn schema(&self) -> SchemaRef {
-        self.inner.schema()
-    }
-
-    fn maker(&self) -> Box<dyn BatchMaker + '_> {
-        Box::new(PanickingMaker {
-            source: self,
-            inner: self.inner.maker(),
-        })
-    }
-}
-
 #[test]
 fn a_panicking_producer_ends_the_run_with_an_error_and_no_files() {
     for (producers, panic_at) in [(1, 0), (2, 3), (4, 30)] {
         let dir = tempfile::tempdir().unwrap();
         let output = OutputDir::prepare(dir.path(), false, Shard::WHOLE).unwrap();
         let config = config(2, producers);
-        let source = PanickingSource {
-            inner: contacts(&config),
-            made: AtomicUsize::new(0),
-            panic_at,
-        };
+        let source = PanickingSource::new(contacts(&config), panic_at);
         let err =
             generate_and_write(&config, &source, &output, &ProgressBar::hidden()).unwrap_err();
         assert!(

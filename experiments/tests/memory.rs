@@ -1,30 +1,26 @@
 //! Memory stays bounded: in a long run of the best experiment, peak RSS stops growing once the
 //! pipeline is full (row groups in flight, channels, allocator pools), whatever the row count.
 
-use std::process::Command;
+mod common;
+
+use common::run_ok;
 
 #[test]
 fn peak_rss_stops_growing_in_a_long_run() {
     let dir = tempfile::tempdir().unwrap();
     let last = shredlab_experiments::catalog::CATALOG.len() - 1;
-    let out = Command::new(env!("CARGO_BIN_EXE_pipeline"))
-        .args([
+    let last = last.to_string();
+    let out = run_ok(
+        &[
             "-e",
-            &last.to_string(),
+            &last,
             "-n",
             "12000000",
             "--milestones",
             "2000000",
             "-q",
-        ])
-        .arg("-o")
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        ],
+        dir.path(),
     );
     let peaks: Vec<u64> = String::from_utf8(out.stderr)
         .unwrap()

@@ -1,0 +1,34 @@
+//! Helpers shared by the integration tests that run the `pipeline` binary.
+
+#![allow(dead_code)] // each test binary uses its own subset
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// The `pipeline` binary cargo built for these tests.
+pub fn pipeline() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pipeline"))
+}
+
+/// Runs `pipeline ARGS -o DIR`, asserts that it succeeded, and returns its output.
+pub fn run_ok(args: &[&str], dir: &Path) -> Output {
+    let out = pipeline().args(args).arg("-o").arg(dir).output().unwrap();
+    assert!(
+        out.status.success(),
+        "pipeline {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// The names in `dir`, sorted (none if it does not exist).
+pub fn entries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
