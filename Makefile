@@ -10,9 +10,10 @@ PRODUCERS ?=
 WRITERS ?=
 BATCH ?=
 COMPRESSION ?= none
+SYNC ?= end
 CACHEGRIND_ROWS ?= 200000
 HOST ?= $(shell hostname -s)
-export ROWS RUNS WARMUP PRODUCERS WRITERS BATCH COMPRESSION HOST CACHEGRIND_ROWS
+export ROWS RUNS WARMUP PRODUCERS WRITERS BATCH COMPRESSION SYNC HOST CACHEGRIND_ROWS
 
 # Where cargo puts the release binaries (CARGO_TARGET_DIR and cargo config honoured), read once
 # when a target first needs it; every target that runs a binary builds it first.
@@ -21,7 +22,7 @@ BIN_DIR = $(eval BIN_DIR := $(shell scripts/bin-dir.sh))$(BIN_DIR)
 .PHONY: help build test lint list experiment experiments trend sweep threads profile scaling writer-bench faults billion
 
 help:
-	@echo "make experiment N=<n> [ROWS= RUNS= WARMUP= PRODUCERS= WRITERS= BATCH= COMPRESSION=]"
+	@echo "make experiment N=<n> [ROWS= RUNS= WARMUP= PRODUCERS= WRITERS= BATCH= COMPRESSION= SYNC=end|none]"
 	@echo "make experiments      every catalog entry"
 	@echo "make trend            redraw results/\$$HOST charts and README from the summaries"
 	@echo "make sweep [N=]       writers x batch size heatmaps (default: the last experiment)"

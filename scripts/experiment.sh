@@ -21,7 +21,7 @@ mkdir -p "$dir"
 rm -f "$dir/cachegrind.txt" "$dir/perf-stat.csv"
 
 args=(--experiment "$n" --output-dir "$scratch" --overwrite --quiet
-      --compression "${COMPRESSION:-none}")
+      --compression "${COMPRESSION:-none}" --sync "${SYNC:-end}")
 [ -n "${PRODUCERS:-}" ] && args+=(--producers "$PRODUCERS")
 [ -n "${WRITERS:-}" ] && args+=(--writers "$WRITERS")
 [ -n "${BATCH:-}" ] && args+=(--batch-size "$BATCH")
@@ -85,6 +85,7 @@ write_metadata "$dir" "$dir/gate.json" "
   \"warmup\": $warmup,
   \"hyperfine\": \"$(json_escape "$("$hyperfine" --version)")\",
   \"peak_rss_kb\": $peak_kb,
-  \"cachegrind_rows\": $cachegrind,"
+  \"cachegrind_rows\": $cachegrind,
+  \"sync\": \"${SYNC:-end}\","
 "$results" summarize "$dir"
 "$results" render "$root/results/$host"

@@ -66,12 +66,18 @@ pub fn render(host: &str, summaries: &[Summary]) -> String {
     let _ = writeln!(
         text,
         "Each experiment: hyperfine, {} rows, {} runs after {} warm-up, output removed between \
-         runs; the same release binary for every experiment. Change: median against the previous \
+         runs, files synced at the end: {}; the same release binary for every experiment. Change: median against the previous \
          experiment, significant when the two-sided Mann-Whitney U test gives p < {ALPHA}.\n\n\
          Counters: {}.\n",
         first.rows,
         first.times.len(),
         metadata(first, "warmup"),
+        match first.metadata.get("sync").and_then(|s| s.as_str()) {
+            Some("none") => "no (`--sync none`)",
+            Some(_) => "yes (`--sync end`)",
+            // Runs recorded before the option existed always synced.
+            None => "yes",
+        },
         first.counters.source,
     );
     text.push_str("![trend](trend.png)\n\n");

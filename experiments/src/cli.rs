@@ -9,6 +9,7 @@ use crate::build_info::VERSION;
 use crate::catalog::Optimization;
 use crate::compression::CompressionSpec;
 use crate::config::RunRequest;
+use crate::output::SyncMode;
 
 /// Generate nested, Zipf-skewed contact records and write them as Parquet, one numbered
 /// optimization experiment at a time.
@@ -66,6 +67,10 @@ pub struct Cli {
     /// Every N rows written, print a JSON line to stderr: rows, seconds, rows/s, RSS, peak RSS.
     #[arg(long, value_name = "N")]
     pub milestones: Option<u64>,
+    /// Sync the files at the end (`end`: a finished run survives a crash) or not at all
+    /// (`none`: only to compare with tools that never sync).
+    #[arg(long, value_enum, default_value = "end")]
+    pub sync: SyncMode,
     /// Print one JSON line of metrics instead of text.
     #[arg(long)]
     pub json: bool,
@@ -104,6 +109,7 @@ impl Cli {
             part: self.part,
             parts: self.parts,
             milestones: self.milestones,
+            sync: self.sync,
         }
     }
 }

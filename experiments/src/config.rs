@@ -6,6 +6,7 @@ use crate::alloc::Allocator;
 use crate::catalog::{Optimization, Optimizations};
 use crate::compression::CompressionSpec;
 use crate::error::PipelineError;
+use crate::output::SyncMode;
 use crate::shard::Shard;
 
 /// The most rows one batch may hold. Arrow addresses a `Utf8` column's bytes with 32-bit offsets;
@@ -47,6 +48,8 @@ pub struct RunRequest {
     pub parts: u64,
     /// Report time and memory every this many rows written.
     pub milestones: Option<u64>,
+    /// Whether files are synced at the commit.
+    pub sync: SyncMode,
 }
 
 impl Default for RunRequest {
@@ -66,6 +69,7 @@ impl Default for RunRequest {
             part: 0,
             parts: 1,
             milestones: None,
+            sync: SyncMode::End,
         }
     }
 }
@@ -99,6 +103,8 @@ pub struct PipelineConfig {
     pub shard: Shard,
     /// Report time and memory every this many rows written.
     pub milestones: Option<u64>,
+    /// Whether files are synced at the commit.
+    pub sync: SyncMode,
 }
 
 impl PipelineConfig {
@@ -143,6 +149,7 @@ impl PipelineConfig {
             verify: request.verify,
             shard: Shard::try_new(request.part, request.parts)?,
             milestones: request.milestones,
+            sync: request.sync,
         };
         for (flag, value, max) in [
             ("rows", config.rows, u64::MAX),

@@ -97,6 +97,28 @@ pub struct OutputDir {
     shard: Shard,
     prefix: String,
     writeback_step: Option<u64>,
+    sync: SyncMode,
+}
+
+impl std::fmt::Display for SyncMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::End => "end",
+            Self::None => "none",
+        })
+    }
+}
+
+/// Whether a run makes its files durable before it reports success.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum SyncMode {
+    /// Sync every file's data and the directory at the commit: a finished run survives a crash.
+    #[default]
+    End,
+    /// No syncs: the kernel writes the files back when it likes. Only for comparing with tools
+    /// that never sync; a crash soon after the run can lose its files.
+    None,
 }
 
 /// Whether `name` is `prefix` followed by digits and `.parquet`.
@@ -141,6 +163,7 @@ impl OutputDir {
             shard,
             prefix: shard.file_prefix(),
             writeback_step: None,
+            sync: SyncMode::End,
         };
         if overwrite {
             // From here until this run's commit, the old part files are not vouched for.
@@ -166,6 +189,11 @@ impl OutputDir {
             writeback_step: step,
             ..self
         }
+    }
+
+    /// Files committed with `sync` (the default is [`SyncMode::End`]).
+    pub fn with_sync(self, sync: SyncMode) -> Self {
+        Self { sync, ..self }
     }
 
     /// The directory.
@@ -260,7 +288,7 @@ impl OutputDir {
             digest,
             build: BUILD,
         };
-        let mut file = PendingFile::create(self.dir.join(self.manifest_name()))?;
+        let mut file = self.pending(self.dir.join(self.manifest_name()))?;
         let json = serde_json::to_vec_pretty(&manifest).expect("a manifest serializes");
         file.write_all(&json).map_err(|e| self.io_error(e))?;
         file.commit()?;
@@ -287,6 +315,15 @@ impl OutputDir {
         Ok(())
     }
 
+    /// A pending file at `path` that honours the sync mode.
+    fn pending(&self, path: PathBuf) -> Result<PendingFile, PipelineError> {
+        let file = PendingFile::create(path)?;
+        Ok(match self.sync {
+            SyncMode::End => file,
+            SyncMode::None => file.without_sync(),
+        })
+    }
+
     fn io_error(&self, source: std::io::Error) -> PipelineError {
         PipelineError::OutputDirectory {
             dir: self.dir.clone(),
@@ -299,7 +336,7 @@ impl SinkFactory for OutputDir {
     type Sink = PendingFile;
 
     fn create(&self, index: usize) -> Result<PendingFile, PipelineError> {
-        let file = PendingFile::create(self.part_path(index))?;
+        let file = self.pending(self.part_path(index))?;
         Ok(match self.writeback_step {
             Some(step) => file.with_early_writeback(step),
             None => file,

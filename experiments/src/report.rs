@@ -10,7 +10,7 @@ use crate::catalog::CATALOG;
 use crate::compression::CompressionSpec;
 use crate::config::PipelineConfig;
 use crate::gate::Digest;
-use crate::output::CommittedFile;
+use crate::output::{CommittedFile, SyncMode};
 
 /// The metrics of one run, as printed by `--json`.
 #[derive(Debug, Clone, Serialize)]
@@ -37,6 +37,8 @@ pub struct RunReport {
     pub parts: u64,
     /// Compression.
     pub compression: CompressionSpec,
+    /// Whether the files were synced at the end (`end`) or not (`none`).
+    pub sync: SyncMode,
     /// The allocator the process ran on.
     pub allocator: &'static str,
     /// Wall time in seconds.
@@ -102,6 +104,7 @@ impl RunReport {
             part: config.shard.index(),
             parts: config.shard.count(),
             compression: config.compression,
+            sync: config.sync,
             allocator: alloc::active().name(),
             elapsed_s: seconds,
             rows_per_s: rows as f64 / seconds,
@@ -121,7 +124,7 @@ impl RunReport {
         let mib = |bytes: f64| bytes / (1024.0 * 1024.0);
         let mut text = format!(
             "experiment {:02}-{}: {} rows in {:.3} s ({:.2} M rows/s)\n\
-             producers {}, writers {}, batch {}, compression {}, allocator {}\n\
+             producers {}, writers {}, batch {}, compression {}, allocator {}, sync {}\n\
              arrow {:.1} MiB ({:.1} MiB/s), parquet {:.1} MiB in {} file(s)\n",
             self.experiment,
             self.slug,
@@ -133,6 +136,7 @@ impl RunReport {
             self.batch_size,
             self.compression,
             self.allocator,
+            self.sync,
             mib(self.arrow_bytes as f64),
             mib(self.arrow_bytes_per_s),
             mib(self.output_bytes as f64),

@@ -47,7 +47,10 @@ pub fn execute(
     progress: &ProgressBar,
 ) -> Result<RunReport, PipelineError> {
     let source = ContactSource::try_new(config.seed, config.skew.clone(), config.optimizations)?;
-    let output = output.clone().with_early_writeback(config.writeback_step());
+    let output = output
+        .clone()
+        .with_early_writeback(config.writeback_step())
+        .with_sync(config.sync);
     let outcome = generate_and_write(config, &source, &output, progress)?;
     progress.finish_and_clear();
     finish(config, &output, outcome)

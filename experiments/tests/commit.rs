@@ -196,3 +196,25 @@ fn a_closed_or_full_stdout_is_an_error_not_a_panic() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn sync_none_commits_the_same_files_and_says_so() {
+    let reports: Vec<serde_json::Value> = ["end", "none"]
+        .iter()
+        .map(|sync| {
+            let dir = tempfile::tempdir().unwrap();
+            let out = run_ok(
+                &["-n", "20000", "--verify", "-q", "--json", "--sync", sync],
+                dir.path(),
+            );
+            assert_eq!(
+                entries(dir.path()),
+                ["part-00000.parquet", "part-manifest.json"]
+            );
+            serde_json::from_slice(&out.stdout).unwrap()
+        })
+        .collect();
+    assert_eq!(reports[0]["sync"], "end");
+    assert_eq!(reports[1]["sync"], "none");
+    assert_eq!(reports[0]["digest"], reports[1]["digest"]);
+}

@@ -35,6 +35,7 @@ pub struct PendingFile {
     temp: NamedTempFile,
     path: PathBuf,
     writeback: Option<Writeback>,
+    durable: bool,
 }
 
 /// Progress of early writeback: the bytes written, and where the last writeback request ended.
@@ -71,6 +72,7 @@ impl PendingFile {
             temp,
             path,
             writeback: None,
+            durable: true,
         })
     }
 
@@ -85,6 +87,13 @@ impl PendingFile {
             written: 0,
             requested: 0,
         });
+        self
+    }
+
+    /// Commits without syncing the data or the directory: faster, but a crash soon after the
+    /// commit can lose the file's contents. For comparisons with tools that never sync.
+    pub fn without_sync(mut self) -> Self {
+        self.durable = false;
         self
     }
 
@@ -103,8 +112,12 @@ impl PendingFile {
         self.temp.as_file()
     }
 
-    /// Flushes the data to disk, so a later [`PendingFile::commit`] only renames.
+    /// Flushes the data to disk, so a later [`PendingFile::commit`] only renames (nothing
+    /// [`PendingFile::without_sync`]).
     pub fn sync(&self) -> Result<(), PendingFileError> {
+        if !self.durable {
+            return Ok(());
+        }
         self.temp
             .as_file()
             .sync_data()
@@ -115,17 +128,25 @@ impl PendingFile {
     }
 
     /// Flushes the data to disk, renames the file to its final name (replacing any file there)
-    /// and syncs the directory, so the new name survives a crash too.
+    /// and syncs the directory, so the new name survives a crash too (the syncs are skipped
+    /// [`PendingFile::without_sync`]).
     pub fn commit(self) -> Result<PathBuf, PendingFileError> {
         self.sync()?;
-        let Self { temp, path, .. } = self;
+        let Self {
+            temp,
+            path,
+            durable,
+            ..
+        } = self;
         let commit_error = |source| PendingFileError::Commit {
             path: path.clone(),
             source,
         };
         temp.persist(&path)
             .map_err(|error| commit_error(error.error))?;
-        sync_parent(&path).map_err(commit_error)?;
+        if durable {
+            sync_parent(&path).map_err(commit_error)?;
+        }
         Ok(path)
     }
 }
@@ -243,6 +264,18 @@ mod tests {
             .unwrap();
         let mode = |p: &Path| p.metadata().unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&committed), mode(&ordinary));
+    }
+
+    #[test]
+    fn without_sync_commits_the_same_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("part-0.parquet");
+        let mut file = PendingFile::create(&target).unwrap().without_sync();
+        file.write_all(b"data").unwrap();
+        assert!(!target.exists());
+        assert_eq!(file.commit().unwrap(), target);
+        assert_eq!(std::fs::read(&target).unwrap(), b"data");
+        assert_eq!(entries(dir.path()), ["part-0.parquet"]);
     }
 
     #[test]
