@@ -9,7 +9,7 @@ use crate::build_info::VERSION;
 use crate::catalog::Optimization;
 use crate::compression::CompressionSpec;
 use crate::config::RunRequest;
-use crate::output::SyncMode;
+use crate::output::{SinkKind, SyncMode};
 
 /// Generate nested, Zipf-skewed contact records and write them as Parquet, one numbered
 /// optimization experiment at a time.
@@ -71,6 +71,10 @@ pub struct Cli {
     /// (`none`: only to compare with tools that never sync).
     #[arg(long, value_enum, default_value = "end")]
     pub sync: SyncMode,
+    /// Where the batches go: `file` (Parquet files in --output-dir) or `null` (dropped
+    /// unencoded, to measure generation alone).
+    #[arg(long, value_enum, default_value = "file")]
+    pub sink: SinkKind,
     /// Print one JSON line of metrics instead of text.
     #[arg(long)]
     pub json: bool,
@@ -110,6 +114,7 @@ impl Cli {
             parts: self.parts,
             milestones: self.milestones,
             sync: self.sync,
+            sink: self.sink,
         }
     }
 }

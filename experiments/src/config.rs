@@ -6,7 +6,7 @@ use crate::alloc::Allocator;
 use crate::catalog::{Optimization, Optimizations};
 use crate::compression::CompressionSpec;
 use crate::error::PipelineError;
-use crate::output::SyncMode;
+use crate::output::{SinkKind, SyncMode};
 use crate::shard::Shard;
 
 /// The most rows one batch may hold. Arrow addresses a `Utf8` column's bytes with 32-bit offsets;
@@ -50,6 +50,8 @@ pub struct RunRequest {
     pub milestones: Option<u64>,
     /// Whether files are synced at the commit.
     pub sync: SyncMode,
+    /// Where the batches go.
+    pub sink: SinkKind,
 }
 
 impl Default for RunRequest {
@@ -70,6 +72,7 @@ impl Default for RunRequest {
             parts: 1,
             milestones: None,
             sync: SyncMode::End,
+            sink: SinkKind::File,
         }
     }
 }
@@ -105,6 +108,8 @@ pub struct PipelineConfig {
     pub milestones: Option<u64>,
     /// Whether files are synced at the commit.
     pub sync: SyncMode,
+    /// Where the batches go.
+    pub sink: SinkKind,
 }
 
 impl PipelineConfig {
@@ -150,7 +155,11 @@ impl PipelineConfig {
             shard: Shard::try_new(request.part, request.parts)?,
             milestones: request.milestones,
             sync: request.sync,
+            sink: request.sink,
         };
+        if config.verify && config.sink == SinkKind::Null {
+            return Err(PipelineError::VerifyWithoutFiles);
+        }
         for (flag, value, max) in [
             ("rows", config.rows, u64::MAX),
             (

@@ -8,8 +8,8 @@ use shredlab_experiments::alloc::{self, SwitchableAllocator};
 use shredlab_experiments::catalog;
 use shredlab_experiments::cli::{Cli, ListFormat};
 use shredlab_experiments::error::PipelineError;
-use shredlab_experiments::output::OutputDir;
-use shredlab_experiments::run::{execute, progress_bar, resolve};
+use shredlab_experiments::output::{OutputDir, SinkKind};
+use shredlab_experiments::run::{execute, generate_only, progress_bar, resolve};
 use shredlab_experiments::signals;
 
 #[global_allocator]
@@ -38,8 +38,14 @@ fn main() -> ExitCode {
             source,
         })?;
         signals::install().map_err(|source| PipelineError::SignalHandlers { source })?;
-        let output = OutputDir::prepare(&cli.output_dir, cli.overwrite, config.shard)?;
-        execute(&config, &output, &progress_bar(cli.rows, cli.quiet))
+        let progress = progress_bar(cli.rows, cli.quiet);
+        match config.sink {
+            SinkKind::File => {
+                let output = OutputDir::prepare(&cli.output_dir, cli.overwrite, config.shard)?;
+                execute(&config, &output, &progress)
+            }
+            SinkKind::Null => generate_only(&config, &progress),
+        }
     });
     match result {
         Ok(report) => {

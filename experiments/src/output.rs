@@ -109,6 +109,29 @@ impl std::fmt::Display for SyncMode {
     }
 }
 
+/// Where the writers' batches go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum SinkKind {
+    /// Encoded as Parquet into files in the output directory.
+    #[default]
+    File,
+    /// Dropped unencoded: the run measures generating and building the batches alone.
+    Null,
+}
+
+/// Sinks that discard everything, for [`SinkKind::Null`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NullSinks;
+
+impl SinkFactory for NullSinks {
+    type Sink = std::io::Sink;
+
+    fn create(&self, _index: usize) -> Result<std::io::Sink, PipelineError> {
+        Ok(std::io::sink())
+    }
+}
+
 /// Whether a run makes its files durable before it reports success.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]

@@ -23,7 +23,7 @@ use crate::config::PipelineConfig;
 use crate::error::{panic_message, PipelineError};
 use crate::gate::Digest;
 use crate::milestones::Milestones;
-use crate::output::SinkFactory;
+use crate::output::{SinkFactory, SinkKind};
 use crate::properties::writer_properties;
 use crate::signals;
 use crate::source::BatchSource;
@@ -181,6 +181,8 @@ fn arrow_bytes(batch: &RecordBatch) -> u64 {
 enum FileEncoder<W: Write + Send> {
     Upstream(Box<ArrowWriter<W>>),
     Parallel(Box<ParallelArrowWriter<W>>),
+    /// `--sink null`: batches are dropped unencoded.
+    Discard(W),
 }
 
 impl<W: Write + Send> FileEncoder<W> {
@@ -190,6 +192,9 @@ impl<W: Write + Send> FileEncoder<W> {
         properties: WriterProperties,
         config: &PipelineConfig,
     ) -> Result<Self, ParquetError> {
+        if config.sink == SinkKind::Null {
+            return Ok(Self::Discard(sink));
+        }
         if !config.optimizations.has(Optimization::ParallelWriter) {
             let writer = ArrowWriter::try_new(sink, schema, Some(properties))?;
             return Ok(Self::Upstream(Box::new(writer)));
@@ -205,13 +210,14 @@ impl<W: Write + Send> FileEncoder<W> {
         match self {
             Self::Upstream(writer) => writer.write(batch),
             Self::Parallel(writer) => writer.write(batch),
+            Self::Discard(_) => Ok(()),
         }
     }
 
     /// Encoder threads the parallel writer started (0 for parquet's own writer).
     fn pool_threads(&self) -> usize {
         match self {
-            Self::Upstream(_) => 0,
+            Self::Upstream(_) | Self::Discard(_) => 0,
             Self::Parallel(writer) => writer.worker_threads(),
         }
     }
@@ -220,6 +226,7 @@ impl<W: Write + Send> FileEncoder<W> {
         match self {
             Self::Upstream(writer) => writer.into_inner(),
             Self::Parallel(writer) => writer.into_inner(),
+            Self::Discard(sink) => Ok(sink),
         }
     }
 }

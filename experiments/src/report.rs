@@ -10,7 +10,7 @@ use crate::catalog::CATALOG;
 use crate::compression::CompressionSpec;
 use crate::config::PipelineConfig;
 use crate::gate::Digest;
-use crate::output::{CommittedFile, SyncMode};
+use crate::output::{CommittedFile, SinkKind, SyncMode};
 
 /// The metrics of one run, as printed by `--json`.
 #[derive(Debug, Clone, Serialize)]
@@ -37,6 +37,8 @@ pub struct RunReport {
     pub parts: u64,
     /// Compression.
     pub compression: CompressionSpec,
+    /// Where the batches went: `file`, or `null` (dropped unencoded).
+    pub sink: SinkKind,
     /// Whether the files were synced at the end (`end`) or not (`none`).
     pub sync: SyncMode,
     /// The allocator the process ran on.
@@ -104,6 +106,7 @@ impl RunReport {
             part: config.shard.index(),
             parts: config.shard.count(),
             compression: config.compression,
+            sink: config.sink,
             sync: config.sync,
             allocator: alloc::active().name(),
             elapsed_s: seconds,
@@ -125,7 +128,7 @@ impl RunReport {
         let mut text = format!(
             "experiment {:02}-{}: {} rows in {:.3} s ({:.2} M rows/s)\n\
              producers {}, writers {}, batch {}, compression {}, allocator {}, sync {}\n\
-             arrow {:.1} MiB ({:.1} MiB/s), parquet {:.1} MiB in {} file(s)\n",
+             arrow {:.1} MiB ({:.1} MiB/s), ",
             self.experiment,
             self.slug,
             self.rows,
@@ -139,9 +142,15 @@ impl RunReport {
             self.sync,
             mib(self.arrow_bytes as f64),
             mib(self.arrow_bytes_per_s),
-            mib(self.output_bytes as f64),
-            self.files.len(),
         );
+        text.push_str(&match self.sink {
+            SinkKind::File => format!(
+                "parquet {:.1} MiB in {} file(s)\n",
+                mib(self.output_bytes as f64),
+                self.files.len()
+            ),
+            SinkKind::Null => "batches dropped unencoded (--sink null)\n".to_string(),
+        });
         if let Some(digest) = self.digest {
             text.push_str(&format!("data gate: pass, digest {digest}\n"));
         }

@@ -8,7 +8,7 @@ use shredlab_writer::PendingFile;
 use crate::config::{PipelineConfig, RunRequest};
 use crate::error::PipelineError;
 use crate::gate::Digest;
-use crate::output::OutputDir;
+use crate::output::{NullSinks, OutputDir};
 use crate::pipeline::{generate_and_write, PipelineOutcome};
 use crate::report::{RunReport, Totals};
 use crate::signals;
@@ -54,6 +54,25 @@ pub fn execute(
     let outcome = generate_and_write(config, &source, &output, progress)?;
     progress.finish_and_clear();
     finish(config, &output, outcome)
+}
+
+/// Generates the run `config` and drops its batches unencoded (`--sink null`): the cost of
+/// generation alone. Nothing is written.
+pub fn generate_only(
+    config: &PipelineConfig,
+    progress: &ProgressBar,
+) -> Result<RunReport, PipelineError> {
+    let source = ContactSource::try_new(config.seed, config.skew.clone(), config.optimizations)?;
+    let outcome = generate_and_write(config, &source, &NullSinks, progress)?;
+    progress.finish_and_clear();
+    check_counts(config, &outcome)?;
+    let totals = Totals {
+        elapsed: outcome.elapsed,
+        rows: outcome.rows,
+        arrow_bytes: outcome.arrow_bytes,
+        pool_threads: outcome.pool_threads,
+    };
+    Ok(RunReport::new(config, &totals, &[], None))
 }
 
 /// The end of a run whose pipeline succeeded: its checks on the files still under their

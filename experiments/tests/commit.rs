@@ -218,3 +218,28 @@ fn sync_none_commits_the_same_files_and_says_so() {
     assert_eq!(reports[1]["sync"], "none");
     assert_eq!(reports[0]["digest"], reports[1]["digest"]);
 }
+
+#[test]
+fn sink_null_generates_every_row_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("never-created");
+    let out = run_ok(
+        &["-e", "20", "-n", "50000", "--json", "--sink", "null"],
+        &out_dir,
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["sink"], "null");
+    assert_eq!(report["rows"], 50000);
+    assert!(report["arrow_bytes"].as_u64().unwrap() > 0);
+    assert_eq!(report["files"].as_array().unwrap().len(), 0);
+    assert!(
+        !out_dir.exists(),
+        "--sink null created the output directory"
+    );
+    let refused = pipeline()
+        .args(["--sink", "null", "--verify", "-n", "10"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--sink null writes none"));
+}
