@@ -71,10 +71,14 @@ pub struct Cli {
     /// (`none`: only to compare with tools that never sync).
     #[arg(long, value_enum, default_value = "end")]
     pub sync: SyncMode,
-    /// Where the batches go: `file` (Parquet files in --output-dir) or `null` (dropped
-    /// unencoded, to measure generation alone).
+    /// Where the batches go: `file` (Parquet files in --output-dir), `null` (dropped unencoded,
+    /// to measure generation alone) or `count` (encoded into a byte-counting sink, no disk).
     #[arg(long, value_enum, default_value = "file")]
     pub sink: SinkKind,
+    /// Build every batch before the clock starts (held in memory), so the run times only what
+    /// follows generation; with `--sink count`, encoding alone.
+    #[arg(long)]
+    pub prebuilt: bool,
     /// Print one JSON line of metrics instead of text.
     #[arg(long)]
     pub json: bool,
@@ -115,6 +119,7 @@ impl Cli {
             milestones: self.milestones,
             sync: self.sync,
             sink: self.sink,
+            prebuilt: self.prebuilt,
         }
     }
 }

@@ -52,6 +52,8 @@ pub struct RunRequest {
     pub sync: SyncMode,
     /// Where the batches go.
     pub sink: SinkKind,
+    /// Build every batch before the clock starts.
+    pub prebuilt: bool,
 }
 
 impl Default for RunRequest {
@@ -73,6 +75,7 @@ impl Default for RunRequest {
             milestones: None,
             sync: SyncMode::End,
             sink: SinkKind::File,
+            prebuilt: false,
         }
     }
 }
@@ -110,6 +113,8 @@ pub struct PipelineConfig {
     pub sync: SyncMode,
     /// Where the batches go.
     pub sink: SinkKind,
+    /// Build every batch before the clock starts, so the run times what follows generation.
+    pub prebuilt: bool,
 }
 
 impl PipelineConfig {
@@ -156,8 +161,9 @@ impl PipelineConfig {
             milestones: request.milestones,
             sync: request.sync,
             sink: request.sink,
+            prebuilt: request.prebuilt,
         };
-        if config.verify && config.sink == SinkKind::Null {
+        if config.verify && config.sink != SinkKind::File {
             return Err(PipelineError::VerifyWithoutFiles);
         }
         for (flag, value, max) in [

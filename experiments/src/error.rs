@@ -35,8 +35,8 @@ pub enum PipelineError {
         /// The rows of the whole run.
         rows: u64,
     },
-    /// `--verify` reads the files back, and `--sink null` writes none.
-    #[error("--verify reads the files back, but --sink null writes none: drop one of the two")]
+    /// `--verify` reads the files back, and `--sink null` or `count` writes none.
+    #[error("--verify reads the files back, but --sink null and --sink count write none: drop one of the two")]
     VerifyWithoutFiles,
     /// The shard index is not below the shard count.
     #[error("--part {part} is out of range for --parts {parts}: parts are numbered 0 to {}", parts - 1)]

@@ -18,6 +18,7 @@ pub mod gate;
 pub mod milestones;
 pub mod output;
 pub mod pipeline;
+pub mod prebuilt;
 pub mod process;
 pub mod properties;
 pub mod report;

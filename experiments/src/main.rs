@@ -9,7 +9,7 @@ use shredlab_experiments::catalog;
 use shredlab_experiments::cli::{Cli, ListFormat};
 use shredlab_experiments::error::PipelineError;
 use shredlab_experiments::output::{OutputDir, SinkKind};
-use shredlab_experiments::run::{execute, generate_only, progress_bar, resolve};
+use shredlab_experiments::run::{execute, execute_without_files, progress_bar, resolve};
 use shredlab_experiments::signals;
 
 #[global_allocator]
@@ -44,7 +44,7 @@ fn main() -> ExitCode {
                 let output = OutputDir::prepare(&cli.output_dir, cli.overwrite, config.shard)?;
                 execute(&config, &output, &progress)
             }
-            SinkKind::Null => generate_only(&config, &progress),
+            SinkKind::Null | SinkKind::Count => execute_without_files(&config, &progress),
         }
     });
     match result {

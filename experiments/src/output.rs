@@ -118,17 +118,37 @@ pub enum SinkKind {
     File,
     /// Dropped unencoded: the run measures generating and building the batches alone.
     Null,
+    /// Encoded as Parquet into a sink that only counts the bytes: no disk, no files.
+    Count,
 }
 
-/// Sinks that discard everything, for [`SinkKind::Null`].
+/// Sinks that keep nothing and count the bytes, for [`SinkKind::Null`] and [`SinkKind::Count`].
 #[derive(Debug, Clone, Copy, Default)]
-pub struct NullSinks;
+pub struct CountingSinks;
 
-impl SinkFactory for NullSinks {
-    type Sink = std::io::Sink;
+/// A sink that keeps nothing and counts the bytes written to it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CountingSink {
+    /// Bytes written so far.
+    pub bytes: u64,
+}
 
-    fn create(&self, _index: usize) -> Result<std::io::Sink, PipelineError> {
-        Ok(std::io::sink())
+impl Write for CountingSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.bytes += buf.len() as u64;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl SinkFactory for CountingSinks {
+    type Sink = CountingSink;
+
+    fn create(&self, _index: usize) -> Result<CountingSink, PipelineError> {
+        Ok(CountingSink::default())
     }
 }
 

@@ -24,6 +24,7 @@ use crate::error::{panic_message, PipelineError};
 use crate::gate::Digest;
 use crate::milestones::Milestones;
 use crate::output::{SinkFactory, SinkKind};
+use crate::process;
 use crate::properties::writer_properties;
 use crate::signals;
 use crate::source::BatchSource;
@@ -33,6 +34,8 @@ use crate::source::BatchSource;
 pub struct PipelineOutcome<W> {
     /// Wall time from the first thread's start to the last sink's finish.
     pub elapsed: Duration,
+    /// This process's CPU seconds when the pipeline started (`None` without `/proc`).
+    pub cpu_at_start: Option<f64>,
     /// Rows written.
     pub rows: u64,
     /// Batches written.
@@ -53,6 +56,7 @@ impl<W> PipelineOutcome<W> {
     pub fn map_sinks<V>(self, f: impl FnMut(W) -> V) -> PipelineOutcome<V> {
         PipelineOutcome {
             elapsed: self.elapsed,
+            cpu_at_start: self.cpu_at_start,
             rows: self.rows,
             batches: self.batches,
             pool_threads: self.pool_threads,
@@ -294,6 +298,7 @@ where
     F: SinkFactory,
 {
     let started = Instant::now();
+    let cpu_at_start = process::cpu_seconds();
     let created: Vec<F::Sink> = (0..config.writers)
         .map(|w| sinks.create(w))
         .collect::<Result<_, _>>()?;
@@ -307,6 +312,7 @@ where
     let (arrow_bytes, produced) = collect_producers(producer_results, config.verify)?;
     Ok(PipelineOutcome {
         elapsed: started.elapsed(),
+        cpu_at_start,
         rows,
         batches,
         pool_threads,

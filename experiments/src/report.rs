@@ -47,6 +47,13 @@ pub struct RunReport {
     pub elapsed_s: f64,
     /// Rows per second.
     pub rows_per_s: f64,
+    /// User plus system CPU seconds of the process over the same span as `elapsed_s` (10 ms
+    /// resolution; `None` without `/proc`).
+    pub cpu_s: Option<f64>,
+    /// Cores kept busy on average: `cpu_s / elapsed_s`.
+    pub cores_busy: Option<f64>,
+    /// Whether the batches were built before the clock started (`--prebuilt`).
+    pub prebuilt: bool,
     /// Arrow bytes produced.
     pub arrow_bytes: u64,
     /// Arrow bytes per second.
@@ -70,6 +77,10 @@ pub struct RunReport {
 pub struct Totals {
     /// Wall time of generating, writing and committing (the gate's read-back excluded).
     pub elapsed: Duration,
+    /// CPU seconds of the process over the same span (`None` without `/proc`).
+    pub cpu_s: Option<f64>,
+    /// Parquet bytes written (to files, or counted by `--sink count`).
+    pub output_bytes: u64,
     /// Rows written.
     pub rows: u64,
     /// Bytes of Arrow data produced.
@@ -89,8 +100,10 @@ impl RunReport {
     ) -> Self {
         let Totals {
             elapsed,
+            cpu_s,
             rows,
             arrow_bytes,
+            output_bytes,
             pool_threads,
         } = *totals;
         let seconds = elapsed.as_secs_f64();
@@ -111,9 +124,12 @@ impl RunReport {
             allocator: alloc::active().name(),
             elapsed_s: seconds,
             rows_per_s: rows as f64 / seconds,
+            cpu_s,
+            cores_busy: cpu_s.map(|cpu| cpu / seconds),
+            prebuilt: config.prebuilt,
             arrow_bytes,
             arrow_bytes_per_s: arrow_bytes as f64 / seconds,
-            output_bytes: files.iter().map(|f| f.bytes).sum(),
+            output_bytes,
             files: files.iter().map(|f| f.path.display().to_string()).collect(),
             digest: read_back,
             gate: read_back.map(|_| "pass"),
@@ -150,6 +166,10 @@ impl RunReport {
                 self.files.len()
             ),
             SinkKind::Null => "batches dropped unencoded (--sink null)\n".to_string(),
+            SinkKind::Count => format!(
+                "parquet {:.1} MiB counted, not written (--sink count)\n",
+                mib(self.output_bytes as f64)
+            ),
         });
         if let Some(digest) = self.digest {
             text.push_str(&format!("data gate: pass, digest {digest}\n"));

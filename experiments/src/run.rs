@@ -8,11 +8,13 @@ use shredlab_writer::PendingFile;
 use crate::config::{PipelineConfig, RunRequest};
 use crate::error::PipelineError;
 use crate::gate::Digest;
-use crate::output::{NullSinks, OutputDir};
+use crate::output::{CountingSinks, OutputDir};
 use crate::pipeline::{generate_and_write, PipelineOutcome};
+use crate::prebuilt::PrebuiltSource;
+use crate::process;
 use crate::report::{RunReport, Totals};
 use crate::signals;
-use crate::source::ContactSource;
+use crate::source::{BatchSource, ContactSource};
 
 /// The machine's CPU count.
 pub fn available_cores() -> usize {
@@ -46,33 +48,57 @@ pub fn execute(
     output: &OutputDir,
     progress: &ProgressBar,
 ) -> Result<RunReport, PipelineError> {
-    let source = ContactSource::try_new(config.seed, config.skew.clone(), config.optimizations)?;
     let output = output
         .clone()
         .with_early_writeback(config.writeback_step())
         .with_sync(config.sync);
-    let outcome = generate_and_write(config, &source, &output, progress)?;
+    let outcome = with_source(config, |source| {
+        generate_and_write(config, source, &output, progress)
+    })?;
     progress.finish_and_clear();
     finish(config, &output, outcome)
 }
 
-/// Generates the run `config` and drops its batches unencoded (`--sink null`): the cost of
-/// generation alone. Nothing is written.
-pub fn generate_only(
+/// Runs `config` with no files (`--sink null`: batches dropped unencoded, the cost of
+/// generation alone; `--sink count`: encoded into a byte-counting sink, no disk).
+pub fn execute_without_files(
     config: &PipelineConfig,
     progress: &ProgressBar,
 ) -> Result<RunReport, PipelineError> {
-    let source = ContactSource::try_new(config.seed, config.skew.clone(), config.optimizations)?;
-    let outcome = generate_and_write(config, &source, &NullSinks, progress)?;
+    let outcome = with_source(config, |source| {
+        generate_and_write(config, source, &CountingSinks, progress)
+    })?;
     progress.finish_and_clear();
     check_counts(config, &outcome)?;
+    let output_bytes = outcome.sinks.iter().map(|sink| sink.bytes).sum();
     let totals = Totals {
         elapsed: outcome.elapsed,
+        cpu_s: cpu_since(outcome.cpu_at_start),
         rows: outcome.rows,
         arrow_bytes: outcome.arrow_bytes,
+        output_bytes,
         pool_threads: outcome.pool_threads,
     };
     Ok(RunReport::new(config, &totals, &[], None))
+}
+
+/// Calls `run` with the run's contact source, or with its batches built up front when
+/// `config.prebuilt` (before `run` starts any clock).
+fn with_source<T>(
+    config: &PipelineConfig,
+    run: impl FnOnce(&dyn BatchSource) -> Result<T, PipelineError>,
+) -> Result<T, PipelineError> {
+    let contacts = ContactSource::try_new(config.seed, config.skew.clone(), config.optimizations)?;
+    if config.prebuilt {
+        run(&PrebuiltSource::build(&contacts, config))
+    } else {
+        run(&contacts)
+    }
+}
+
+/// CPU seconds of this process since `start`.
+fn cpu_since(start: Option<f64>) -> Option<f64> {
+    Some(process::cpu_seconds()? - start?)
 }
 
 /// The end of a run whose pipeline succeeded: its checks on the files still under their
@@ -96,8 +122,10 @@ pub fn finish(
     let elapsed = outcome.elapsed + commit_started.elapsed();
     let totals = Totals {
         elapsed,
+        cpu_s: cpu_since(outcome.cpu_at_start),
         rows: outcome.rows,
         arrow_bytes: outcome.arrow_bytes,
+        output_bytes: files.iter().map(|f| f.bytes).sum(),
         pool_threads: outcome.pool_threads,
     };
     Ok(RunReport::new(config, &totals, &files, digest))
@@ -159,6 +187,7 @@ mod tests {
     fn outcome(rows: u64, batches: u64) -> PipelineOutcome<()> {
         PipelineOutcome {
             elapsed: Duration::ZERO,
+            cpu_at_start: None,
             rows,
             batches,
             pool_threads: 0,

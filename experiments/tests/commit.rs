@@ -236,10 +236,38 @@ fn sink_null_generates_every_row_and_writes_nothing() {
         !out_dir.exists(),
         "--sink null created the output directory"
     );
-    let refused = pipeline()
-        .args(["--sink", "null", "--verify", "-n", "10"])
-        .output()
-        .unwrap();
-    assert!(!refused.status.success());
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("--sink null writes none"));
+    for sink in ["null", "count"] {
+        let refused = pipeline()
+            .args(["--sink", sink, "--verify", "-n", "10"])
+            .output()
+            .unwrap();
+        assert!(!refused.status.success());
+        assert!(String::from_utf8_lossy(&refused.stderr).contains("--sink count write none"));
+    }
+}
+
+#[test]
+fn sink_count_encodes_and_counts_without_writing() {
+    let dir = tempfile::tempdir().unwrap();
+    let written = run_ok(&["-e", "20", "-n", "50000", "--json", "-q"], dir.path());
+    let written: serde_json::Value = serde_json::from_slice(&written.stdout).unwrap();
+    let out_dir = dir.path().join("never-created");
+    for extra in [&[][..], &["--prebuilt"][..]] {
+        let mut args = vec!["-e", "20", "-n", "50000", "--json", "--sink", "count"];
+        args.extend_from_slice(extra);
+        let out = run_ok(&args, &out_dir);
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(report["sink"], "count");
+        assert_eq!(report["prebuilt"], !extra.is_empty());
+        assert_eq!(report["rows"], 50000);
+        // Same data, same writer: within a few bytes of the file (batch order may differ).
+        let counted = report["output_bytes"].as_f64().unwrap();
+        let on_disk = written["output_bytes"].as_f64().unwrap();
+        assert!(
+            (counted / on_disk - 1.0).abs() < 0.01,
+            "{counted} vs {on_disk}"
+        );
+        assert!(report["cores_busy"].as_f64().unwrap() > 0.0);
+        assert!(!out_dir.exists());
+    }
 }

@@ -199,3 +199,22 @@ fn the_parallel_writer_s_pool_keeps_the_data() {
         assert_eq!(report.digest, expected, "experiment {experiment}");
     }
 }
+
+#[test]
+fn prebuilt_batches_are_the_same_data() {
+    for experiment in [0, CATALOG.len() as u32 - 1] {
+        let plain = RunRequest {
+            experiment,
+            ..RunRequest::default()
+        };
+        let prebuilt = RunRequest {
+            prebuilt: true,
+            ..plain.clone()
+        };
+        assert_eq!(
+            digest_of(prebuilt),
+            digest_of(plain),
+            "experiment {experiment}"
+        );
+    }
+}
