@@ -282,7 +282,7 @@ impl OutputDir {
         digest: Option<Digest>,
     ) -> Result<Vec<CommittedFile>, PipelineError> {
         let mut sized = Vec::with_capacity(sinks.len());
-        for sink in sinks {
+        for mut sink in sinks {
             sink.sync()?;
             let bytes = sink.file().metadata().map_err(|e| self.io_error(e))?.len();
             sized.push((sink, bytes));

@@ -36,6 +36,8 @@ pub struct PendingFile {
     path: PathBuf,
     writeback: Option<Writeback>,
     durable: bool,
+    /// Nothing written since the last sync: a commit need not sync again.
+    synced: bool,
 }
 
 /// Progress of early writeback: the bytes written, and where the last writeback request ended.
@@ -73,6 +75,7 @@ impl PendingFile {
             path,
             writeback: None,
             durable: true,
+            synced: false,
         })
     }
 
@@ -114,10 +117,11 @@ impl PendingFile {
 
     /// Flushes the data to disk, so a later [`PendingFile::commit`] only renames (nothing
     /// [`PendingFile::without_sync`]).
-    pub fn sync(&self) -> Result<(), PendingFileError> {
-        if !self.durable {
+    pub fn sync(&mut self) -> Result<(), PendingFileError> {
+        if !self.durable || self.synced {
             return Ok(());
         }
+        self.synced = true;
         self.temp
             .as_file()
             .sync_data()
@@ -130,7 +134,7 @@ impl PendingFile {
     /// Flushes the data to disk, renames the file to its final name (replacing any file there)
     /// and syncs the directory, so the new name survives a crash too (the syncs are skipped
     /// [`PendingFile::without_sync`]).
-    pub fn commit(self) -> Result<PathBuf, PendingFileError> {
+    pub fn commit(mut self) -> Result<PathBuf, PendingFileError> {
         self.sync()?;
         let Self {
             temp,
@@ -154,6 +158,7 @@ impl PendingFile {
 impl Write for PendingFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let written = self.temp.write(buf)?;
+        self.synced = false;
         if let Some(progress) = &mut self.writeback {
             progress.written += written as u64;
             if progress.written - progress.requested >= progress.step {
