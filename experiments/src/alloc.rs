@@ -6,15 +6,23 @@
 //! allocator that made it and the hot path pays one predictable branch. A binary whose run needs
 //! the other allocator calls [`ensure`], which re-executes the same command line with the
 //! variable set (one `exec`, about a millisecond, before any work starts).
+//!
+//! With `SHREDLAB_COUNT_ALLOCATIONS=1` the same allocator also counts: allocations, bytes
+//! requested, and live heap bytes with their peak ([`counts`]). Counting is off by default,
+//! because its shared counters cost every allocation a contended atomic add: timed runs never
+//! pay for it, and figures taken with it on are labelled as such.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::ffi::{c_char, CStr};
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
 
 use mimalloc::MiMalloc;
 
 /// The environment variable that selects the allocator.
 pub const ALLOCATOR_ENV: &str = "SHREDLAB_ALLOCATOR";
+
+/// The environment variable that switches allocation counting on (`1`).
+pub const COUNT_ENV: &str = "SHREDLAB_COUNT_ALLOCATIONS";
 
 /// An allocator the process can run on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,6 +44,8 @@ impl Allocator {
 }
 
 const UNDECIDED: u8 = 0;
+/// Set in [`CHOSEN`] next to the allocator's number when allocations are counted.
+const COUNTING: u8 = 4;
 static CHOSEN: AtomicU8 = AtomicU8::new(UNDECIDED);
 
 extern "C" {
@@ -43,21 +53,35 @@ extern "C" {
     fn getenv(name: *const c_char) -> *const c_char;
 }
 
+/// The value of environment variable `name` (a NUL-terminated literal), read without allocating.
+fn env_is(name: &CStr, wanted: &[u8]) -> bool {
+    // SAFETY: `name` is NUL-terminated; getenv returns NULL or a NUL-terminated string owned by
+    // the environment, which we only read.
+    unsafe {
+        let value = getenv(name.as_ptr());
+        !value.is_null() && CStr::from_ptr(value).to_bytes() == wanted
+    }
+}
+
 #[cold]
 fn decide() -> u8 {
-    // SAFETY: the name is a NUL-terminated literal; getenv returns NULL or a NUL-terminated string
-    // owned by the environment, which we only read.
-    let value = unsafe {
-        let value = getenv(c"SHREDLAB_ALLOCATOR".as_ptr());
-        (!value.is_null()).then(|| CStr::from_ptr(value).to_bytes() == b"mimalloc")
-    };
-    let chosen = if value == Some(true) {
+    let allocator = if env_is(c"SHREDLAB_ALLOCATOR", b"mimalloc") {
         Allocator::Mimalloc
     } else {
         Allocator::System
     } as u8;
-    match CHOSEN.compare_exchange(UNDECIDED, chosen, Ordering::SeqCst, Ordering::SeqCst) {
-        Ok(_) => chosen,
+    let counting = if env_is(c"SHREDLAB_COUNT_ALLOCATIONS", b"1") {
+        COUNTING
+    } else {
+        0
+    };
+    match CHOSEN.compare_exchange(
+        UNDECIDED,
+        allocator | counting,
+        Ordering::SeqCst,
+        Ordering::SeqCst,
+    ) {
+        Ok(_) => allocator | counting,
         Err(already) => already,
     }
 }
@@ -70,20 +94,31 @@ fn chosen() -> u8 {
     }
 }
 
+#[inline]
+fn mimalloc_chosen(chosen: u8) -> bool {
+    chosen & !COUNTING == Allocator::Mimalloc as u8
+}
+
 /// The allocator this process runs on.
 pub fn active() -> Allocator {
-    if chosen() == Allocator::Mimalloc as u8 {
+    if mimalloc_chosen(chosen()) {
         Allocator::Mimalloc
     } else {
         Allocator::System
     }
 }
 
-/// Makes sure the process runs on `wanted`: returns at once if it does, otherwise re-executes the
-/// current command line with [`ALLOCATOR_ENV`] set and never returns (unless `exec` fails).
-/// Only meaningful in binaries whose global allocator is [`SwitchableAllocator`].
-pub fn ensure(wanted: Allocator) -> std::io::Result<()> {
-    if active() == wanted {
+/// Whether this process counts its allocations.
+pub fn counting() -> bool {
+    chosen() & COUNTING != 0
+}
+
+/// Makes sure the process runs on `wanted`, counting allocations or not as `count` says: returns
+/// at once if it does, otherwise re-executes the current command line with [`ALLOCATOR_ENV`] and
+/// [`COUNT_ENV`] set and never returns (unless `exec` fails). Only meaningful in binaries whose
+/// global allocator is [`SwitchableAllocator`].
+pub fn ensure(wanted: Allocator, count: bool) -> std::io::Result<()> {
+    if active() == wanted && counting() == count {
         return Ok(());
     }
     use std::os::unix::process::CommandExt;
@@ -93,7 +128,55 @@ pub fn ensure(wanted: Allocator) -> std::io::Result<()> {
     Err(std::process::Command::new(program)
         .args(args)
         .env(ALLOCATOR_ENV, wanted.name())
+        .env(COUNT_ENV, if count { "1" } else { "0" })
         .exec())
+}
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+static BYTES_REQUESTED: AtomicU64 = AtomicU64::new(0);
+static LIVE_BYTES: AtomicUsize = AtomicUsize::new(0);
+static PEAK_LIVE_BYTES: AtomicUsize = AtomicUsize::new(0);
+
+/// What the counting allocator has seen since the process started (peak: since the last
+/// [`reset_peak`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AllocationCounts {
+    /// Allocations, reallocations included.
+    pub allocations: u64,
+    /// Bytes requested by those allocations (a reallocation counts its new size).
+    pub bytes_requested: u64,
+    /// Heap bytes allocated and not yet freed, as requested (allocator overhead excluded).
+    pub live_bytes: usize,
+    /// The highest `live_bytes` reached.
+    pub peak_live_bytes: usize,
+}
+
+/// The counts so far, or `None` when this process does not count.
+pub fn counts() -> Option<AllocationCounts> {
+    counting().then(|| AllocationCounts {
+        allocations: ALLOCATIONS.load(Ordering::Relaxed),
+        bytes_requested: BYTES_REQUESTED.load(Ordering::Relaxed),
+        live_bytes: LIVE_BYTES.load(Ordering::Relaxed),
+        peak_live_bytes: PEAK_LIVE_BYTES.load(Ordering::Relaxed),
+    })
+}
+
+/// Starts a new peak from the bytes live now, so a run's peak excludes what came before it.
+pub fn reset_peak() {
+    PEAK_LIVE_BYTES.store(LIVE_BYTES.load(Ordering::Relaxed), Ordering::Relaxed);
+}
+
+#[inline]
+fn count_allocation(size: usize) {
+    ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+    BYTES_REQUESTED.fetch_add(size as u64, Ordering::Relaxed);
+    let live = LIVE_BYTES.fetch_add(size, Ordering::Relaxed) + size;
+    PEAK_LIVE_BYTES.fetch_max(live, Ordering::Relaxed);
+}
+
+#[inline]
+fn count_free(size: usize) {
+    LIVE_BYTES.fetch_sub(size, Ordering::Relaxed);
 }
 
 /// The global allocator of shredlab's binaries: see the module documentation.
@@ -101,53 +184,74 @@ pub fn ensure(wanted: Allocator) -> std::io::Result<()> {
 pub struct SwitchableAllocator;
 
 // SAFETY: the choice of allocator never changes once made, so each block is freed or resized by
-// the allocator that allocated it, and each forwards under GlobalAlloc's contract.
+// the allocator that allocated it, and each forwards under GlobalAlloc's contract. Counting only
+// reads the sizes the caller passes.
 unsafe impl GlobalAlloc for SwitchableAllocator {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let chosen = chosen();
         // SAFETY: forwarded under the caller's GlobalAlloc contract.
-        unsafe {
-            if chosen() == Allocator::Mimalloc as u8 {
+        let ptr = unsafe {
+            if mimalloc_chosen(chosen) {
                 MiMalloc.alloc(layout)
             } else {
                 System.alloc(layout)
             }
+        };
+        if chosen & COUNTING != 0 && !ptr.is_null() {
+            count_allocation(layout.size());
         }
+        ptr
     }
 
     #[inline]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let chosen = chosen();
         // SAFETY: forwarded under the caller's GlobalAlloc contract.
-        unsafe {
-            if chosen() == Allocator::Mimalloc as u8 {
+        let ptr = unsafe {
+            if mimalloc_chosen(chosen) {
                 MiMalloc.alloc_zeroed(layout)
             } else {
                 System.alloc_zeroed(layout)
             }
+        };
+        if chosen & COUNTING != 0 && !ptr.is_null() {
+            count_allocation(layout.size());
         }
+        ptr
     }
 
     #[inline]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        let chosen = chosen();
         // SAFETY: forwarded under the caller's GlobalAlloc contract.
         unsafe {
-            if chosen() == Allocator::Mimalloc as u8 {
+            if mimalloc_chosen(chosen) {
                 MiMalloc.dealloc(ptr, layout);
             } else {
                 System.dealloc(ptr, layout);
             }
         }
+        if chosen & COUNTING != 0 {
+            count_free(layout.size());
+        }
     }
 
     #[inline]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let chosen = chosen();
         // SAFETY: forwarded under the caller's GlobalAlloc contract.
-        unsafe {
-            if chosen() == Allocator::Mimalloc as u8 {
+        let moved = unsafe {
+            if mimalloc_chosen(chosen) {
                 MiMalloc.realloc(ptr, layout, new_size)
             } else {
                 System.realloc(ptr, layout, new_size)
             }
+        };
+        if chosen & COUNTING != 0 && !moved.is_null() {
+            count_free(layout.size());
+            count_allocation(new_size);
         }
+        moved
     }
 }

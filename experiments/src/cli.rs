@@ -79,6 +79,22 @@ pub struct Cli {
     /// follows generation; with `--sink count`, encoding alone.
     #[arg(long)]
     pub prebuilt: bool,
+    /// Rows per row group [default: parquet's 1,048,576]. Every writer holds a whole row
+    /// group's encoded pages until it closes.
+    #[arg(long, value_name = "ROWS")]
+    pub row_group_rows: Option<usize>,
+    /// Closed row groups that may still be encoding while the next one fills (parallel writer)
+    /// [default: 2].
+    #[arg(long, value_name = "N")]
+    pub row_groups_in_flight: Option<usize>,
+    /// MiB of Arrow data that may wait for the encoders before writing blocks (parallel writer)
+    /// [default: 32].
+    #[arg(long, value_name = "MIB")]
+    pub writer_budget_mib: Option<usize>,
+    /// Count heap allocations, bytes allocated and peak live heap (reported per row; slows
+    /// every allocation, so time runs without it).
+    #[arg(long)]
+    pub count_allocations: bool,
     /// Print one JSON line of metrics instead of text.
     #[arg(long)]
     pub json: bool,
@@ -120,6 +136,10 @@ impl Cli {
             sync: self.sync,
             sink: self.sink,
             prebuilt: self.prebuilt,
+            count_allocations: self.count_allocations,
+            row_group_rows: self.row_group_rows,
+            row_groups_in_flight: self.row_groups_in_flight,
+            writer_budget_mib: self.writer_budget_mib,
         }
     }
 }

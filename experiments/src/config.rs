@@ -7,6 +7,7 @@ use crate::catalog::{Optimization, Optimizations};
 use crate::compression::CompressionSpec;
 use crate::error::PipelineError;
 use crate::output::{SinkKind, SyncMode};
+use crate::properties::WriterMemory;
 use crate::shard::Shard;
 
 /// The most rows one batch may hold. Arrow addresses a `Utf8` column's bytes with 32-bit offsets;
@@ -54,6 +55,14 @@ pub struct RunRequest {
     pub sink: SinkKind,
     /// Build every batch before the clock starts.
     pub prebuilt: bool,
+    /// Count heap allocations (slows every allocation).
+    pub count_allocations: bool,
+    /// Rows per row group (default: parquet's).
+    pub row_group_rows: Option<usize>,
+    /// Closed row groups still encoding while the next fills (parallel writer only).
+    pub row_groups_in_flight: Option<usize>,
+    /// MiB of Arrow data that may wait for the encoders (parallel writer only).
+    pub writer_budget_mib: Option<usize>,
 }
 
 impl Default for RunRequest {
@@ -76,6 +85,10 @@ impl Default for RunRequest {
             sync: SyncMode::End,
             sink: SinkKind::File,
             prebuilt: false,
+            count_allocations: false,
+            row_group_rows: None,
+            row_groups_in_flight: None,
+            writer_budget_mib: None,
         }
     }
 }
@@ -115,6 +128,10 @@ pub struct PipelineConfig {
     pub sink: SinkKind,
     /// Build every batch before the clock starts, so the run times what follows generation.
     pub prebuilt: bool,
+    /// Count heap allocations (slows every allocation).
+    pub count_allocations: bool,
+    /// Row-group size and the parallel writer's memory settings.
+    pub writer_memory: WriterMemory,
 }
 
 impl PipelineConfig {
@@ -162,6 +179,8 @@ impl PipelineConfig {
             sync: request.sync,
             sink: request.sink,
             prebuilt: request.prebuilt,
+            count_allocations: request.count_allocations,
+            writer_memory: resolve_writer_memory(request, optimizations)?,
         };
         if config.verify && config.sink != SinkKind::File {
             return Err(PipelineError::VerifyWithoutFiles);
@@ -235,6 +254,57 @@ impl PipelineConfig {
         let start = rows.start.saturating_add(offset).min(rows.end);
         start..start.saturating_add(self.batch_size as u64).min(rows.end)
     }
+}
+
+/// The largest `--writer-budget-mib`: 1 TiB.
+const MAX_BUDGET_MIB: usize = 1 << 20;
+
+/// The writer's memory settings: the request's, else the defaults.
+fn resolve_writer_memory(
+    request: &RunRequest,
+    optimizations: Optimizations,
+) -> Result<WriterMemory, PipelineError> {
+    let defaults = WriterMemory::upstream_defaults();
+    let parallel = optimizations.has(Optimization::ParallelWriter);
+    for (flag, value, max, parallel_only) in [
+        ("row-group-rows", request.row_group_rows, usize::MAX, false),
+        (
+            "row-groups-in-flight",
+            request.row_groups_in_flight,
+            MAX_THREADS,
+            true,
+        ),
+        (
+            "writer-budget-mib",
+            request.writer_budget_mib,
+            MAX_BUDGET_MIB,
+            true,
+        ),
+    ] {
+        let Some(value) = value else { continue };
+        if value == 0 {
+            return Err(PipelineError::Zero(flag));
+        }
+        if value > max {
+            return Err(PipelineError::TooLarge {
+                flag,
+                value: value as u64,
+                max: max as u64,
+            });
+        }
+        if parallel_only && !parallel {
+            return Err(PipelineError::ParallelWriterOnly(flag));
+        }
+    }
+    Ok(WriterMemory {
+        row_group_rows: request.row_group_rows.unwrap_or(defaults.row_group_rows),
+        row_groups_in_flight: request
+            .row_groups_in_flight
+            .unwrap_or(defaults.row_groups_in_flight),
+        budget_bytes: request
+            .writer_budget_mib
+            .map_or(defaults.budget_bytes, |mib| mib << 20),
+    })
 }
 
 #[cfg(test)]

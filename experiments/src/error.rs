@@ -25,6 +25,9 @@ pub enum PipelineError {
         /// The largest value accepted.
         max: u64,
     },
+    /// A setting of the parallel writer was given for a run without it.
+    #[error("--{0} sets the parallel writer, which this run does not use: choose experiment 17 or later, or add --enable parallel-writer")]
+    ParallelWriterOnly(&'static str),
     /// The shard holds no rows: more parts than rows.
     #[error("--part {part} of --parts {parts} holds none of the {rows} rows: use at most {rows} parts, or more rows")]
     EmptyShard {

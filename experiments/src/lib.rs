@@ -26,3 +26,4 @@ pub mod run;
 pub mod shard;
 pub mod signals;
 pub mod source;
+pub mod usage;

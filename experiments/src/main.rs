@@ -33,9 +33,11 @@ fn main() -> ExitCode {
             );
         }
         let allocator = config.allocator();
-        alloc::ensure(allocator).map_err(|source| PipelineError::Restart {
-            allocator: allocator.name(),
-            source,
+        alloc::ensure(allocator, config.count_allocations).map_err(|source| {
+            PipelineError::Restart {
+                allocator: allocator.name(),
+                source,
+            }
         })?;
         signals::install().map_err(|source| PipelineError::SignalHandlers { source })?;
         let progress = progress_bar(cli.rows, cli.quiet);

@@ -15,7 +15,7 @@ use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::arrow::ArrowWriter;
 use parquet::errors::ParquetError;
 use parquet::file::properties::WriterProperties;
-use shredlab_writer::{ParallelArrowWriter, ParallelOptions};
+use shredlab_writer::ParallelArrowWriter;
 
 use crate::catalog::Optimization;
 use crate::channel::{batch_channel, BatchReceiver, BatchSender, Returns};
@@ -24,18 +24,18 @@ use crate::error::{panic_message, PipelineError};
 use crate::gate::Digest;
 use crate::milestones::Milestones;
 use crate::output::{SinkFactory, SinkKind};
-use crate::process;
 use crate::properties::writer_properties;
 use crate::signals;
 use crate::source::BatchSource;
+use crate::usage::UsageMark;
 
 /// What a finished pipeline did: the sinks it wrote, finished but not committed.
 #[derive(Debug)]
 pub struct PipelineOutcome<W> {
     /// Wall time from the first thread's start to the last sink's finish.
     pub elapsed: Duration,
-    /// This process's CPU seconds when the pipeline started (`None` without `/proc`).
-    pub cpu_at_start: Option<f64>,
+    /// The process's CPU time and allocation counters when the pipeline started.
+    pub started: UsageMark,
     /// Rows written.
     pub rows: u64,
     /// Batches written.
@@ -56,7 +56,7 @@ impl<W> PipelineOutcome<W> {
     pub fn map_sinks<V>(self, f: impl FnMut(W) -> V) -> PipelineOutcome<V> {
         PipelineOutcome {
             elapsed: self.elapsed,
-            cpu_at_start: self.cpu_at_start,
+            started: self.started,
             rows: self.rows,
             batches: self.batches,
             pool_threads: self.pool_threads,
@@ -204,7 +204,9 @@ impl<W: Write + Send> FileEncoder<W> {
             return Ok(Self::Upstream(Box::new(writer)));
         }
         let options = ArrowWriterOptions::new().with_properties(properties);
-        let parallel = ParallelOptions::new().with_threads(config.encoder_threads);
+        let parallel = config
+            .writer_memory
+            .parallel_options(config.encoder_threads);
         Ok(Self::Parallel(Box::new(
             ParallelArrowWriter::try_new_with_parallel_options(sink, schema, options, parallel)?,
         )))
@@ -298,7 +300,7 @@ where
     F: SinkFactory,
 {
     let started = Instant::now();
-    let cpu_at_start = process::cpu_seconds();
+    let usage_at_start = UsageMark::now();
     let created: Vec<F::Sink> = (0..config.writers)
         .map(|w| sinks.create(w))
         .collect::<Result<_, _>>()?;
@@ -312,7 +314,7 @@ where
     let (arrow_bytes, produced) = collect_producers(producer_results, config.verify)?;
     Ok(PipelineOutcome {
         elapsed: started.elapsed(),
-        cpu_at_start,
+        started: usage_at_start,
         rows,
         batches,
         pool_threads,
@@ -335,7 +337,11 @@ where
     W: Write + Send,
 {
     let schema = source.schema();
-    let properties = writer_properties(config.optimizations, config.compression);
+    let properties = writer_properties(
+        config.optimizations,
+        config.compression,
+        &config.writer_memory,
+    );
     let stop = AtomicBool::new(false);
     let next_batch = AtomicU64::new(0);
     // Bounded channels keep memory bounded: a producer blocks once its writer is 2 batches behind

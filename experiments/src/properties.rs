@@ -1,7 +1,9 @@
-//! Parquet writer properties for a run.
+//! How a run's files are encoded: Parquet writer properties, and the parallel writer's memory
+//! settings.
 
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::schema::types::ColumnPath;
+use shredlab_writer::ParallelOptions;
 
 use crate::catalog::{Optimization, Optimizations};
 use crate::compression::CompressionSpec;
@@ -32,8 +34,11 @@ pub fn name_path() -> ColumnPath {
 pub fn writer_properties(
     optimizations: Optimizations,
     compression: CompressionSpec,
+    memory: &WriterMemory,
 ) -> WriterProperties {
-    let builder = WriterProperties::builder().set_compression(compression.codec());
+    let builder = WriterProperties::builder()
+        .set_compression(compression.codec())
+        .set_max_row_group_row_count(Some(memory.row_group_rows));
     let builder = if optimizations.has(Optimization::FittedWriterProperties) {
         builder
             .set_column_dictionary_enabled(phone_number_path(), false)
@@ -44,4 +49,37 @@ pub fn writer_properties(
         builder
     };
     builder.build()
+}
+
+/// The settings that bound a writer's memory: the row-group size (every writer buffers a whole
+/// row group's encoded pages until it closes) and, for the parallel writer, how many closed row
+/// groups may still be encoding and how much Arrow data may wait for its encoders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WriterMemory {
+    /// Rows per row group.
+    pub row_group_rows: usize,
+    /// Closed row groups still encoding while the next one fills (parallel writer).
+    pub row_groups_in_flight: usize,
+    /// Bytes of Arrow data that may wait for the encoders (parallel writer).
+    pub budget_bytes: usize,
+}
+
+impl WriterMemory {
+    /// The defaults of parquet's `ArrowWriter` and of `ParallelOptions`.
+    pub fn upstream_defaults() -> Self {
+        let parallel = ParallelOptions::default();
+        Self {
+            row_group_rows: parquet::file::properties::DEFAULT_MAX_ROW_GROUP_ROW_COUNT,
+            row_groups_in_flight: parallel.row_groups_in_flight(),
+            budget_bytes: parallel.memory_budget(),
+        }
+    }
+
+    /// The parallel writer's options with `threads` encoders.
+    pub fn parallel_options(&self, threads: usize) -> ParallelOptions {
+        ParallelOptions::new()
+            .with_threads(threads)
+            .with_row_groups_in_flight(self.row_groups_in_flight)
+            .with_memory_budget(self.budget_bytes)
+    }
 }

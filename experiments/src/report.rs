@@ -6,11 +6,13 @@ use serde::Serialize;
 
 use crate::alloc;
 use crate::build_info::{BuildInfo, BUILD};
-use crate::catalog::CATALOG;
+use crate::catalog::{Optimization, CATALOG};
 use crate::compression::CompressionSpec;
 use crate::config::PipelineConfig;
 use crate::gate::Digest;
 use crate::output::{CommittedFile, SinkKind, SyncMode};
+use crate::process;
+use crate::usage::{HeapUse, Usage};
 
 /// The metrics of one run, as printed by `--json`.
 #[derive(Debug, Clone, Serialize)]
@@ -37,6 +39,12 @@ pub struct RunReport {
     pub parts: u64,
     /// Compression.
     pub compression: CompressionSpec,
+    /// Rows per row group.
+    pub row_group_rows: usize,
+    /// Closed row groups that could still be encoding (parallel writer only).
+    pub row_groups_in_flight: Option<usize>,
+    /// Bytes of Arrow data that could wait for the encoders (parallel writer only).
+    pub writer_budget_bytes: Option<usize>,
     /// Where the batches went: `file`, or `null` (dropped unencoded).
     pub sink: SinkKind,
     /// Whether the files were synced at the end (`end`) or not (`none`).
@@ -52,6 +60,16 @@ pub struct RunReport {
     pub cpu_s: Option<f64>,
     /// Cores kept busy on average: `cpu_s / elapsed_s`.
     pub cores_busy: Option<f64>,
+    /// The process's peak resident set size when the run ended, in bytes (`None` without
+    /// `/proc`).
+    pub peak_rss_bytes: Option<u64>,
+    /// Heap allocations of the run, with `--count-allocations` (which slows every allocation
+    /// down: take timings from runs without it).
+    pub heap: Option<HeapUse>,
+    /// Allocations per row written, with `--count-allocations`.
+    pub allocations_per_row: Option<f64>,
+    /// Bytes allocated per row written, with `--count-allocations`.
+    pub bytes_allocated_per_row: Option<f64>,
     /// Whether the batches were built before the clock started (`--prebuilt`).
     pub prebuilt: bool,
     /// Arrow bytes produced.
@@ -77,8 +95,8 @@ pub struct RunReport {
 pub struct Totals {
     /// Wall time of generating, writing and committing (the gate's read-back excluded).
     pub elapsed: Duration,
-    /// CPU seconds of the process over the same span (`None` without `/proc`).
-    pub cpu_s: Option<f64>,
+    /// CPU and heap use of the process over the same span.
+    pub usage: Usage,
     /// Parquet bytes written (to files, or counted by `--sink count`).
     pub output_bytes: u64,
     /// Rows written.
@@ -100,13 +118,14 @@ impl RunReport {
     ) -> Self {
         let Totals {
             elapsed,
-            cpu_s,
+            usage: Usage { cpu_s, heap },
             rows,
             arrow_bytes,
             output_bytes,
             pool_threads,
         } = *totals;
         let seconds = elapsed.as_secs_f64();
+        let parallel = config.optimizations.has(Optimization::ParallelWriter);
         Self {
             experiment: config.experiment,
             slug: CATALOG[config.experiment as usize].slug,
@@ -119,6 +138,9 @@ impl RunReport {
             part: config.shard.index(),
             parts: config.shard.count(),
             compression: config.compression,
+            row_group_rows: config.writer_memory.row_group_rows,
+            row_groups_in_flight: parallel.then_some(config.writer_memory.row_groups_in_flight),
+            writer_budget_bytes: parallel.then_some(config.writer_memory.budget_bytes),
             sink: config.sink,
             sync: config.sync,
             allocator: alloc::active().name(),
@@ -126,6 +148,10 @@ impl RunReport {
             rows_per_s: rows as f64 / seconds,
             cpu_s,
             cores_busy: cpu_s.map(|cpu| cpu / seconds),
+            peak_rss_bytes: process::peak_rss(),
+            heap,
+            allocations_per_row: heap.map(|h| h.allocations as f64 / rows as f64),
+            bytes_allocated_per_row: heap.map(|h| h.bytes_requested as f64 / rows as f64),
             prebuilt: config.prebuilt,
             arrow_bytes,
             arrow_bytes_per_s: arrow_bytes as f64 / seconds,
@@ -171,6 +197,16 @@ impl RunReport {
                 mib(self.output_bytes as f64)
             ),
         });
+        if let Some(heap) = self.heap {
+            text.push_str(&format!(
+                "heap: {} allocations ({:.2} per row), {:.1} MiB allocated ({:.0} bytes per row), peak {:.1} MiB live\n",
+                heap.allocations,
+                self.allocations_per_row.unwrap_or(0.0),
+                mib(heap.bytes_requested as f64),
+                self.bytes_allocated_per_row.unwrap_or(0.0),
+                mib(heap.peak_live_bytes as f64),
+            ));
+        }
         if let Some(digest) = self.digest {
             text.push_str(&format!("data gate: pass, digest {digest}\n"));
         }

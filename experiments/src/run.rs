@@ -11,7 +11,6 @@ use crate::gate::Digest;
 use crate::output::{CountingSinks, OutputDir};
 use crate::pipeline::{generate_and_write, PipelineOutcome};
 use crate::prebuilt::PrebuiltSource;
-use crate::process;
 use crate::report::{RunReport, Totals};
 use crate::signals;
 use crate::source::{BatchSource, ContactSource};
@@ -73,7 +72,7 @@ pub fn execute_without_files(
     let output_bytes = outcome.sinks.iter().map(|sink| sink.bytes).sum();
     let totals = Totals {
         elapsed: outcome.elapsed,
-        cpu_s: cpu_since(outcome.cpu_at_start),
+        usage: outcome.started.usage(),
         rows: outcome.rows,
         arrow_bytes: outcome.arrow_bytes,
         output_bytes,
@@ -94,11 +93,6 @@ fn with_source<T>(
     } else {
         run(&contacts)
     }
-}
-
-/// CPU seconds of this process since `start`.
-fn cpu_since(start: Option<f64>) -> Option<f64> {
-    Some(process::cpu_seconds()? - start?)
 }
 
 /// The end of a run whose pipeline succeeded: its checks on the files still under their
@@ -122,7 +116,7 @@ pub fn finish(
     let elapsed = outcome.elapsed + commit_started.elapsed();
     let totals = Totals {
         elapsed,
-        cpu_s: cpu_since(outcome.cpu_at_start),
+        usage: outcome.started.usage(),
         rows: outcome.rows,
         arrow_bytes: outcome.arrow_bytes,
         output_bytes: files.iter().map(|f| f.bytes).sum(),
@@ -174,6 +168,7 @@ mod tests {
     use crate::output::SinkFactory;
     use crate::shard::Shard;
     use crate::source::BatchSource;
+    use crate::usage::UsageMark;
 
     fn config(rows: u64, batch_size: usize) -> PipelineConfig {
         let request = RunRequest {
@@ -187,7 +182,7 @@ mod tests {
     fn outcome(rows: u64, batches: u64) -> PipelineOutcome<()> {
         PipelineOutcome {
             elapsed: Duration::ZERO,
-            cpu_at_start: None,
+            started: UsageMark::default(),
             rows,
             batches,
             pool_threads: 0,

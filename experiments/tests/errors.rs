@@ -90,6 +90,24 @@ fn bad_options_are_named_with_the_fix() {
         &with(&["--rows", "1", "--parts", "2", "--part", "0"]),
         "holds none of the 1 rows",
     );
+    assert_fails(
+        &with(&["--row-group-rows", "0"]),
+        "--row-group-rows must be at least 1",
+    );
+    for flag in ["--row-groups-in-flight", "--writer-budget-mib"] {
+        assert_fails(
+            &with(&["-e", "16", flag, "1"]),
+            &format!("{flag} sets the parallel writer, which this run does not use"),
+        );
+        assert_fails(
+            &with(&["-e", "17", flag, "0"]),
+            &format!("{flag} must be at least 1"),
+        );
+    }
+    assert_fails(
+        &with(&["-e", "17", "--writer-budget-mib", "2000000"]),
+        "--writer-budget-mib 2000000 is too large: at most 1048576",
+    );
     assert!(
         entries(&dir.path().join("out")).is_empty(),
         "a failed start wrote files"

@@ -126,7 +126,7 @@ fn main() -> Result<()> {
         "mimalloc" => Allocator::Mimalloc,
         other => anyhow::bail!("unknown allocator '{other}': use system or mimalloc"),
     };
-    alloc::ensure(allocator).context("cannot restart on the chosen allocator")?;
+    alloc::ensure(allocator, false).context("cannot restart on the chosen allocator")?;
     let threads = args.threads.unwrap_or_else(available_cores);
     let mut cells = Vec::new();
     for &rows in &args.rows {
