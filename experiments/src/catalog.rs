@@ -389,6 +389,17 @@ catalog! {
         changes: "every file is synced before its rename, so a finished file is durable; without help the kernel holds the whole file in the page cache until that sync, and the run then waits idle ~0.1 s for the disk (strace -T: fdatasync 85-100 ms for 279 MiB). Now sync_file_range starts writeback every 8 MiB, so the disk works alongside the CPUs and the final sync waits only for the tail",
         study: None,
     },
+    /// Smaller row groups, one in flight and a smaller queue: the writer's memory bounded.
+    21 adds BoundedWriterMemory "bounded-writer-memory" {
+        summary: "262,144-row row groups, 1 row group in flight, an 8 MiB queue: the writer holds a fifth of the memory",
+        changes: "every writer holds a whole row group's encoded pages until it closes (about 28 MB per 1,048,576 rows here), and the parallel writer kept 2 closed row groups encoding plus a 32 MiB queue of Arrow data: --count-allocations put the peak live heap of 20 at ~120 MiB. Row groups of 262,144 rows (about 7 MB, still 4 pages per column chunk), 1 in flight and an 8 MiB queue cut it to ~30 MiB, and the freshly faulted pages (system time) with it; readers get 4x as many row groups, whose cost issue 16's read-side tables measure",
+        study: None,
+    },
+    22 reverts Mimalloc "system-allocator" {
+        summary: "back to glibc's allocator: with the writer's buffers bounded, mimalloc's retained pages were most of the RSS",
+        changes: "with 21's bounded buffers, mimalloc kept ~180 MiB resident for ~30 MiB of live heap (its per-thread pages of large page buffers are retained, not returned), while glibc holds ~50 MiB at the same speed; 16's reason (glibc trimming and re-faulting its arenas) went away with the buffers that caused it",
+        study: None,
+    },
 }
 
 #[cfg(test)]

@@ -264,7 +264,11 @@ fn resolve_writer_memory(
     request: &RunRequest,
     optimizations: Optimizations,
 ) -> Result<WriterMemory, PipelineError> {
-    let defaults = WriterMemory::upstream_defaults();
+    let defaults = if optimizations.has(Optimization::BoundedWriterMemory) {
+        WriterMemory::bounded()
+    } else {
+        WriterMemory::upstream_defaults()
+    };
     let parallel = optimizations.has(Optimization::ParallelWriter);
     for (flag, value, max, parallel_only) in [
         ("row-group-rows", request.row_group_rows, usize::MAX, false),

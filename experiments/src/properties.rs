@@ -75,6 +75,15 @@ impl WriterMemory {
         }
     }
 
+    /// Experiment 21's bounded settings: 262,144-row row groups, 1 in flight, an 8 MiB queue.
+    pub fn bounded() -> Self {
+        Self {
+            row_group_rows: 256 * 1024,
+            row_groups_in_flight: 1,
+            budget_bytes: 8 << 20,
+        }
+    }
+
     /// The parallel writer's options with `threads` encoders.
     pub fn parallel_options(&self, threads: usize) -> ParallelOptions {
         ParallelOptions::new()
