@@ -11,9 +11,10 @@ WRITERS ?=
 BATCH ?=
 COMPRESSION ?= none
 SYNC ?= end
+FLOOR_RUNS ?= 3
 CACHEGRIND_ROWS ?= 200000
 HOST ?= $(shell hostname -s)
-export ROWS RUNS WARMUP PRODUCERS WRITERS BATCH COMPRESSION SYNC HOST CACHEGRIND_ROWS
+export ROWS RUNS WARMUP PRODUCERS WRITERS BATCH COMPRESSION SYNC FLOOR_RUNS HOST CACHEGRIND_ROWS
 
 # Where cargo puts the release binaries (CARGO_TARGET_DIR and cargo config honoured), read once
 # when a target first needs it; every target that runs a binary builds it first.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Measures one experiment the way `make experiment N=...` documents: data gate, peak memory,
-# hyperfine timings, perf stat counters (with a labelled cachegrind simulation where the hardware
+# hyperfine timings, the floor (generation alone and encoding alone), heap counts, perf stat
+# counters (with a labelled cachegrind simulation where the hardware
 # counters read <not supported>), metadata; then summarizes and redraws the host's charts.
 # Usage: scripts/experiment.sh N   (settings come from the environment; see the Makefile)
 set -euo pipefail
@@ -49,6 +50,18 @@ say "hyperfine, $warmup warm-up + $runs runs"
   --prepare "rm -rf '$scratch'" --export-json "$dir/hyperfine.json" \
   --command-name "$name" "$bin ${args[*]} --rows $rows" >&2
 
+floor_runs="${FLOOR_RUNS:-3}"
+say "floor: generation alone (--sink null) and encoding alone (--prebuilt --sink count), $floor_runs runs each, interleaved"
+: > "$dir/floor-generation.jsonl"
+: > "$dir/floor-encoding.jsonl"
+for _ in $(seq "$floor_runs"); do
+  "$bin" "${args[@]}" --rows "$rows" --sink null --json >> "$dir/floor-generation.jsonl"
+  "$bin" "${args[@]}" --rows "$rows" --prebuilt --sink count --json >> "$dir/floor-encoding.jsonl"
+done
+
+say "heap: one untimed run with --count-allocations"
+"$bin" "${args[@]}" --rows "$rows" --count-allocations --json > "$dir/heap.json"
+
 hardware=no
 if command -v perf >/dev/null 2>&1; then
   say "perf stat"
@@ -81,6 +94,7 @@ rm -rf "$scratch"
 write_metadata "$dir" "$dir/gate.json" "
   \"command\": \"$(json_escape "$bin ${args[*]} --rows $rows")\",
   \"rows\": $rows,
+  \"floor_runs\": $floor_runs,
   \"runs\": $runs,
   \"warmup\": $warmup,
   \"hyperfine\": \"$(json_escape "$("$hyperfine" --version)")\",

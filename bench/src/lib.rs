@@ -1,7 +1,8 @@
 //! shredlab's measurement side: everything that turns runs of the pipeline into figures.
 //!
 //! It reads what the measurement scripts leave behind (hyperfine JSON, `perf stat` CSV,
-//! cachegrind summaries) through [`parse`], condenses each experiment into a [`summary`], compares
+//! cachegrind summaries) through [`parse`], condenses each experiment into a [`summary`] (with its
+//! CPU [`floor`] and heap figures), compares
 //! experiments with [`stats`], and draws every chart in [`charts`] and the results README in
 //! [`readme`]. Beside that it measures on its own: the writer benchmark ([`writer_bench`]), the
 //! STREAM bandwidth probe ([`stream`]), the multi-process [`scaling`] analysis and model, and
@@ -10,6 +11,7 @@
 //! The pipeline itself lives in `shredlab-experiments`; nothing here is needed to run it.
 
 pub mod charts;
+pub mod floor;
 pub mod long_run;
 pub mod parse;
 pub mod readme;

@@ -41,6 +41,57 @@ fn counter_cell(summary: &Summary) -> String {
     }
 }
 
+fn optional(value: Option<f64>, decimals: usize) -> String {
+    value.map_or("-".to_string(), |v| format!("{v:.decimals$}"))
+}
+
+/// The floor and memory table: how far each experiment is from keeping every core busy on the
+/// work it needs, and what it holds. Only experiments measured with the floor or the heap run.
+fn floor_table(text: &mut String, summaries: &[Summary]) {
+    let measured: Vec<&Summary> = summaries
+        .iter()
+        .filter(|s| s.floor.is_some() || s.heap.is_some())
+        .collect();
+    let Some(first_floor) = measured.iter().find_map(|s| s.floor.as_ref()) else {
+        return;
+    };
+    let mib = |bytes: u64| bytes as f64 / 1048576.0;
+    let _ = writeln!(
+        text,
+        "## Floor and memory\n\n\
+         The floor of each experiment is the CPU time its work needs, measured on the same binary \
+         and settings in two parts ({} runs each, medians): generation alone (`--sink null`) and \
+         encoding alone (`--prebuilt --sink count`, batches built before the clock starts, no \
+         disk). Ideal = (generation + encoding CPU) / {} cores: the wall time if every core \
+         stayed busy, nothing waited and the disk cost nothing. CPU s and cores busy are \
+         hyperfine's mean user + system time of the timed runs. Peak heap and bytes allocated \
+         come from one extra run with `--count-allocations` (not timed); peak RSS from \
+         `/usr/bin/time`.\n\n![floor](floor.png)\n",
+        first_floor.runs, first_floor.cores,
+    );
+    text.push_str("| N | experiment | median s | CPU s | cores busy | generation CPU s | encoding CPU s | ideal s | wall / ideal | peak RSS MiB | peak heap MiB | bytes allocated / row |\n");
+    text.push_str("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for s in measured {
+        let _ = writeln!(
+            text,
+            "| {:02} | {} | {:.3} | {:.2} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            s.experiment,
+            s.slug,
+            s.median_s,
+            s.user_s + s.system_s,
+            optional(s.cores_busy, 2),
+            optional(s.floor.as_ref().map(|f| f.generation_cpu_s), 2),
+            optional(s.floor.as_ref().map(|f| f.encoding_cpu_s), 2),
+            optional(s.floor.as_ref().map(|f| f.ideal_wall_s), 3),
+            optional(s.wall_over_ideal, 2),
+            optional(s.peak_rss_bytes.map(mib), 0),
+            optional(s.heap.as_ref().map(|h| mib(h.peak_live_bytes)), 1),
+            optional(s.heap.as_ref().map(|h| h.bytes_allocated_per_row), 0),
+        );
+    }
+    text.push('\n');
+}
+
 /// The README for a host's summaries (sorted by experiment).
 pub fn render(host: &str, summaries: &[Summary]) -> String {
     let mut text = format!("# Results on `{host}`\n\n");
@@ -118,7 +169,8 @@ pub fn render(host: &str, summaries: &[Summary]) -> String {
             " - MISMATCH"
         },
     );
+    floor_table(&mut text, summaries);
     text.push_str("![ipc](ipc.png)\n\n![counters](counters.png)\n\n![boxplot](boxplot.png)\n\n");
-    text.push_str("Raw files per experiment: `hyperfine.json`, `perf-stat.csv`, `cachegrind.txt` (where hardware counters are missing), `gate.json`, `metadata.json`; parsed into `summary.json`. Regenerate the charts and this page with `make trend`.\n");
+    text.push_str("Raw files per experiment: `hyperfine.json`, `perf-stat.csv`, `cachegrind.txt` (where hardware counters are missing), `gate.json`, `floor-generation.jsonl` and `floor-encoding.jsonl` (the floor runs' reports), `heap.json` (the `--count-allocations` run), `metadata.json`; parsed into `summary.json`. Regenerate the charts and this page with `make trend`.\n");
     text
 }

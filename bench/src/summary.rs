@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
+use crate::floor::{Floor, Heap};
 use crate::parse::cachegrind::Cachegrind;
 use crate::parse::hyperfine;
 use crate::parse::perf_stat::PerfStat;
@@ -68,6 +69,20 @@ pub struct Summary {
     pub rows_per_s: f64,
     /// Peak resident memory of one run.
     pub peak_rss_bytes: Option<u64>,
+    /// Cores kept busy on average: mean user + system CPU over mean wall time (absent in
+    /// summaries written before it was recorded).
+    #[serde(default)]
+    pub cores_busy: Option<f64>,
+    /// The CPU time the work needs and the ideal wall time (absent in results recorded before
+    /// the floor was measured).
+    #[serde(default)]
+    pub floor: Option<Floor>,
+    /// Median wall time over the ideal wall time.
+    #[serde(default)]
+    pub wall_over_ideal: Option<f64>,
+    /// Heap figures of one `--count-allocations` run.
+    #[serde(default)]
+    pub heap: Option<Heap>,
     /// Data-gate digest of the experiment's output.
     pub digest: Option<String>,
     /// Whether the gate run passed.
@@ -135,6 +150,21 @@ impl Summary {
         let rows = gate["rows"]
             .as_u64()
             .context("gate.json has no row count")?;
+        let floor = match (
+            read_optional(dir, "floor-generation.jsonl"),
+            read_optional(dir, "floor-encoding.jsonl"),
+        ) {
+            (Some(generation), Some(encoding)) => {
+                let cores = metadata["cores"]
+                    .as_u64()
+                    .context("metadata.json has no core count")? as u32;
+                Some(Floor::from_reports(&generation, &encoding, cores).context("floor")?)
+            }
+            _ => None,
+        };
+        let heap = read_optional(dir, "heap.json")
+            .map(|report| Heap::from_report(&report).context("heap.json"))
+            .transpose()?;
         let peak_rss_bytes = metadata["peak_rss_kb"]
             .as_u64()
             .map(|kb| kb * 1024)
@@ -154,6 +184,10 @@ impl Summary {
             rows_per_s: rows as f64 / timing.median,
             times: timing.times.clone(),
             peak_rss_bytes,
+            cores_busy: Some((timing.user + timing.system) / timing.mean),
+            wall_over_ideal: floor.as_ref().map(|f| timing.median / f.ideal_wall_s),
+            floor,
+            heap,
             digest: gate["digest"]["sum"].as_str().map(str::to_string),
             gate_passed: gate["gate"] == "pass",
             counters: counters(dir, &metadata),

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use shredlab_bench::charts;
+use shredlab_bench::floor::{Floor, Heap};
 use shredlab_bench::parse::cachegrind::Cachegrind;
 use shredlab_bench::parse::perf_stat::PerfStat;
 use shredlab_bench::readme;
@@ -50,6 +51,20 @@ fn summary(experiment: u32, slug: &str, center: f64, hardware: bool) -> Summary 
         rows_per_s: 10_000_000.0 / center,
         times,
         peak_rss_bytes: Some(150 << 20),
+        cores_busy: Some((center * 1.6 + 0.1) / center),
+        floor: Some(Floor {
+            generation_cpu_s: 0.7,
+            encoding_cpu_s: 1.0,
+            runs: 3,
+            cores: 2,
+            ideal_wall_s: 0.85,
+        }),
+        wall_over_ideal: Some(center / 0.85),
+        heap: Some(Heap {
+            peak_live_bytes: 30 << 20,
+            allocations_per_row: 0.02,
+            bytes_allocated_per_row: 270.0,
+        }),
         digest: Some("f49e8d4a55c84ef95b4a257d36937669".to_string()),
         gate_passed: true,
         counters: Counters {
@@ -77,7 +92,7 @@ fn catalog_like(hardware: bool) -> Vec<Summary> {
 }
 
 fn assert_images(dir: &Path) {
-    for name in ["trend", "ipc", "counters", "boxplot"] {
+    for name in ["trend", "ipc", "counters", "boxplot", "floor"] {
         let png = std::fs::read(dir.join(format!("{name}.png"))).unwrap();
         assert!(png.len() > 5_000, "{name}.png is only {} bytes", png.len());
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "{name}.png is not a PNG");
@@ -124,6 +139,16 @@ fn readme_flags_the_interning_regression_as_significant() {
     assert!(row("00").contains("instr/row (sim)"));
     assert!(text.contains("1 distinct digest(s)"));
     assert!(text.contains("![trend](trend.png)"));
+    let floor_row = text
+        .lines()
+        .find(|l| l.starts_with("| 08 | thread-local-builders | 1.200 |"))
+        .expect("a floor table row for 08");
+    // CPU 2.02 s, 1.68 cores busy, floor 0.70 + 1.00 CPU s, ideal 0.850 s, 1.41x the ideal,
+    // 150 MiB RSS, 30.0 MiB peak heap, 270 bytes per row.
+    assert_eq!(
+        floor_row,
+        "| 08 | thread-local-builders | 1.200 | 2.02 | 1.68 | 0.70 | 1.00 | 0.850 | 1.41 | 150 | 30.0 | 270 |"
+    );
 }
 
 #[test]
@@ -143,10 +168,31 @@ fn summaries_are_built_from_raw_files_and_reloaded() {
     .unwrap();
     std::fs::write(
         dir.join("metadata.json"),
-        r#"{"cachegrind_rows": 200000, "peak_rss_kb": 51200}"#,
+        r#"{"cachegrind_rows": 200000, "peak_rss_kb": 51200, "cores": 2}"#,
+    )
+    .unwrap();
+    let without_floor = Summary::from_dir(&dir).unwrap();
+    assert_eq!((without_floor.floor, without_floor.heap), (None, None));
+    std::fs::write(
+        dir.join("floor-generation.jsonl"),
+        "{\"cpu_s\":0.5}\n{\"cpu_s\":0.7}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("floor-encoding.jsonl"),
+        "{\"cpu_s\":0.9}\n{\"cpu_s\":1.1}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("heap.json"),
+        r#"{"heap":{"peak_live_bytes":2048},"allocations_per_row":0.5,"bytes_allocated_per_row":99.0}"#,
     )
     .unwrap();
     let summary = Summary::from_dir(&dir).unwrap();
+    let floor = summary.floor.clone().unwrap();
+    assert!((floor.ideal_wall_s - 0.8).abs() < 1e-12, "{floor:?}");
+    assert!((summary.wall_over_ideal.unwrap() - summary.median_s / 0.8).abs() < 1e-12);
+    assert_eq!(summary.heap.as_ref().unwrap().peak_live_bytes, 2048);
     assert_eq!(summary.experiment, 0);
     assert_eq!(summary.times.len(), 2);
     assert_eq!(summary.peak_rss_bytes, Some(51200 * 1024));

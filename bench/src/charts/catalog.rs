@@ -1,5 +1,5 @@
 //! Charts of a host's catalog results: the trend of medians, IPC (or its simulated stand-in), the
-//! counter grid and the box plot.
+//! counter grid, the box plot, and the median against the floor.
 
 use std::error::Error;
 use std::path::Path;
@@ -105,6 +105,51 @@ where
         EmptyElement::at((s.experiment as f64, s.median_s))
             + Text::new(format!("{:.2}", s.median_s), (4, -18), (FONT, 12))
     }))?;
+    draw_legend(&mut chart, 14)?;
+    area.present()?;
+    Ok(())
+}
+
+/// Median wall time against the ideal wall time (the floor), for the experiments with a floor.
+fn floor<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, summaries: &[Summary]) -> PlotResult
+where
+    DB::ErrorType: 'static,
+{
+    let with_floor: Vec<(f64, f64, f64)> = summaries
+        .iter()
+        .filter_map(|s| {
+            Some((
+                s.experiment as f64,
+                s.median_s,
+                s.floor.as_ref()?.ideal_wall_s,
+            ))
+        })
+        .collect();
+    let mut chart = seconds_chart(
+        area,
+        "Median wall time and the ideal (CPU needed / cores)",
+        summaries,
+    )?;
+    for (points, color, label) in [
+        (
+            with_floor.iter().map(|p| (p.0, p.1)).collect::<Vec<_>>(),
+            BLACK,
+            "median wall",
+        ),
+        (
+            with_floor.iter().map(|p| (p.0, p.2)).collect(),
+            RED,
+            "ideal",
+        ),
+    ] {
+        chart
+            .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))?
+            .label(label)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+            });
+        chart.draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled())))?;
+    }
     draw_legend(&mut chart, 14)?;
     area.present()?;
     Ok(())
@@ -320,5 +365,8 @@ pub fn draw_all(dir: &Path, summaries: &[Summary]) -> PlotResult {
     save_both!(dir, "ipc", (1000, 480), ipc, summaries);
     save_both!(dir, "counters", (1400, 1000), grid, summaries);
     save_both!(dir, "boxplot", (1000, 560), boxplot, summaries);
+    if summaries.iter().any(|s| s.floor.is_some()) {
+        save_both!(dir, "floor", (1000, 560), floor, summaries);
+    }
     Ok(())
 }

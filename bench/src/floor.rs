@@ -1,0 +1,128 @@
+//! The floor of one experiment: the CPU time its work needs, measured in two parts on the same
+//! binary and settings (generation alone with `--sink null`; encoding alone with `--prebuilt
+//! --sink count`), and the wall time that work would take if it kept every core busy. Also its
+//! heap figures from one `--count-allocations` run.
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+use crate::stats::median;
+
+/// CPU seconds of generation and of encoding, and the ideal wall time on `cores` cores.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Floor {
+    /// Median CPU seconds of the `--sink null` runs: generating and building the batches.
+    pub generation_cpu_s: f64,
+    /// Median CPU seconds of the `--prebuilt --sink count` runs: encoding already built batches.
+    pub encoding_cpu_s: f64,
+    /// Runs of each kind.
+    pub runs: usize,
+    /// Cores of the machine.
+    pub cores: u32,
+    /// `(generation_cpu_s + encoding_cpu_s) / cores`: the wall time with every core busy, no
+    /// waiting, and no disk.
+    pub ideal_wall_s: f64,
+}
+
+impl Floor {
+    /// The floor from the JSON report lines of the generation-only and the encoding-only runs.
+    pub fn from_reports(generation: &str, encoding: &str, cores: u32) -> Result<Self> {
+        let generation = cpu_seconds(generation).context("generation-only runs")?;
+        let encoding = cpu_seconds(encoding).context("encoding-only runs")?;
+        anyhow::ensure!(
+            generation.len() == encoding.len() && !generation.is_empty(),
+            "{} generation-only and {} encoding-only runs: expected the same number, at least one",
+            generation.len(),
+            encoding.len()
+        );
+        anyhow::ensure!(cores > 0, "0 cores");
+        let (generation_cpu_s, encoding_cpu_s) = (median(&generation), median(&encoding));
+        Ok(Self {
+            generation_cpu_s,
+            encoding_cpu_s,
+            runs: generation.len(),
+            cores,
+            ideal_wall_s: (generation_cpu_s + encoding_cpu_s) / cores as f64,
+        })
+    }
+}
+
+/// The `cpu_s` of every `pipeline --json` report line in `lines`.
+fn cpu_seconds(lines: &str) -> Result<Vec<f64>> {
+    lines
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| {
+            let report: serde_json::Value = serde_json::from_str(line)?;
+            report["cpu_s"]
+                .as_f64()
+                .context("a report without cpu_s (no /proc?)")
+        })
+        .collect()
+}
+
+/// Heap figures of one `--count-allocations` run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Heap {
+    /// The most heap bytes live at once.
+    pub peak_live_bytes: u64,
+    /// Allocations per row.
+    pub allocations_per_row: f64,
+    /// Bytes allocated per row.
+    pub bytes_allocated_per_row: f64,
+}
+
+impl Heap {
+    /// The heap figures of a `pipeline --json --count-allocations` report.
+    pub fn from_report(report: &str) -> Result<Self> {
+        let report: serde_json::Value = serde_json::from_str(report.trim())?;
+        let figure = |key: &str| {
+            report[key]
+                .as_f64()
+                .with_context(|| format!("no {key}: was the run made with --count-allocations?"))
+        };
+        Ok(Self {
+            peak_live_bytes: report["heap"]["peak_live_bytes"]
+                .as_u64()
+                .context("no heap.peak_live_bytes: was the run made with --count-allocations?")?,
+            allocations_per_row: figure("allocations_per_row")?,
+            bytes_allocated_per_row: figure("bytes_allocated_per_row")?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ideal_is_the_medians_cpu_over_the_cores() {
+        let generation = "{\"cpu_s\":0.7}\n{\"cpu_s\":0.9}\n{\"cpu_s\":0.8}\n";
+        let encoding = "{\"cpu_s\":1.0}\n{\"cpu_s\":1.2}\n\n{\"cpu_s\":1.1}\n";
+        let floor = Floor::from_reports(generation, encoding, 2).unwrap();
+        assert_eq!(floor.runs, 3);
+        assert!((floor.generation_cpu_s - 0.8).abs() < 1e-12);
+        assert!((floor.encoding_cpu_s - 1.1).abs() < 1e-12);
+        assert!((floor.ideal_wall_s - 0.95).abs() < 1e-12);
+    }
+
+    #[test]
+    fn unequal_or_incomplete_runs_are_refused() {
+        let one = "{\"cpu_s\":1.0}\n";
+        assert!(Floor::from_reports(one, "", 2).is_err());
+        assert!(Floor::from_reports(one, "{\"cpu_s\":null}\n", 2).is_err());
+        assert!(Floor::from_reports(one, one, 0).is_err());
+    }
+
+    #[test]
+    fn heap_figures_need_a_counting_run() {
+        let counted = "{\"heap\":{\"peak_live_bytes\":1048576},\"allocations_per_row\":0.02,\"bytes_allocated_per_row\":270.5}";
+        let heap = Heap::from_report(counted).unwrap();
+        assert_eq!(heap.peak_live_bytes, 1 << 20);
+        assert_eq!(heap.bytes_allocated_per_row, 270.5);
+        let err = Heap::from_report("{\"heap\":null}")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("--count-allocations"), "{err}");
+    }
+}
