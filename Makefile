@@ -24,7 +24,7 @@ BIN_DIR = $(eval BIN_DIR := $(shell scripts/bin-dir.sh))$(BIN_DIR)
 
 help:
 	@echo "make experiment N=<n> [ROWS= RUNS= WARMUP= PRODUCERS= WRITERS= BATCH= COMPRESSION= SYNC=end|none]"
-	@echo "make experiments      every catalog entry"
+	@echo "make experiments [EXPERIMENTS=\"20 21\"]  every catalog entry (or a subset), timed in interleaved rounds"
 	@echo "make trend            redraw results/\$$HOST charts and README from the summaries"
 	@echo "make sweep [N=]       writers x batch size heatmaps (default: the last experiment)"
 	@echo "make threads [N=]     thread sweep and the process pinned to one CPU"
@@ -46,7 +46,7 @@ experiment: build
 	scripts/experiment.sh $(N)
 
 experiments: build
-	@for n in $$($(BIN_DIR)/pipeline --list | awk 'NR > 1 { print $$1 + 0 }'); do scripts/experiment.sh $$n || exit 1; done
+	scripts/experiments.sh
 
 trend: build
 	$(BIN_DIR)/results render results/$(HOST)

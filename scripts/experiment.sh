@@ -4,6 +4,9 @@
 # counters (with a labelled cachegrind simulation where the hardware
 # counters read <not supported>), metadata; then summarizes and redraws the host's charts.
 # Usage: scripts/experiment.sh N   (settings come from the environment; see the Makefile)
+# With TIMING=later the hyperfine step, the summary and the charts are left to the caller, which
+# times many experiments in interleaved rounds (scripts/experiments.sh); the command to time is
+# left in the folder's timed-command file.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 n="${1:?usage: experiment.sh N}"
@@ -44,11 +47,21 @@ if [ -x /usr/bin/time ]; then
   rm -f "$scratch.maxrss"
 fi
 
+# The allocator goes on the command line, so the command runs alike under any caller.
+timed="SHREDLAB_ALLOCATOR=$SHREDLAB_ALLOCATOR $bin ${args[*]} --rows $rows"
+printf '%s\n' "$timed" > "$dir/timed-command"
 hyperfine="$("$root/scripts/ensure-hyperfine.sh")"
-say "hyperfine, $warmup warm-up + $runs runs"
-"$hyperfine" --warmup "$warmup" --runs "$runs" --style basic \
-  --prepare "rm -rf '$scratch'" --export-json "$dir/hyperfine.json" \
-  --command-name "$name" "$bin ${args[*]} --rows $rows" >&2
+timing="${TIMING:-hyperfine}"
+if [ "$timing" = later ]; then
+  timing=interleaved
+else
+  say "hyperfine, $warmup warm-up + $runs runs"
+  rm -f "$dir/hyperfine.json"
+  "$hyperfine" --warmup "$warmup" --runs "$runs" --style basic \
+    --prepare "rm -rf '$scratch'" --export-json "$dir/hyperfine.json" \
+    --command-name "$name" "$timed" >&2
+  timing=sequential
+fi
 
 floor_runs="${FLOOR_RUNS:-3}"
 say "floor: generation alone (--sink null) and encoding alone (--prebuilt --sink count), $floor_runs runs each, interleaved"
@@ -92,7 +105,7 @@ fi
 rm -rf "$scratch"
 
 write_metadata "$dir" "$dir/gate.json" "
-  \"command\": \"$(json_escape "$bin ${args[*]} --rows $rows")\",
+  \"command\": \"$(json_escape "$timed")\",
   \"rows\": $rows,
   \"floor_runs\": $floor_runs,
   \"runs\": $runs,
@@ -100,6 +113,9 @@ write_metadata "$dir" "$dir/gate.json" "
   \"hyperfine\": \"$(json_escape "$("$hyperfine" --version)")\",
   \"peak_rss_kb\": $peak_kb,
   \"cachegrind_rows\": $cachegrind,
-  \"sync\": \"${SYNC:-end}\","
-"$results" summarize "$dir"
-"$results" render "$root/results/$host"
+  \"sync\": \"${SYNC:-end}\",
+  \"timing\": \"$timing\","
+if [ "$timing" = sequential ]; then
+  "$results" summarize "$dir"
+  "$results" render "$root/results/$host"
+fi

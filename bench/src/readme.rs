@@ -1,9 +1,10 @@
 //! `results/<host>/README.md`: the table of every experiment with its change from the previous
-//! one and whether that change is significant, and the charts.
+//! one and whether that change is significant (Mann-Whitney, Holm-corrected over every
+//! comparison in the table), the floor and memory table, and the charts.
 
 use std::fmt::Write as _;
 
-use crate::stats::mann_whitney_p;
+use crate::stats::{holm, mann_whitney_p};
 use crate::summary::Summary;
 
 /// Significance level of the run-to-run comparison.
@@ -17,20 +18,38 @@ fn metadata(summary: &Summary, key: &str) -> String {
     }
 }
 
-/// Change of `current` against `previous`: relative median change and Mann-Whitney verdict.
-fn change(previous: Option<&Summary>, current: &Summary) -> String {
-    let Some(previous) = previous else {
-        return "-".to_string();
-    };
-    let delta = (current.median_s / previous.median_s - 1.0) * 100.0;
-    match mann_whitney_p(&previous.times, &current.times) {
-        Some(p) if p < ALPHA => {
-            let verdict = if delta > 0.0 { "slower" } else { "faster" };
-            format!("{delta:+.1}% ({verdict}, p={p:.4})")
-        }
-        Some(p) => format!("{delta:+.1}% (not significant, p={p:.2})"),
-        None => format!("{delta:+.1}%"),
-    }
+/// Each summary's change against the one before it: the relative change of the median and the
+/// verdict of the Mann-Whitney test, its p-value adjusted by Holm's method over all the
+/// comparisons that have one, so that testing twenty neighbours does not make one look
+/// significant by chance.
+fn changes(summaries: &[Summary]) -> Vec<String> {
+    let raw: Vec<Option<f64>> = summaries
+        .iter()
+        .enumerate()
+        .map(|(i, s)| mann_whitney_p(&summaries[i.checked_sub(1)?].times, &s.times))
+        .collect();
+    let tested: Vec<f64> = raw.iter().flatten().copied().collect();
+    let mut adjusted = holm(&tested).into_iter();
+    summaries
+        .iter()
+        .enumerate()
+        .map(|(i, current)| {
+            let Some(previous) = i.checked_sub(1).map(|p| &summaries[p]) else {
+                return "-".to_string();
+            };
+            let delta = (current.median_s / previous.median_s - 1.0) * 100.0;
+            match raw[i].map(|p| (p, adjusted.next().expect("one adjusted p per test"))) {
+                Some((_, p)) if p < ALPHA => {
+                    let verdict = if delta > 0.0 { "slower" } else { "faster" };
+                    format!("{delta:+.1}% ({verdict}, Holm p={p:.4})")
+                }
+                Some((raw, p)) => {
+                    format!("{delta:+.1}% (not significant, Holm p={p:.2}, raw p={raw:.2})")
+                }
+                None => format!("{delta:+.1}%"),
+            }
+        })
+        .collect()
 }
 
 fn counter_cell(summary: &Summary) -> String {
@@ -92,6 +111,38 @@ fn floor_table(text: &mut String, summaries: &[Summary]) {
     text.push('\n');
 }
 
+/// The commits the summaries were measured at, with their dirty flags: one line when they all
+/// agree, otherwise each with the experiments measured at it.
+fn builds(summaries: &[Summary]) -> String {
+    let mut builds: Vec<(String, Vec<u32>)> = Vec::new();
+    for s in summaries {
+        let build = format!(
+            "`{}`{}",
+            metadata(s, "commit"),
+            if s.metadata["dirty"] == true {
+                " (with uncommitted changes)"
+            } else {
+                ""
+            }
+        );
+        match builds.iter_mut().find(|(b, _)| *b == build) {
+            Some((_, experiments)) => experiments.push(s.experiment),
+            None => builds.push((build, vec![s.experiment])),
+        }
+    }
+    if let [(build, _)] = builds.as_slice() {
+        return format!("Commit {build}");
+    }
+    let parts: Vec<String> = builds
+        .iter()
+        .map(|(build, experiments)| {
+            let numbers: Vec<String> = experiments.iter().map(|n| format!("{n:02}")).collect();
+            format!("{build} for {}", numbers.join(", "))
+        })
+        .collect();
+    format!("Measured at several commits: {}", parts.join("; "))
+}
+
 /// The README for a host's summaries (sorted by experiment).
 pub fn render(host: &str, summaries: &[Summary]) -> String {
     let mut text = format!("# Results on `{host}`\n\n");
@@ -101,41 +152,50 @@ pub fn render(host: &str, summaries: &[Summary]) -> String {
     };
     let _ = writeln!(
         text,
-        "Machine: {} ({} cores), kernel {}, {}. Commit `{}`{}, measured {}.\n",
+        "Machine: {} ({} cores), kernel {}, {}. {}, measured {}.\n",
         metadata(first, "cpu"),
         metadata(first, "cores"),
         metadata(first, "kernel"),
         metadata(first, "rustc"),
-        metadata(first, "commit"),
-        if first.metadata["dirty"] == true {
-            " (with uncommitted changes)"
-        } else {
-            ""
-        },
+        builds(summaries),
         metadata(first, "date"),
     );
+    let timing = if first.metadata["timing"] == "interleaved" {
+        format!(
+            "{} interleaved rounds after {} warm-up round(s): each round is one hyperfine call \
+             that times every experiment once, in catalog order, so the host's drift hits \
+             neighbours alike",
+            first.times.len(),
+            metadata(first, "warmup"),
+        )
+    } else {
+        format!(
+            "{} runs after {} warm-up, one experiment after another",
+            first.times.len(),
+            metadata(first, "warmup"),
+        )
+    };
     let _ = writeln!(
         text,
-        "Each experiment: hyperfine, {} rows, {} runs after {} warm-up, output removed between \
-         runs, files synced at the end: {}; the same release binary for every experiment. Change: median against the previous \
-         experiment, significant when the two-sided Mann-Whitney U test gives p < {ALPHA}.\n\n\
+        "Each experiment: hyperfine, {} rows, {timing}; output removed between runs, files synced \
+         at the end: {}; the same release binary for every experiment. Change: median against \
+         the previous experiment, significant when the two-sided Mann-Whitney U test, its p \
+         adjusted by Holm's method over the table's {} comparisons, gives p < {ALPHA}.\n\n\
          Counters: {}.\n",
         first.rows,
-        first.times.len(),
-        metadata(first, "warmup"),
         match first.metadata.get("sync").and_then(|s| s.as_str()) {
             Some("none") => "no (`--sync none`)",
             Some(_) => "yes (`--sync end`)",
             // Runs recorded before the option existed always synced.
             None => "yes",
         },
+        summaries.len().saturating_sub(1),
         first.counters.source,
     );
     text.push_str("![trend](trend.png)\n\n");
     text.push_str("| N | experiment | median s | min s | max s | M rows/s | change vs previous | counters | peak RSS MiB | gate |\n");
     text.push_str("|---:|---|---:|---:|---:|---:|---|---|---:|---|\n");
-    let mut previous: Option<&Summary> = None;
-    for s in summaries {
+    for (s, change) in summaries.iter().zip(changes(summaries)) {
         let _ = writeln!(
             text,
             "| {:02} | [{}]({:02}-{}/summary.json) | {:.3} | {:.3} | {:.3} | {:.2} | {} | {} | {} | {} |",
@@ -147,12 +207,11 @@ pub fn render(host: &str, summaries: &[Summary]) -> String {
             s.min_s,
             s.max_s,
             s.rows_per_s / 1e6,
-            change(previous, s),
+            change,
             counter_cell(s),
             s.peak_rss_bytes.map_or("-".to_string(), |b| format!("{:.0}", b as f64 / 1048576.0)),
             if s.gate_passed { "pass" } else { "FAIL" },
         );
-        previous = Some(s);
     }
     let digests: std::collections::BTreeSet<_> = summaries
         .iter()

@@ -1,4 +1,5 @@
-//! Statistics for comparing runs: order statistics and the Mann-Whitney U test.
+//! Statistics for comparing runs: order statistics, the Mann-Whitney U test, and Holm's
+//! correction for testing many comparisons at once.
 
 /// The median of `values` (mean of the middle two for an even count); NaN when empty.
 pub fn median(values: &[f64]) -> f64 {
@@ -63,6 +64,23 @@ pub fn mann_whitney_p(a: &[f64], b: &[f64]) -> Option<f64> {
     Some(libm::erfc(z / std::f64::consts::SQRT_2).min(1.0))
 }
 
+/// Holm's step-down adjustment of `p_values`, in their order: with m comparisons, the k-th
+/// smallest p is multiplied by m - k + 1, the results made non-decreasing and capped at 1.
+/// Comparing each adjusted p with alpha keeps the chance of any false "significant" at most
+/// alpha across all m comparisons (the family-wise error rate).
+pub fn holm(p_values: &[f64]) -> Vec<f64> {
+    let m = p_values.len();
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by(|&a, &b| p_values[a].total_cmp(&p_values[b]));
+    let mut adjusted = vec![0.0; m];
+    let mut running_max = 0.0f64;
+    for (rank, &index) in order.iter().enumerate() {
+        running_max = running_max.max(((m - rank) as f64 * p_values[index]).min(1.0));
+        adjusted[index] = running_max;
+    }
+    adjusted
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,6 +91,19 @@ mod tests {
         assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), 2.5);
         assert_eq!(quantile(&[1.0, 2.0, 3.0, 4.0, 5.0], 0.25), 2.0);
         assert_eq!(quantile(&[1.0, 2.0], 0.5), 1.5);
+    }
+
+    #[test]
+    fn holm_matches_the_textbook_example() {
+        // p = 0.01, 0.04, 0.03, 0.005 (m = 4): sorted 0.005, 0.01, 0.03, 0.04 -> x4, x3, x2, x1
+        // = 0.02, 0.03, 0.06, 0.04 -> monotone 0.02, 0.03, 0.06, 0.06.
+        let adjusted = holm(&[0.01, 0.04, 0.03, 0.005]);
+        let expected = [0.03, 0.06, 0.06, 0.02];
+        for (a, e) in adjusted.iter().zip(expected) {
+            assert!((a - e).abs() < 1e-12, "{adjusted:?}");
+        }
+        assert_eq!(holm(&[0.5, 0.9]), vec![1.0, 1.0]);
+        assert!(holm(&[]).is_empty());
     }
 
     #[test]

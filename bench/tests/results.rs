@@ -133,8 +133,8 @@ fn readme_flags_the_interning_regression_as_significant() {
             .unwrap()
             .to_string()
     };
-    assert!(row("09").contains("slower, p="), "{}", row("09"));
-    assert!(row("10").contains("faster, p="), "{}", row("10"));
+    assert!(row("09").contains("slower, Holm p="), "{}", row("09"));
+    assert!(row("10").contains("faster, Holm p="), "{}", row("10"));
     assert!(row("01").contains("not significant"), "{}", row("01"));
     assert!(row("00").contains("instr/row (sim)"));
     assert!(text.contains("1 distinct digest(s)"));
@@ -149,6 +149,21 @@ fn readme_flags_the_interning_regression_as_significant() {
         floor_row,
         "| 08 | thread-local-builders | 1.200 | 2.02 | 1.68 | 0.70 | 1.00 | 0.850 | 1.41 | 150 | 30.0 | 270 |"
     );
+}
+
+#[test]
+fn holm_keeps_a_weak_difference_among_many_comparisons_from_counting() {
+    let mut summaries = catalog_like(false);
+    // Ten runs each, 3.5 steps apart: Mann-Whitney alone gives p = 0.031. Among five
+    // comparisons it is the second largest p, so Holm doubles it to 0.062.
+    summaries.push(summary(11, "static-batch-assignment", 1.207, false));
+    let text = readme::render("vm", &summaries);
+    let row = text.lines().find(|l| l.starts_with("| 11 ")).unwrap();
+    assert!(
+        row.contains("(not significant, Holm p=0.06, raw p=0.03)"),
+        "{row}"
+    );
+    assert!(text.contains("adjusted by Holm's method over the table's 5 comparisons"));
 }
 
 #[test]

@@ -2,6 +2,8 @@
 //!
 //! - `results summarize DIR`: parse one experiment folder into `DIR/summary.json`.
 //! - `results render HOST_DIR`: redraw the charts and `HOST_DIR/README.md` from every summary.
+//! - `results merge-rounds HOST_DIR ROUND...`: merge interleaved hyperfine rounds into each
+//!   experiment folder's `hyperfine.json`.
 
 use std::path::PathBuf;
 
@@ -31,6 +33,15 @@ enum Command {
     Render {
         /// The host folder, e.g. results/vm.
         host_dir: PathBuf,
+    },
+    /// Merge interleaved hyperfine rounds (each timing every experiment once, with
+    /// `--command-name NN-slug`) into `HOST_DIR/NN-slug/hyperfine.json`, one per experiment.
+    MergeRounds {
+        /// The host folder, e.g. results/vm; each experiment's folder must exist.
+        host_dir: PathBuf,
+        /// The rounds' hyperfine JSON files, in order.
+        #[arg(required = true)]
+        rounds: Vec<PathBuf>,
     },
     /// Heatmaps of a writers x batch-size sweep (hyperfine JSON with parameters).
     Heatmap {
@@ -105,6 +116,27 @@ fn main() -> Result<()> {
                 host_dir.display(),
                 summaries.len()
             );
+        }
+        Command::MergeRounds { host_dir, rounds } => {
+            let rounds = rounds
+                .iter()
+                .map(|path| hyperfine_file(path))
+                .collect::<Result<Vec<_>>>()?;
+            for result in hyperfine::merge_rounds(&rounds)? {
+                let dir = host_dir.join(&result.command);
+                anyhow::ensure!(
+                    dir.is_dir(),
+                    "{} does not exist: measure the experiment first (scripts/experiment.sh)",
+                    dir.display()
+                );
+                eprintln!(
+                    "{}: {} interleaved runs, median {:.3} s",
+                    result.command,
+                    result.times.len(),
+                    result.median
+                );
+                std::fs::write(dir.join("hyperfine.json"), hyperfine::export(vec![result]))?;
+            }
         }
         Command::Heatmap { json, rows, title } => {
             let results = hyperfine_file(&json)?;

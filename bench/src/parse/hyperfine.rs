@@ -1,11 +1,16 @@
-//! hyperfine's `--export-json` output, in both the 1.15 (Debian) and 1.20 layouts.
+//! hyperfine's `--export-json` output, in both the 1.15 (Debian) and 1.20 layouts, and the
+//! merge of interleaved rounds (one run of every command per hyperfine call) into one result
+//! per command.
 
 use std::collections::BTreeMap;
 
-use serde::Deserialize;
+use anyhow::{bail, ensure, Result};
+use serde::{Deserialize, Serialize};
+
+use crate::stats::median;
 
 /// One benchmarked command.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HyperfineResult {
     /// The command line.
     pub command: String,
@@ -33,7 +38,7 @@ pub struct HyperfineResult {
     pub parameters: BTreeMap<String, String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 struct Export {
     results: Vec<HyperfineResult>,
 }
@@ -41,6 +46,77 @@ struct Export {
 /// The results of an export.
 pub fn parse(json: &str) -> Result<Vec<HyperfineResult>, serde_json::Error> {
     Ok(serde_json::from_str::<Export>(json)?.results)
+}
+
+/// `results` as hyperfine would export them.
+pub fn export(results: Vec<HyperfineResult>) -> String {
+    serde_json::to_string_pretty(&Export { results }).expect("results serialize")
+}
+
+/// Merges rounds of hyperfine exports, each timing every command in turn, into one result per
+/// command (in the first round's order) with every round's runs: the host's drift then hits
+/// every command alike, instead of whichever ran during a slow spell. Every round must time the
+/// same commands.
+pub fn merge_rounds(rounds: &[Vec<HyperfineResult>]) -> Result<Vec<HyperfineResult>> {
+    let Some(first) = rounds.first() else {
+        bail!("no rounds to merge");
+    };
+    let mut merged = Vec::with_capacity(first.len());
+    for (index, template) in first.iter().enumerate() {
+        let mut times = Vec::new();
+        let (mut user, mut system) = (Vec::new(), Vec::new());
+        let mut memory = Some(Vec::new());
+        for (round, results) in rounds.iter().enumerate() {
+            ensure!(
+                results.len() == first.len(),
+                "round {} timed {} commands, round 1 timed {}",
+                round + 1,
+                results.len(),
+                first.len()
+            );
+            let result = &results[index];
+            ensure!(
+                result.command == template.command,
+                "round {} has '{}' where round 1 has '{}'",
+                round + 1,
+                result.command,
+                template.command
+            );
+            // hyperfine's user and system figures are means over the round's runs.
+            let runs = result.times.len() as f64;
+            user.push((result.user, runs));
+            system.push((result.system, runs));
+            times.extend_from_slice(&result.times);
+            memory = memory
+                .zip(result.memory_usage_byte.as_ref())
+                .map(|(mut all, more)| {
+                    all.extend_from_slice(more);
+                    all
+                });
+        }
+        let weighted_mean = |values: &[(f64, f64)]| {
+            values.iter().map(|(v, n)| v * n).sum::<f64>()
+                / values.iter().map(|(_, n)| n).sum::<f64>()
+        };
+        let n = times.len() as f64;
+        let mean = times.iter().sum::<f64>() / n;
+        let stddev = (times.len() > 1)
+            .then(|| (times.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt());
+        merged.push(HyperfineResult {
+            command: template.command.clone(),
+            mean,
+            stddev,
+            median: median(&times),
+            user: weighted_mean(&user),
+            system: weighted_mean(&system),
+            min: times.iter().copied().fold(f64::INFINITY, f64::min),
+            max: times.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            times,
+            memory_usage_byte: memory,
+            parameters: template.parameters.clone(),
+        });
+    }
+    Ok(merged)
 }
 
 #[cfg(test)]
@@ -55,6 +131,60 @@ mod tests {
         assert_eq!(r.times.len(), 3);
         assert!((r.median - 0.2041).abs() < 1e-4);
         assert_eq!(r.memory_usage_byte, None);
+    }
+
+    fn one_run(command: &str, time: f64, user: f64) -> HyperfineResult {
+        HyperfineResult {
+            command: command.to_string(),
+            mean: time,
+            stddev: None,
+            median: time,
+            user,
+            system: 0.1,
+            min: time,
+            max: time,
+            times: vec![time],
+            memory_usage_byte: Some(vec![1000]),
+            parameters: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn rounds_merge_into_one_result_per_command() {
+        let rounds = vec![
+            vec![one_run("a", 1.0, 1.5), one_run("b", 2.0, 3.0)],
+            vec![one_run("a", 3.0, 2.5), one_run("b", 4.0, 5.0)],
+            vec![one_run("a", 2.0, 2.0), one_run("b", 6.0, 4.0)],
+        ];
+        let merged = merge_rounds(&rounds).unwrap();
+        assert_eq!(merged.len(), 2);
+        let a = &merged[0];
+        assert_eq!(
+            (a.command.as_str(), a.times.clone()),
+            ("a", vec![1.0, 3.0, 2.0])
+        );
+        assert_eq!((a.mean, a.median, a.min, a.max), (2.0, 2.0, 1.0, 3.0));
+        assert_eq!((a.user, a.stddev), (2.0, Some(1.0)));
+        assert_eq!(
+            a.memory_usage_byte.as_deref(),
+            Some(&[1000, 1000, 1000][..])
+        );
+        assert_eq!(merged[1].median, 4.0);
+        // The export reads back as hyperfine JSON.
+        assert_eq!(parse(&export(merged.clone())).unwrap(), merged);
+    }
+
+    #[test]
+    fn rounds_of_different_commands_are_refused() {
+        let err = merge_rounds(&[vec![one_run("a", 1.0, 1.0)], vec![one_run("b", 1.0, 1.0)]])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("round 2 has 'b' where round 1 has 'a'"),
+            "{err}"
+        );
+        assert!(merge_rounds(&[vec![one_run("a", 1.0, 1.0)], vec![]]).is_err());
+        assert!(merge_rounds(&[]).is_err());
     }
 
     #[test]

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Measures the catalog (`make experiments`): first every experiment's gate, peak memory, floor,
+# heap counts and counters (scripts/experiment.sh with TIMING=later), then the timings in
+# interleaved rounds. Each round is one hyperfine call that times every experiment once, in
+# catalog order, so the host's drift over the whole measurement hits neighbouring experiments
+# alike instead of whichever ran during a slow spell. Then summaries, charts and the README.
+# Usage: scripts/experiments.sh   (RUNS rounds after WARMUP warm-up rounds; EXPERIMENTS="20 21"
+# for a subset; other settings as for scripts/experiment.sh)
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+runs="${RUNS:-10}"; warmup="${WARMUP:-1}"
+numbers="${EXPERIMENTS:-$("$bin" --list | awk 'NR > 1 { print $1 + 0 }')}"
+
+names=()
+for n in $numbers; do
+  slug="$("$bin" --list | awk -v n="$(printf '%02d' "$n")" '$1 == n { print $2 }')"
+  if [ -z "$slug" ]; then
+    echo "error: unknown experiment $n in EXPERIMENTS: run 'make list' to see the catalog" >&2
+    exit 2
+  fi
+  names+=("$(printf '%02d' "$n")-$slug")
+done
+
+for n in $numbers; do
+  TIMING=later "$root/scripts/experiment.sh" "$n"
+done
+
+# One prepare (remove that experiment's output) and one name per command, in catalog order.
+commands=()
+for name in "${names[@]}"; do
+  n=$((10#${name%%-*}))
+  commands+=(--prepare "rm -rf '$root/out/experiment-$n'" --command-name "$name"
+             "$(cat "$root/results/$host/$name/timed-command")")
+done
+hyperfine="$("$root/scripts/ensure-hyperfine.sh")"
+rounds="$(mktemp -d)"
+trap 'rm -rf "$rounds"' EXIT
+for round in $(seq "$warmup"); do
+  echo "== warm-up round $round of $warmup (not recorded)" >&2
+  "$hyperfine" --runs 1 --style basic "${commands[@]}" > /dev/null
+done
+for round in $(seq "$runs"); do
+  echo "== round $round of $runs: every experiment once" >&2
+  "$hyperfine" --runs 1 --style basic --export-json "$rounds/round-$(printf '%04d' "$round").json" \
+    "${commands[@]}" > /dev/null
+done
+for n in $numbers; do rm -rf "$root/out/experiment-$n"; done
+
+"$results" merge-rounds "$root/results/$host" "$rounds"/round-*.json
+for name in "${names[@]}"; do
+  "$results" summarize "$root/results/$host/$name"
+done
+"$results" render "$root/results/$host"
