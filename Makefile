@@ -72,8 +72,7 @@ scaling: build
 
 REPS ?= 5
 writer-bench: build
-	$(BIN_DIR)/writer-bench --reps $(REPS) --allocator system --output results/$(HOST)/writer
-	$(BIN_DIR)/writer-bench --reps $(REPS) --allocator mimalloc --output results/$(HOST)/writer
+	REPS=$(REPS) scripts/writer-bench.sh
 
 billion: build
 	N=$(GIVEN_N) scripts/billion.sh
