@@ -20,7 +20,7 @@ export ROWS RUNS WARMUP PRODUCERS WRITERS BATCH COMPRESSION SYNC FLOOR_RUNS HOST
 # when a target first needs it; every target that runs a binary builds it first.
 BIN_DIR = $(eval BIN_DIR := $(shell scripts/bin-dir.sh))$(BIN_DIR)
 
-.PHONY: help build test lint list experiment experiments trend sweep threads profile scaling writer-bench faults billion
+.PHONY: help build test lint list experiment experiments trend sweep threads profile scaling writer-bench faults billion memory
 
 help:
 	@echo "make experiment N=<n> [ROWS= RUNS= WARMUP= PRODUCERS= WRITERS= BATCH= COMPRESSION= SYNC=end|none]"
@@ -33,6 +33,7 @@ help:
 	@echo "make list             the experiment catalog"
 	@echo "make writer-bench     ParallelArrowWriter vs ArrowWriter, both allocators [REPS=5]"
 	@echo "make faults           disk full, signals, SIGKILL, injected failures: exit codes and files left"
+	@echo "make memory [N=]      peak RSS and peak live heap per setting: row groups, queue, batch size, allocator"
 	@echo "make billion [N= BILLION_ROWS=]  peak RSS and rows/s every 100 M rows of a 1-billion-row run"
 	@echo "make test             fmt, clippy and the test suite"
 
@@ -73,6 +74,9 @@ scaling: build
 REPS ?= 5
 writer-bench: build
 	REPS=$(REPS) scripts/writer-bench.sh
+
+memory: build
+	N=$(GIVEN_N) scripts/memory.sh
 
 billion: build
 	N=$(GIVEN_N) scripts/billion.sh

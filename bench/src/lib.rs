@@ -6,13 +6,15 @@
 //! experiments with [`stats`], and draws every chart in [`charts`] and the results README in
 //! [`readme`]. Beside that it measures on its own: the writer benchmark ([`writer_bench`]), the
 //! STREAM bandwidth probe ([`stream`]), the multi-process [`scaling`] analysis and model, and
-//! the long-run memory report ([`long_run`]).
+//! the long-run memory report ([`long_run`]) and the
+//! memory breakdown by setting ([`memory`]).
 //!
 //! The pipeline itself lives in `shredlab-experiments`; nothing here is needed to run it.
 
 pub mod charts;
 pub mod floor;
 pub mod long_run;
+pub mod memory;
 pub mod parse;
 pub mod readme;
 pub mod scaling;

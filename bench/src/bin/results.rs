@@ -2,6 +2,7 @@
 //!
 //! - `results summarize DIR`: parse one experiment folder into `DIR/summary.json`.
 //! - `results render HOST_DIR`: redraw the charts and `HOST_DIR/README.md` from every summary.
+//! - `results memory DIR`: the table of `make memory`'s runs.
 //! - `results merge-rounds HOST_DIR ROUND...`: merge interleaved hyperfine rounds into each
 //!   experiment folder's `hyperfine.json`.
 
@@ -13,7 +14,7 @@ use shredlab_bench::charts;
 use shredlab_bench::parse::hyperfine::{self, HyperfineResult};
 use shredlab_bench::scaling::analysis::ScalingAnalysis;
 use shredlab_bench::summary::{load_host, Summary};
-use shredlab_bench::{long_run, readme};
+use shredlab_bench::{long_run, memory, readme};
 
 #[derive(Debug, Parser)]
 #[command(about = "Summaries, charts and README of shredlab's measurements")]
@@ -66,6 +67,11 @@ enum Command {
         /// The command that was measured, for the header.
         #[arg(long)]
         command: String,
+    },
+    /// The memory table (README.md) from `make memory`'s runs.jsonl.
+    Memory {
+        /// The folder, e.g. results/vm/memory-22.
+        dir: PathBuf,
     },
     /// The thread sweep beside the single-CPU pinned run.
     Threads {
@@ -174,6 +180,11 @@ fn main() -> Result<()> {
                 long_run::markdown(&milestones, &header),
             )
             .context("writing README.md")?;
+        }
+        Command::Memory { dir } => {
+            let runs = memory::load(&dir)?;
+            std::fs::write(dir.join("README.md"), memory::markdown(&runs))
+                .context("writing README.md")?;
         }
         Command::Threads {
             sweep,
