@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Memory over a long run: the best experiment (or N) writes BILLION_ROWS rows (default one
 # billion) to disk with a milestone every 100 M rows; the milestones, the final report, metadata
-# and a README table go to results/<host>/billion/. The Parquet output (~28 GB per billion rows)
+# and a README table go to results/<host>/billion-NN/. The Parquet output (~28 GB per billion rows)
 # is removed at the end. Usage: scripts/billion.sh   (N, BILLION_ROWS, BILLION_OUTPUT)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -9,7 +9,7 @@ n="${N:-$(last_experiment)}"
 rows="${BILLION_ROWS:-1000000000}"
 every="${BILLION_EVERY:-100000000}"
 output="${BILLION_OUTPUT:-$root/out/billion}"
-dir="$root/results/$host/billion"
+dir="$root/results/$host/billion-$(printf '%02d' "$n")"
 mkdir -p "$dir"
 trap 'rm -rf "$output"' EXIT
 export SHREDLAB_ALLOCATOR="$(allocator_of "$n")"
