@@ -1,7 +1,7 @@
 //! The process's allocator, chosen once per process so it can be an experiment like any other
 //! instead of a second build.
 //!
-//! [`SwitchableAllocator`] reads `SHREDLAB_ALLOCATOR` (`mimalloc` or `system`) at the first
+//! [`SwitchableAllocator`] reads `SHREDLAB_ALLOCATOR` (`system`, `mimalloc` or `jemalloc`) at the first
 //! allocation and keeps that choice for the life of the process, so every block is freed by the
 //! allocator that made it and the hot path pays one predictable branch. A binary whose run needs
 //! the other allocator calls [`ensure`], which re-executes the same command line with the
@@ -17,6 +17,7 @@ use std::ffi::{c_char, CStr};
 use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
 
 use mimalloc::MiMalloc;
+use tikv_jemallocator::Jemalloc;
 
 /// The environment variable that selects the allocator.
 pub const ALLOCATOR_ENV: &str = "SHREDLAB_ALLOCATOR";
@@ -31,6 +32,8 @@ pub enum Allocator {
     System = 1,
     /// mimalloc.
     Mimalloc = 2,
+    /// jemalloc with a single arena (see [`JEMALLOC_CONF`]).
+    Jemalloc = 3,
 }
 
 impl Allocator {
@@ -39,11 +42,32 @@ impl Allocator {
         match self {
             Allocator::System => "system",
             Allocator::Mimalloc => "mimalloc",
+            Allocator::Jemalloc => "jemalloc",
+        }
+    }
+
+    fn from_bits(bits: u8) -> Self {
+        match bits & ALLOCATOR_BITS {
+            2 => Allocator::Mimalloc,
+            3 => Allocator::Jemalloc,
+            _ => Allocator::System,
         }
     }
 }
 
+/// jemalloc's options, read before `main`: one arena for every thread. Here batches are built on
+/// producer threads and freed on encoder threads, and page buffers the other way round; with an
+/// arena per thread each kept its own free extents and the RSS grew with the run (`make memory`,
+/// `make billion`). `tikv-jemallocator` builds jemalloc with the `_rjem_` symbol prefix.
+#[used]
+#[export_name = "_rjem_malloc_conf"]
+pub static JEMALLOC_CONF: Option<&'static c_char> =
+    // SAFETY: a NUL-terminated literal, alive for the whole program.
+    Some(unsafe { &*c"narenas:1".as_ptr() });
+
 const UNDECIDED: u8 = 0;
+/// The bits of [`CHOSEN`] that hold the allocator's number.
+const ALLOCATOR_BITS: u8 = 3;
 /// Set in [`CHOSEN`] next to the allocator's number when allocations are counted.
 const COUNTING: u8 = 4;
 static CHOSEN: AtomicU8 = AtomicU8::new(UNDECIDED);
@@ -67,6 +91,8 @@ fn env_is(name: &CStr, wanted: &[u8]) -> bool {
 fn decide() -> u8 {
     let allocator = if env_is(c"SHREDLAB_ALLOCATOR", b"mimalloc") {
         Allocator::Mimalloc
+    } else if env_is(c"SHREDLAB_ALLOCATOR", b"jemalloc") {
+        Allocator::Jemalloc
     } else {
         Allocator::System
     } as u8;
@@ -94,18 +120,9 @@ fn chosen() -> u8 {
     }
 }
 
-#[inline]
-fn mimalloc_chosen(chosen: u8) -> bool {
-    chosen & !COUNTING == Allocator::Mimalloc as u8
-}
-
 /// The allocator this process runs on.
 pub fn active() -> Allocator {
-    if mimalloc_chosen(chosen()) {
-        Allocator::Mimalloc
-    } else {
-        Allocator::System
-    }
+    Allocator::from_bits(chosen())
 }
 
 /// Whether this process counts its allocations.
@@ -192,10 +209,10 @@ unsafe impl GlobalAlloc for SwitchableAllocator {
         let chosen = chosen();
         // SAFETY: forwarded under the caller's GlobalAlloc contract.
         let ptr = unsafe {
-            if mimalloc_chosen(chosen) {
-                MiMalloc.alloc(layout)
-            } else {
-                System.alloc(layout)
+            match Allocator::from_bits(chosen) {
+                Allocator::Mimalloc => MiMalloc.alloc(layout),
+                Allocator::Jemalloc => Jemalloc.alloc(layout),
+                Allocator::System => System.alloc(layout),
             }
         };
         if chosen & COUNTING != 0 && !ptr.is_null() {
@@ -209,10 +226,10 @@ unsafe impl GlobalAlloc for SwitchableAllocator {
         let chosen = chosen();
         // SAFETY: forwarded under the caller's GlobalAlloc contract.
         let ptr = unsafe {
-            if mimalloc_chosen(chosen) {
-                MiMalloc.alloc_zeroed(layout)
-            } else {
-                System.alloc_zeroed(layout)
+            match Allocator::from_bits(chosen) {
+                Allocator::Mimalloc => MiMalloc.alloc_zeroed(layout),
+                Allocator::Jemalloc => Jemalloc.alloc_zeroed(layout),
+                Allocator::System => System.alloc_zeroed(layout),
             }
         };
         if chosen & COUNTING != 0 && !ptr.is_null() {
@@ -226,10 +243,10 @@ unsafe impl GlobalAlloc for SwitchableAllocator {
         let chosen = chosen();
         // SAFETY: forwarded under the caller's GlobalAlloc contract.
         unsafe {
-            if mimalloc_chosen(chosen) {
-                MiMalloc.dealloc(ptr, layout);
-            } else {
-                System.dealloc(ptr, layout);
+            match Allocator::from_bits(chosen) {
+                Allocator::Mimalloc => MiMalloc.dealloc(ptr, layout),
+                Allocator::Jemalloc => Jemalloc.dealloc(ptr, layout),
+                Allocator::System => System.dealloc(ptr, layout),
             }
         }
         if chosen & COUNTING != 0 {
@@ -242,10 +259,10 @@ unsafe impl GlobalAlloc for SwitchableAllocator {
         let chosen = chosen();
         // SAFETY: forwarded under the caller's GlobalAlloc contract.
         let moved = unsafe {
-            if mimalloc_chosen(chosen) {
-                MiMalloc.realloc(ptr, layout, new_size)
-            } else {
-                System.realloc(ptr, layout, new_size)
+            match Allocator::from_bits(chosen) {
+                Allocator::Mimalloc => MiMalloc.realloc(ptr, layout, new_size),
+                Allocator::Jemalloc => Jemalloc.realloc(ptr, layout, new_size),
+                Allocator::System => System.realloc(ptr, layout, new_size),
             }
         };
         if chosen & COUNTING != 0 && !moved.is_null() {

@@ -400,6 +400,12 @@ catalog! {
         changes: "with 21's bounded buffers, mimalloc kept ~180 MiB resident for ~30 MiB of live heap (its per-thread pages of large page buffers are retained, not returned), while glibc holds ~50 MiB at the same speed; 16's reason (glibc trimming and re-faulting its arenas) went away with the buffers that caused it",
         study: None,
     },
+    /// New allocations from jemalloc with one arena.
+    23 adds Jemalloc "jemalloc" {
+        summary: "new allocations from jemalloc with a single arena: 22's memory, without glibc's creep over long runs",
+        changes: "with glibc, 22's peak RSS grew from 62 MiB at 100 M rows to 127 MiB at 1,000 M (make billion N=22) while its live heap stayed near 30 MiB: arenas fragment as batches built on producer threads are freed on encoder threads and page buffers the other way round. jemalloc with one arena (narenas:1, set at link time) reuses those extents across threads",
+        study: None,
+    },
 }
 
 #[cfg(test)]

@@ -221,7 +221,9 @@ impl PipelineConfig {
 
     /// The allocator the run needs.
     pub fn allocator(&self) -> Allocator {
-        if self.optimizations.has(Optimization::Mimalloc) {
+        if self.optimizations.has(Optimization::Jemalloc) {
+            Allocator::Jemalloc
+        } else if self.optimizations.has(Optimization::Mimalloc) {
             Allocator::Mimalloc
         } else {
             Allocator::System

@@ -31,8 +31,13 @@ fn each_experiment_runs_on_its_allocator_with_the_same_data() {
     let system = report(&["-e", "15"]);
     let mimalloc = report(&["-e", "16"]);
     let disabled = report(&["-e", "16", "--disable", "mimalloc"]);
+    let jemalloc = report(&["-e", "23"]);
+    let jemalloc_over_mimalloc = report(&["-e", "16", "--enable", "jemalloc"]);
     assert_eq!(system["allocator"], "system");
     assert_eq!(mimalloc["allocator"], "mimalloc");
     assert_eq!(disabled["allocator"], "system");
+    assert_eq!(jemalloc["allocator"], "jemalloc");
+    assert_eq!(jemalloc_over_mimalloc["allocator"], "jemalloc");
     assert_eq!(system["digest"], mimalloc["digest"]);
+    assert_eq!(system["digest"], jemalloc["digest"]);
 }

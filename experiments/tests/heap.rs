@@ -24,7 +24,11 @@ fn heap(report: &Value, key: &str) -> u64 {
 fn allocations_are_counted_on_either_allocator_without_changing_the_data() {
     let plain = report(&["-e", "20"]);
     assert!(plain["heap"].is_null(), "counting is off by default");
-    for allocator in [["--enable", "mimalloc"], ["--disable", "mimalloc"]] {
+    for allocator in [
+        ["--enable", "mimalloc"],
+        ["--disable", "mimalloc"],
+        ["--enable", "jemalloc"],
+    ] {
         let mut args = vec!["-e", "20", "--count-allocations"];
         args.extend_from_slice(&allocator);
         let counted = report(&args);

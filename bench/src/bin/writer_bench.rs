@@ -44,7 +44,7 @@ struct Args {
     /// Encoder workers of the parallel writer [default: available CPUs].
     #[arg(long, value_parser = count(1_024))]
     threads: Option<usize>,
-    /// Allocator of the process (both writers use it): system or mimalloc.
+    /// Allocator of the process (both writers use it): system, mimalloc or jemalloc.
     #[arg(long, default_value = "system")]
     allocator: String,
     /// Directory for writer-bench-<allocator>.json and .md.
@@ -124,7 +124,8 @@ fn main() -> Result<()> {
     let allocator = match args.allocator.as_str() {
         "system" => Allocator::System,
         "mimalloc" => Allocator::Mimalloc,
-        other => anyhow::bail!("unknown allocator '{other}': use system or mimalloc"),
+        "jemalloc" => Allocator::Jemalloc,
+        other => anyhow::bail!("unknown allocator '{other}': use system, mimalloc or jemalloc"),
     };
     alloc::ensure(allocator, false).context("cannot restart on the chosen allocator")?;
     let threads = args.threads.unwrap_or_else(available_cores);
