@@ -11,6 +11,17 @@ host="${HOST:-$(hostname -s)}"
 # The highest experiment number in the catalog: the best configuration by default.
 last_experiment() { "$bin" --list | awk 'NR > 1 { n = $1 + 0 } END { print n }'; }
 
+# The results folder name of experiment N, `NN-slug`; exits with a clear error for an unknown N.
+experiment_name() {
+  local slug
+  slug="$("$bin" --list | awk -v n="$(printf '%02d' "$1")" '$1 == n { print $2 }')"
+  if [ -z "$slug" ]; then
+    echo "error: unknown experiment $1: run 'make list' to see the catalog" >&2
+    exit 2
+  fi
+  printf '%02d-%s\n' "$1" "$slug"
+}
+
 # The allocator experiment N runs on, so measured runs skip the binary's re-exec.
 allocator_of() {
   "$bin" --experiment "$1" --rows 1 --output-dir "$root/out/probe-$1" --overwrite --quiet --json \

@@ -13,12 +13,7 @@ n="${1:?usage: experiment.sh N}"
 rows="${ROWS:-10000000}"; runs="${RUNS:-10}"; warmup="${WARMUP:-1}"
 cachegrind_rows="${CACHEGRIND_ROWS:-200000}"
 
-slug="$("$bin" --list | awk -v n="$(printf '%02d' "$n")" '$1 == n { print $2 }')"
-if [ -z "$slug" ]; then
-  echo "error: unknown experiment $n: run 'make list' to see the catalog" >&2
-  exit 2
-fi
-name="$(printf '%02d' "$n")-$slug"
+name="$(experiment_name "$n")"
 dir="$root/results/$host/$name"
 scratch="$root/out/experiment-$n"
 mkdir -p "$dir"

@@ -13,12 +13,7 @@ numbers="${EXPERIMENTS:-$("$bin" --list | awk 'NR > 1 { print $1 + 0 }')}"
 
 names=()
 for n in $numbers; do
-  slug="$("$bin" --list | awk -v n="$(printf '%02d' "$n")" '$1 == n { print $2 }')"
-  if [ -z "$slug" ]; then
-    echo "error: unknown experiment $n in EXPERIMENTS: run 'make list' to see the catalog" >&2
-    exit 2
-  fi
-  names+=("$(printf '%02d' "$n")-$slug")
+  names+=("$(experiment_name "$n")")
 done
 
 for n in $numbers; do

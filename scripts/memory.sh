@@ -28,7 +28,8 @@ for rg in 1048576 524288 262144 131072 65536; do
   cases+=("$rg-row row groups|--row-group-rows $rg")
 done
 cases+=("4,096-row batches|--batch-size 4096" "65,536-row batches|--batch-size 65536"
-        "glibc allocator|--disable mimalloc" "mimalloc|--enable mimalloc"
+        "glibc allocator|--disable mimalloc,jemalloc"
+        "mimalloc|--enable mimalloc --disable jemalloc" "jemalloc (one arena)|--enable jemalloc"
         "generation alone (--sink null)|--sink null")
 
 : > "$dir/runs.jsonl"

@@ -6,9 +6,7 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 n="${1:?usage: profile.sh N}"
 rows="${ROWS:-10000000}"
-slug="$("$bin" --list | awk -v n="$(printf '%02d' "$n")" '$1 == n { print $2 }')"
-[ -n "$slug" ] || { echo "error: unknown experiment $n: run 'make list'" >&2; exit 2; }
-dir="$root/results/$host/profile/$(printf '%02d' "$n")-$slug"; mkdir -p "$dir"
+dir="$root/results/$host/profile/$(experiment_name "$n")"; mkdir -p "$dir"
 export SHREDLAB_ALLOCATOR="$(allocator_of "$n")"
 cmd=("$bin" --experiment "$n" --rows "$rows" --output-dir "$root/out/profile" --overwrite --quiet)
 
@@ -26,7 +24,7 @@ if command -v perf >/dev/null 2>&1; then
   fi
   perf record -e "$event" -F 999 --call-graph fp -o "$dir/perf.data" -- "${cmd[@]}"
   perf script -i "$dir/perf.data" | inferno-collapse-perf > "$dir/stacks.folded"
-  inferno-flamegraph --title "experiment $n ($slug), $rows rows, event $event" \
+  inferno-flamegraph --title "experiment ${dir##*/}, $rows rows, event $event" \
     < "$dir/stacks.folded" > "$dir/flamegraph.svg"
   rm -f "$dir/perf.data"
   echo "flamegraph: $dir/flamegraph.svg" >&2

@@ -102,7 +102,7 @@ fn floor_table(text: &mut String, summaries: &[Summary]) {
             optional(s.floor.as_ref().map(|f| f.generation_cpu_s), 2),
             optional(s.floor.as_ref().map(|f| f.encoding_cpu_s), 2),
             optional(s.floor.as_ref().map(|f| f.ideal_wall_s), 3),
-            optional(s.wall_over_ideal, 2),
+            optional(s.wall_over_ideal(), 2),
             optional(s.peak_rss_bytes.map(mib), 0),
             optional(s.heap.as_ref().map(|h| mib(h.peak_live_bytes)), 1),
             optional(s.heap.as_ref().map(|h| h.bytes_allocated_per_row), 0),

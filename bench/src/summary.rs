@@ -77,9 +77,6 @@ pub struct Summary {
     /// the floor was measured).
     #[serde(default)]
     pub floor: Option<Floor>,
-    /// Median wall time over the ideal wall time.
-    #[serde(default)]
-    pub wall_over_ideal: Option<f64>,
     /// Heap figures of one `--count-allocations` run.
     #[serde(default)]
     pub heap: Option<Heap>,
@@ -185,7 +182,6 @@ impl Summary {
             times: timing.times.clone(),
             peak_rss_bytes,
             cores_busy: Some((timing.user + timing.system) / timing.mean),
-            wall_over_ideal: floor.as_ref().map(|f| timing.median / f.ideal_wall_s),
             floor,
             heap,
             digest: gate["digest"]["sum"].as_str().map(str::to_string),
@@ -193,6 +189,11 @@ impl Summary {
             counters: counters(dir, &metadata),
             metadata,
         })
+    }
+
+    /// Median wall time over the ideal wall time, when the floor was measured.
+    pub fn wall_over_ideal(&self) -> Option<f64> {
+        Some(self.median_s / self.floor.as_ref()?.ideal_wall_s)
     }
 
     /// Writes `summary.json` into `dir`.

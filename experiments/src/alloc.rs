@@ -191,6 +191,15 @@ fn count_allocation(size: usize) {
     PEAK_LIVE_BYTES.fetch_max(live, Ordering::Relaxed);
 }
 
+/// `ptr`, a new block of `size` bytes, counted when the process counts.
+#[inline]
+fn counted_new(chosen: u8, ptr: *mut u8, size: usize) -> *mut u8 {
+    if chosen & COUNTING != 0 && !ptr.is_null() {
+        count_allocation(size);
+    }
+    ptr
+}
+
 #[inline]
 fn count_free(size: usize) {
     LIVE_BYTES.fetch_sub(size, Ordering::Relaxed);
@@ -215,10 +224,7 @@ unsafe impl GlobalAlloc for SwitchableAllocator {
                 Allocator::System => System.alloc(layout),
             }
         };
-        if chosen & COUNTING != 0 && !ptr.is_null() {
-            count_allocation(layout.size());
-        }
-        ptr
+        counted_new(chosen, ptr, layout.size())
     }
 
     #[inline]
@@ -232,10 +238,7 @@ unsafe impl GlobalAlloc for SwitchableAllocator {
                 Allocator::System => System.alloc_zeroed(layout),
             }
         };
-        if chosen & COUNTING != 0 && !ptr.is_null() {
-            count_allocation(layout.size());
-        }
-        ptr
+        counted_new(chosen, ptr, layout.size())
     }
 
     #[inline]
