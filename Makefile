@@ -20,7 +20,7 @@ export ROWS RUNS WARMUP PRODUCERS WRITERS BATCH COMPRESSION SYNC FLOOR_RUNS HOST
 # when a target first needs it; every target that runs a binary builds it first.
 BIN_DIR = $(eval BIN_DIR := $(shell scripts/bin-dir.sh))$(BIN_DIR)
 
-.PHONY: help build test lint list experiment experiments trend sweep threads profile scaling writer-bench faults billion memory
+.PHONY: help build test lint python-test venv list experiment experiments trend sweep threads profile scaling writer-bench peers faults billion memory
 
 help:
 	@echo "make experiment N=<n> [ROWS= RUNS= WARMUP= PRODUCERS= WRITERS= BATCH= COMPRESSION= SYNC=end|none]"
@@ -32,6 +32,9 @@ help:
 	@echo "make scaling [PROCS=\"1 2\" CORES_PER_PROC=1 ROWS_PER_PROC=5000000 N=]  multi-process bandwidth scaling"
 	@echo "make list             the experiment catalog"
 	@echo "make writer-bench     ParallelArrowWriter vs ArrowWriter, both allocators [REPS=5]"
+	@echo "make peers [ROWS= RUNS= PEER_COMPRESSIONS=\"none,zstd(1)\" SCAN_RUNS= READ_EXPERIMENTS=\"14 21\"]"
+	@echo "                      pyarrow, DuckDB, polars, DataFusion and the Rust writers; read back by three readers"
+	@echo "make venv             the pinned Python peers in .tools/venv (made on first use by peers and test)"
 	@echo "make faults           disk full, signals, SIGKILL, injected failures: exit codes and files left"
 	@echo "make memory [N=]      peak RSS and peak live heap per setting: row groups, queue, batch size, allocator"
 	@echo "make billion [N= BILLION_ROWS=]  peak RSS and rows/s every 100 M rows of a 1-billion-row run"
@@ -75,6 +78,15 @@ REPS ?= 5
 writer-bench: build
 	REPS=$(REPS) scripts/writer-bench.sh
 
+PEER_COMPRESSIONS ?= none,zstd(1)
+SCAN_RUNS ?= 3
+READ_EXPERIMENTS ?= 14 21
+peers: build
+	PEER_COMPRESSIONS="$(PEER_COMPRESSIONS)" SCAN_RUNS=$(SCAN_RUNS) READ_EXPERIMENTS="$(READ_EXPERIMENTS)" scripts/peers.sh
+
+venv:
+	scripts/ensure-venv.sh > /dev/null
+
 memory: build
 	N=$(GIVEN_N) scripts/memory.sh
 
@@ -91,3 +103,8 @@ lint:
 test: lint
 	$(CARGO) test --release --locked --workspace
 	$(CARGO) test --release --locked -p shredlab-writer --features tokio
+	$(MAKE) --no-print-directory python-test
+
+# The peers' Python side against the Rust binaries: digests agree, read-back, a missing peer.
+python-test: build
+	PYTHONPATH=scripts/peers SHREDLAB_BIN_DIR="$(BIN_DIR)" "$$(scripts/ensure-venv.sh)" -m unittest discover -s scripts/peers/tests -t scripts/peers

@@ -16,6 +16,7 @@ pub mod floor;
 pub mod long_run;
 pub mod memory;
 pub mod parse;
+pub mod peers;
 pub mod readme;
 pub mod scaling;
 pub mod stats;

@@ -49,21 +49,19 @@ struct Repetition {
     output_bytes: u64,
 }
 
-fn write_once(
+/// Writes every batch with `contender` into `sink` and closes the file. Returns the sink and
+/// the largest `memory_size()` the writer reported after any `write`.
+pub fn write_all<W: Write + Send>(
     contender: Contender,
+    sink: W,
     schema: &SchemaRef,
     batches: &[RecordBatch],
     props: &WriterProperties,
-) -> Result<Repetition> {
-    let peak_known = process::reset_peak();
-    let base = process::current_rss();
-    let cpu_before = process::cpu_seconds();
-    let started = Instant::now();
+) -> Result<(W, usize)> {
     let mut peak_held = 0;
     let sink = match contender {
         Contender::ArrowWriter => {
-            let mut writer =
-                ArrowWriter::try_new(CountingSink::default(), schema.clone(), Some(props.clone()))?;
+            let mut writer = ArrowWriter::try_new(sink, schema.clone(), Some(props.clone()))?;
             for batch in batches {
                 writer.write(batch)?;
                 peak_held = peak_held.max(writer.memory_size());
@@ -74,7 +72,7 @@ fn write_once(
             let options = ArrowWriterOptions::new().with_properties(props.clone());
             let parallel = ParallelOptions::new().with_threads(threads);
             let mut writer = ParallelArrowWriter::try_new_with_parallel_options(
-                CountingSink::default(),
+                sink,
                 schema.clone(),
                 options,
                 parallel,
@@ -86,6 +84,20 @@ fn write_once(
             writer.into_inner()?
         }
     };
+    Ok((sink, peak_held))
+}
+
+fn write_once(
+    contender: Contender,
+    schema: &SchemaRef,
+    batches: &[RecordBatch],
+    props: &WriterProperties,
+) -> Result<Repetition> {
+    let peak_known = process::reset_peak();
+    let base = process::current_rss();
+    let cpu_before = process::cpu_seconds();
+    let started = Instant::now();
+    let (sink, peak_held) = write_all(contender, CountingSink::default(), schema, batches, props)?;
     let seconds = started.elapsed().as_secs_f64();
     let cpu_seconds = cpu_before
         .zip(process::cpu_seconds())

@@ -6,4 +6,4 @@ pub mod data;
 pub mod measure;
 
 pub use data::{table, Shape};
-pub use measure::{compare, WriterStats};
+pub use measure::{compare, write_all, Contender, WriterStats};

@@ -1,0 +1,63 @@
+//! The hand-over file: contacts from the generator in one uncompressed Arrow IPC file, which
+//! every writer reads into memory before its clock starts.
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use arrow_array::RecordBatch;
+use arrow_ipc::reader::FileReader;
+use arrow_ipc::writer::FileWriter;
+use arrow_schema::SchemaRef;
+use shredlab_experiments::catalog::{Optimizations, CATALOG};
+use shredlab_experiments::gate::Digest;
+use shredlab_experiments::source::{BatchSource, ContactSource};
+use shredlab_generator::SkewConfig;
+
+use super::{publish, temporary_beside};
+
+/// Rows per record batch of the hand-over file: the pipeline's default batch size.
+pub const BATCH_ROWS: u64 = 16_384;
+
+/// Writes `rows` contacts of `seed` to `path` (through a temporary name, renamed when complete)
+/// and returns their digest. The data is the catalog's (every experiment has the same rows);
+/// `phone_type` is dictionary-encoded as from experiment 01 on.
+pub fn export(path: &Path, rows: u64, seed: u64) -> Result<Digest> {
+    let last = CATALOG.len() as u32 - 1;
+    let source = ContactSource::try_new(
+        seed,
+        SkewConfig::default(),
+        Optimizations::for_experiment(last)?,
+    )?;
+    let temporary = temporary_beside(path)?;
+    let mut writer = FileWriter::try_new(BufWriter::new(temporary.as_file()), &source.schema())?;
+    let mut maker = source.maker();
+    let mut digest = Digest::default();
+    for start in (0..rows).step_by(BATCH_ROWS as usize) {
+        let batch = maker.make(start..(start + BATCH_ROWS).min(rows));
+        digest += Digest::of_batch(&batch)?;
+        writer.write(&batch)?;
+    }
+    writer.finish()?;
+    drop(writer);
+    publish(temporary, path)?;
+    Ok(digest)
+}
+
+/// Reads every batch of the hand-over file at `path` into memory.
+pub fn load(path: &Path) -> Result<(SchemaRef, Vec<RecordBatch>)> {
+    let file = File::open(path).with_context(|| {
+        format!(
+            "cannot open the hand-over file {} (run `peers export` first)",
+            path.display()
+        )
+    })?;
+    let reader = FileReader::try_new(file, None)
+        .with_context(|| format!("{} is not an Arrow IPC file", path.display()))?;
+    let schema = reader.schema();
+    let batches = reader
+        .collect::<Result<Vec<_>, _>>()
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    Ok((schema, batches))
+}
