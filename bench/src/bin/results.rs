@@ -3,6 +3,7 @@
 //! - `results summarize DIR`: parse one experiment folder into `DIR/summary.json`.
 //! - `results render HOST_DIR`: redraw the charts and `HOST_DIR/README.md` from every summary.
 //! - `results memory DIR`: the table of `make memory`'s runs.
+//! - `results peers DIR`: the README and charts of `make peers`.
 //! - `results merge-rounds HOST_DIR ROUND...`: merge interleaved hyperfine rounds into each
 //!   experiment folder's `hyperfine.json`.
 
@@ -12,6 +13,7 @@ use anyhow::{anyhow, Context, Result};
 use clap::{Parser, Subcommand};
 use shredlab_bench::charts;
 use shredlab_bench::parse::hyperfine::{self, HyperfineResult};
+use shredlab_bench::peers::report;
 use shredlab_bench::scaling::analysis::ScalingAnalysis;
 use shredlab_bench::summary::{load_host, Summary};
 use shredlab_bench::{long_run, memory, readme};
@@ -71,6 +73,11 @@ enum Command {
     /// The memory table (README.md) from `make memory`'s runs.jsonl.
     Memory {
         /// The folder, e.g. results/vm/memory-22.
+        dir: PathBuf,
+    },
+    /// The README and charts of `make peers` from its raw files.
+    Peers {
+        /// The folder, e.g. results/vm/peers.
         dir: PathBuf,
     },
     /// The thread sweep beside the single-CPU pinned run.
@@ -186,6 +193,7 @@ fn main() -> Result<()> {
             std::fs::write(dir.join("README.md"), memory::markdown(&runs))
                 .context("writing README.md")?;
         }
+        Command::Peers { dir } => report::render(&dir)?,
         Command::Threads {
             sweep,
             pinned,

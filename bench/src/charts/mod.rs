@@ -1,12 +1,13 @@
 //! Every chart of the harness, drawn with plotters into PNG and SVG with an embedded font (no
 //! system font libraries needed): the catalog's trend, counters and box plots, the sweeps'
-//! heatmaps and thread charts, and the scaling run's panels.
+//! heatmaps and thread charts, the scaling run's panels, and the peers' bar charts.
 
 use std::error::Error;
 use std::sync::Once;
 
 use plotters::prelude::*;
 
+pub mod bars;
 pub mod catalog;
 pub mod scaling;
 pub mod sweeps;

@@ -9,6 +9,7 @@ so no writer inherits another's heap, threads or page cache state beyond the han
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import json
 import os
 import platform
@@ -130,11 +131,11 @@ def build_stamp(plan: Plan) -> dict:
 
 def versions() -> dict[str, str]:
     found = {"python": platform.python_version()}
-    for module in ("pyarrow", "duckdb", "polars", "datafusion", "numpy", "xxhash"):
+    for package in ("pyarrow", "duckdb", "polars", "datafusion", "numpy", "xxhash"):
         try:
-            found[module] = importlib.import_module(module).__version__
-        except (ImportError, AttributeError):
-            found[module] = "missing"
+            found[package] = importlib.metadata.version(package)
+        except importlib.metadata.PackageNotFoundError:
+            found[package] = "missing"
     return found
 
 
