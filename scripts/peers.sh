@@ -20,9 +20,11 @@ if [ "$status" -eq 3 ]; then
   IFS=',' read -r -a codecs <<< "$compressions"
   for round in $(seq 0 $((RUNS - 1))); do
     for codec in "${codecs[@]}"; do
-      for writer in parallel arrow; do
-        record="$("$bin_dir/peers" write --writer "$writer" --compression "$codec" "$work/contacts.arrow" "$work/$writer.parquet")"
-        name=$([ "$writer" = parallel ] && echo ParallelArrowWriter || echo ArrowWriter)
+      for spec in "ParallelArrowWriter --writer parallel --early-writeback-mib 8" \
+                  "ParallelArrowWriter-plain-file --writer parallel" "ArrowWriter --writer arrow"; do
+        read -r name arguments <<< "$spec"
+        # shellcheck disable=SC2086 # the writer's arguments are words
+        record="$("$bin_dir/peers" write $arguments --compression "$codec" "$work/contacts.arrow" "$work/$name.parquet")"
         echo "${record%\}},\"round\":$round,\"writer\":\"$name\",\"settings\":\"default\",\"compression\":\"$codec\"}" >> "$dir/writes.jsonl"
       done
     done

@@ -60,6 +60,11 @@ enum Command {
         /// (chunk min/max only, what every peer can write).
         #[arg(long, value_enum, default_value = "page")]
         statistics: StatisticsLevel,
+        /// Ask the kernel to start writing the file every this many MiB (shredlab's
+        /// `PendingFile::with_early_writeback`), so the final sync waits only for the tail;
+        /// 0: a plain file, synced at the end.
+        #[arg(long, default_value_t = 0)]
+        early_writeback_mib: u64,
         /// The hand-over IPC file.
         input: PathBuf,
         /// The Parquet file to write.
@@ -112,6 +117,7 @@ fn main() -> Result<()> {
             row_group_rows,
             threads,
             statistics,
+            early_writeback_mib,
             input,
             output,
         } => {
@@ -133,8 +139,10 @@ fn main() -> Result<()> {
                     StatisticsLevel::Page => EnabledStatistics::Page,
                 })
                 .build();
-            let record = timed_write::timed_write(contender, &output, &schema, &batches, &props)
-                .with_context(|| format!("cannot write {}", output.display()))?;
+            let writeback = (early_writeback_mib > 0).then_some(early_writeback_mib << 20);
+            let record =
+                timed_write::timed_write(contender, &output, &schema, &batches, &props, writeback)
+                    .with_context(|| format!("cannot write {}", output.display()))?;
             println!("{}", serde_json::to_string(&record)?);
         }
         Command::Inspect { files } => {

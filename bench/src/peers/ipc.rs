@@ -14,13 +14,12 @@ use shredlab_experiments::catalog::{Optimizations, CATALOG};
 use shredlab_experiments::gate::Digest;
 use shredlab_experiments::source::{BatchSource, ContactSource};
 use shredlab_generator::SkewConfig;
-
-use super::{publish, temporary_beside};
+use shredlab_writer::PendingFile;
 
 /// Rows per record batch of the hand-over file: the pipeline's default batch size.
 pub const BATCH_ROWS: u64 = 16_384;
 
-/// Writes `rows` contacts of `seed` to `path` (through a temporary name, renamed when complete)
+/// Writes `rows` contacts of `seed` to `path` (a [`PendingFile`]: renamed into place when complete)
 /// and returns their digest. The data is the catalog's (every experiment has the same rows);
 /// `phone_type` is dictionary-encoded as from experiment 01 on.
 pub fn export(path: &Path, rows: u64, seed: u64) -> Result<Digest> {
@@ -30,8 +29,8 @@ pub fn export(path: &Path, rows: u64, seed: u64) -> Result<Digest> {
         SkewConfig::default(),
         Optimizations::for_experiment(last)?,
     )?;
-    let temporary = temporary_beside(path)?;
-    let mut writer = FileWriter::try_new(BufWriter::new(temporary.as_file()), &source.schema())?;
+    let mut file = BufWriter::new(PendingFile::create(path)?);
+    let mut writer = FileWriter::try_new(&mut file, &source.schema())?;
     let mut maker = source.maker();
     let mut digest = Digest::default();
     for start in (0..rows).step_by(BATCH_ROWS as usize) {
@@ -41,7 +40,8 @@ pub fn export(path: &Path, rows: u64, seed: u64) -> Result<Digest> {
     }
     writer.finish()?;
     drop(writer);
-    publish(temporary, path)?;
+    let file = file.into_inner().map_err(|e| e.into_error())?;
+    file.commit()?;
     Ok(digest)
 }
 

@@ -748,3 +748,89 @@ pub fn render(dir: &Path) -> Result<()> {
     charts(dir, &run)
         .map_err(|e| anyhow::anyhow!("cannot draw the charts in {}: {e}", dir.display()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(writer: &str, settings: &str, wall_s: f64, peak_mib: u64, loaded_mib: u64) -> String {
+        serde_json::json!({
+            "writer": writer, "settings": settings, "compression": "none", "round": 0,
+            "wall_s": wall_s, "cpu_s": wall_s * 1.5, "peak_rss_bytes": peak_mib << 20,
+            "loaded_rss_bytes": loaded_mib << 20, "file_bytes": 1_000_000,
+        })
+        .to_string()
+    }
+
+    fn fixture() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let metadata = serde_json::json!({
+            "command": "make peers ROWS=1000", "host": "test", "commit": "abc", "dirty": false,
+            "plan": {"rows": 1000, "runs": 2, "scan_runs": 1}, "digest": "1000:00",
+            "missing": {"polars": "ModuleNotFoundError"},
+        });
+        std::fs::write(dir.path().join("metadata.json"), metadata.to_string()).unwrap();
+        let lines = [
+            write(REFERENCE, "default", 1.0, 300, 280),
+            write(REFERENCE, "default", 1.2, 310, 280),
+            write(REFERENCE, "aligned", 0.9, 300, 280),
+            write("pyarrow", "default", 2.5, 500, 400),
+            write("datafusion", "default", 1.3, 450, 400),
+            write("datafusion", "aligned", 1.2, 450, 400),
+        ];
+        std::fs::write(dir.path().join("writes.jsonl"), lines.join("\n") + "\n").unwrap();
+        dir
+    }
+
+    #[test]
+    fn tables_take_medians_and_the_aligned_one_falls_back_on_defaults() {
+        let run = PeersRun::load(fixture().path()).unwrap();
+        let default = write_table(&run.writes, "default", "none");
+        let order: Vec<&str> = default.iter().map(|s| s.writer.as_str()).collect();
+        assert_eq!(order, [REFERENCE, "datafusion", "pyarrow"]);
+        assert_eq!((default[0].runs, default[0].wall_s), (2, 1.1));
+        assert_eq!(default[0].rss_above_loaded(), Some(30 << 20));
+        let aligned = write_table(&run.writes, "aligned", "none");
+        let pyarrow = aligned.iter().find(|s| s.writer == "pyarrow").unwrap();
+        assert!(pyarrow.shared);
+        let ours = aligned.iter().find(|s| s.writer == REFERENCE).unwrap();
+        assert!(!ours.shared);
+        assert_eq!((ours.runs, ours.wall_s), (1, 0.9));
+    }
+
+    #[test]
+    fn the_readme_gives_each_target_its_verdict_and_names_missing_peers() {
+        let dir = fixture();
+        render(dir.path()).unwrap();
+        let readme = std::fs::read_to_string(dir.path().join("README.md")).unwrap();
+        assert!(
+            readme.contains("none: ParallelArrowWriter is the fastest writer (1.100 s)."),
+            "{readme}"
+        );
+        assert!(
+            readme.contains("pyarrow / ParallelArrowWriter = 2.27x (target >= 2x: met)"),
+            "{readme}"
+        );
+        assert!(readme.contains("(datafusion) / ParallelArrowWriter = 1.18x (target >= 1.2x: **missed**); RSS above the loaded data 30 MiB against 50 MiB: no more memory, met"), "{readme}");
+        assert!(
+            readme.contains("| pyarrow (same as default) | 1 | 2.500 |"),
+            "{readme}"
+        );
+        assert!(readme.contains("missing peer `polars`"), "{readme}");
+        assert!(
+            !readme.contains("## Read-back"),
+            "no read-back section without read-backs"
+        );
+        for chart in ["write_time.png", "write_time.svg", "file_size.png"] {
+            assert!(dir.path().join(chart).exists(), "{chart}");
+        }
+        assert!(!dir.path().join("read_time.png").exists());
+    }
+
+    #[test]
+    fn a_folder_without_metadata_says_what_to_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let error = PeersRun::load(dir.path()).unwrap_err();
+        assert!(format!("{error:#}").contains("make peers"), "{error:#}");
+    }
+}

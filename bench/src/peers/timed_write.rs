@@ -10,8 +10,8 @@ use arrow_schema::SchemaRef;
 use parquet::file::properties::WriterProperties;
 use serde::{Deserialize, Serialize};
 use shredlab_experiments::process;
+use shredlab_writer::PendingFile;
 
-use super::{publish, temporary_beside};
 use crate::writer_bench::{write_all, Contender};
 
 /// What one timed write cost. The clock covers the write, closing the file and `fsync`, for every
@@ -30,22 +30,30 @@ pub struct WriteRecord {
     pub file_bytes: u64,
 }
 
-/// Writes `batches` to `path` with `contender` and `props`: into a temporary file in the same
-/// folder, synced, then renamed, so an interrupted write never leaves a file under `path`.
+/// Writes `batches` to `path` with `contender` and `props` into a [`PendingFile`]: synced and
+/// renamed into place when complete, so an interrupted write never leaves a file under `path`.
+/// With `writeback_step`, the file asks the kernel to start writing every that many bytes
+/// (shredlab's early writeback), so the final sync waits only for the tail.
 pub fn timed_write(
     contender: Contender,
     path: &Path,
     schema: &SchemaRef,
     batches: &[RecordBatch],
     props: &WriterProperties,
+    writeback_step: Option<u64>,
 ) -> Result<WriteRecord> {
-    let mut temporary = temporary_beside(path)?;
+    let file = PendingFile::create(path)?;
+    let mut file = match writeback_step {
+        Some(step) => file.with_early_writeback(step),
+        None => file,
+    };
     let peak_known = process::reset_peak();
     let loaded_rss_bytes = process::current_rss();
     let cpu_before = process::cpu_seconds();
     let started = Instant::now();
-    write_all(contender, temporary.as_file_mut(), schema, batches, props)?;
-    let file_bytes = publish(temporary, path)?;
+    write_all(contender, &mut file, schema, batches, props)?;
+    file.commit()?;
+    let file_bytes = std::fs::metadata(path)?.len();
     let wall_s = started.elapsed().as_secs_f64();
     Ok(WriteRecord {
         wall_s,

@@ -98,9 +98,12 @@ def encode(array: pa.Array) -> pa.Array:
         lengths = pc.binary_length(text).fill_null(0).to_numpy(zero_copy_only=False)
         return _tagged(array, STRING, _u64_le(lengths), text)
     if pa.types.is_list(kind) or pa.types.is_large_list(kind):
-        items = encode(array.values)
-        lists = type(array).from_arrays(array.offsets, items)
-        counts = np.diff(array.offsets.to_numpy())
+        # Only the items this (possibly sliced) array points at: `values` is the whole child.
+        offsets = array.offsets
+        start, end = offsets[0].as_py(), offsets[-1].as_py()
+        items = encode(array.values.slice(start, end - start))
+        lists = type(array).from_arrays(pc.subtract(offsets, start), items)
+        counts = np.diff(offsets.to_numpy())
         return _tagged(array, LIST, _u64_le(counts), pc.binary_join(lists, EMPTY))
     if pa.types.is_struct(kind):
         fields = [encode(array.field(i)) for i in range(kind.num_fields)]

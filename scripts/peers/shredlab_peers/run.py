@@ -93,7 +93,7 @@ def write_command(plan: Plan, writer: Writer, settings: str, compression: str, h
     if writer.rust:
         statistics = "chunk" if settings == "aligned" else "page"
         return [
-            str(plan.bin_dir / "peers"), "write", "--writer", writer.rust,
+            str(plan.bin_dir / "peers"), "write", *writer.rust,
             "--compression", compression, "--row-group-rows", str(plan.row_group_rows),
             "--threads", str(plan.threads), "--statistics", statistics, str(hand_over), str(output),
         ]

@@ -59,8 +59,8 @@ class Writer:
     module: str | None
     # Whether `aligned` configures it differently from `default`.
     aligned_differs: bool
-    # Rust writers: the `peers write --writer` value.
-    rust: str | None = None
+    # Rust writers: the arguments of `peers write` that pick the writer.
+    rust: tuple[str, ...] | None = None
     # Python writers: (table, options) -> a function that writes the table to a path.
     prepare: Callable[[pa.Table, Options], Callable[[str], None]] | None = None
 
@@ -156,8 +156,22 @@ def _datafusion(row_group_writers: int | None, buffered_batches: int | None):
 
 
 WRITERS: list[Writer] = [
-    Writer("ParallelArrowWriter", "shredlab's writer: columns encoded on every core", None, True, rust="parallel"),
-    Writer("ArrowWriter", "arrow-rs's writer, one thread", None, True, rust="arrow"),
+    Writer(
+        "ParallelArrowWriter",
+        "shredlab's writer on every core, into shredlab's PendingFile with early writeback every 8 MiB "
+        "(the file handling of experiment 20 on)",
+        None,
+        True,
+        rust=("--writer", "parallel", "--early-writeback-mib", "8"),
+    ),
+    Writer(
+        "ParallelArrowWriter-plain-file",
+        "the same writer into a plain file synced at the end, like every other writer here",
+        None,
+        True,
+        rust=("--writer", "parallel"),
+    ),
+    Writer("ArrowWriter", "arrow-rs's writer, one thread, plain file", None, True, rust=("--writer", "arrow")),
     Writer("pyarrow", "pyarrow.parquet.write_table: single-threaded by design", "pyarrow", False, prepare=_pyarrow),
     Writer("duckdb-1t-ordered", "DuckDB COPY TO, 1 thread, insertion order kept", "duckdb", False, prepare=_duckdb(1, True)),
     Writer("duckdb-1t-any-order", "DuckDB COPY TO, 1 thread, insertion order not kept", "duckdb", False, prepare=_duckdb(1, False)),
