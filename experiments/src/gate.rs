@@ -1,19 +1,38 @@
 //! The data gate: a content digest of table rows that ignores everything but the logical values.
 //!
-//! Each row is serialised into a canonical byte form (strings as strings whether plain, large,
-//! view or dictionary-encoded; lists and structs recursively; NULL as its own tag) and hashed with
+//! Each row is serialised into a canonical byte form, column after column, and hashed with
 //! 128-bit XXH3. The digest is the row count plus the wrapping sum of the row hashes, so it does
 //! not depend on row order, batch boundaries, how rows are split across files, or encoding.
 //! The gate knows Arrow, not contacts: any schema made of the supported types works.
+//!
+//! The canonical form is by logical value, so every physical variant a writer or reader may pick
+//! for the same data gives the same bytes (`scripts/peers/shredlab_peers/digest.py` is the same
+//! in Python; change both together):
+//!
+//! | value | tag | bytes after the tag |
+//! |---|---|---|
+//! | NULL of any type, at any depth | 0 | none |
+//! | string: Utf8, LargeUtf8, Utf8View, dictionary of strings | 1 | length (u64 LE), UTF-8 bytes |
+//! | list: List, LargeList, FixedSizeList; a Map as its (key, value) entries | 2 | item count (u64 LE), the items |
+//! | struct | 3 | every field in order (names are not part of it) |
+//! | integer of any width, signed or not | 4 | the value as i128 LE |
+//! | boolean | 5 | one byte, 0 or 1 |
+//! | float: Float16, Float32 widened exactly, Float64 | 6 | the f64 bits (u64 LE) |
+//! | binary: Binary, LargeBinary, BinaryView, FixedSizeBinary | 7 | length (u64 LE), bytes |
+//! | decimal of any width | 8 | scale (i8), unscaled value as i256 LE |
+//! | date: Date32, Date64 | 9 | milliseconds since the epoch (i64 LE) |
+//! | time: Time32, Time64 | 10 | nanoseconds since midnight (i64 LE) |
+//! | timestamp, any unit | 11 | 1 if it has a time zone (an instant) else 0, whole seconds since the epoch (i64 LE), nanoseconds (u32 LE) |
 
 use std::fmt;
 use std::ops::AddAssign;
 use std::path::Path;
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Float64Type, Int32Type, Int64Type, UInt64Type};
-use arrow_array::{Array, RecordBatch};
-use arrow_schema::DataType;
+use arrow_array::types::*;
+use arrow_array::{Array, ArrayRef, ArrowPrimitiveType, RecordBatch};
+use arrow_buffer::i256;
+use arrow_schema::{DataType, TimeUnit};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -129,7 +148,7 @@ impl Digest {
     }
 }
 
-// Tags of the canonical row form.
+// Tags of the canonical row form (see the module doc and scripts/peers/shredlab_peers/digest.py).
 const NULL: u8 = 0;
 const STRING: u8 = 1;
 const LIST: u8 = 2;
@@ -137,10 +156,32 @@ const STRUCT: u8 = 3;
 const INT: u8 = 4;
 const BOOL: u8 = 5;
 const FLOAT: u8 = 6;
+const BINARY: u8 = 7;
+const DECIMAL: u8 = 8;
+const DATE: u8 = 9;
+const TIME: u8 = 10;
+const TIMESTAMP: u8 = 11;
+
+const MILLIS_PER_DAY: i64 = 86_400_000;
+
+/// Nanoseconds per unit of a time or timestamp.
+fn nanos_per(unit: &TimeUnit) -> i64 {
+    match unit {
+        TimeUnit::Second => 1_000_000_000,
+        TimeUnit::Millisecond => 1_000_000,
+        TimeUnit::Microsecond => 1_000,
+        TimeUnit::Nanosecond => 1,
+    }
+}
+
+/// A value read as `T` from a row index: each arm of [`Node::new`] downcasts once per batch.
+type Reader<'a, T> = Box<dyn Fn(usize) -> T + 'a>;
 
 /// One column, downcast once per batch, that writes any row's canonical bytes.
 enum Node<'a> {
-    Utf8(&'a dyn Array, Box<dyn Fn(usize) -> &'a str + 'a>),
+    /// Always NULL (the Null type).
+    Null,
+    Bytes(&'a dyn Array, u8, Reader<'a, &'a [u8]>),
     Dictionary {
         array: &'a dyn Array,
         keys: Vec<usize>,
@@ -152,27 +193,81 @@ enum Node<'a> {
         values: Box<Node<'a>>,
     },
     Struct(&'a dyn Array, Vec<Node<'a>>),
-    Int(&'a dyn Array, Box<dyn Fn(usize) -> i128 + 'a>),
+    Int(&'a dyn Array, Reader<'a, i128>),
     Bool(&'a arrow_array::BooleanArray),
-    Float(&'a arrow_array::Float64Array),
+    Float(&'a dyn Array, Reader<'a, f64>),
+    Decimal(&'a dyn Array, i8, Reader<'a, i256>),
+    /// A tag and a fixed-width value: dates (ms), times (ns) and timestamps (tz flag, s, ns).
+    Fixed(&'a dyn Array, u8, Reader<'a, Vec<u8>>),
+}
+
+/// A primitive column as a reader of its values mapped by `f`.
+fn values<'a, T: ArrowPrimitiveType, V>(
+    array: &'a dyn Array,
+    f: impl Fn(T::Native) -> V + 'a,
+) -> Reader<'a, V> {
+    let a = array.as_primitive::<T>();
+    Box::new(move |i| f(a.value(i)))
+}
+
+/// A timestamp `value` in `unit` as (flag, whole seconds, nanoseconds): no unit overflows.
+fn timestamp_bytes(value: i64, unit: &TimeUnit, zoned: bool) -> Vec<u8> {
+    let per_second = 1_000_000_000 / nanos_per(unit);
+    let seconds = value.div_euclid(per_second);
+    let nanos = (value.rem_euclid(per_second) * nanos_per(unit)) as u32;
+    let mut out = Vec::with_capacity(13);
+    out.push(u8::from(zoned));
+    out.extend_from_slice(&seconds.to_le_bytes());
+    out.extend_from_slice(&nanos.to_le_bytes());
+    out
+}
+
+fn list_node<'a>(
+    array: &'a dyn Array,
+    offsets: Vec<usize>,
+    values: &'a ArrayRef,
+) -> Result<Node<'a>, GateError> {
+    Ok(Node::List {
+        array,
+        offsets,
+        values: Box::new(Node::new(values.as_ref())?),
+    })
 }
 
 impl<'a> Node<'a> {
     fn new(array: &'a dyn Array) -> Result<Self, GateError> {
+        use DataType as T;
         Ok(match array.data_type() {
-            DataType::Utf8 => {
+            T::Null => Node::Null,
+            T::Utf8 => {
                 let a = array.as_string::<i32>();
-                Node::Utf8(array, Box::new(move |i| a.value(i)))
+                Node::Bytes(array, STRING, Box::new(move |i| a.value(i).as_bytes()))
             }
-            DataType::LargeUtf8 => {
+            T::LargeUtf8 => {
                 let a = array.as_string::<i64>();
-                Node::Utf8(array, Box::new(move |i| a.value(i)))
+                Node::Bytes(array, STRING, Box::new(move |i| a.value(i).as_bytes()))
             }
-            DataType::Utf8View => {
+            T::Utf8View => {
                 let a = array.as_string_view();
-                Node::Utf8(array, Box::new(move |i| a.value(i)))
+                Node::Bytes(array, STRING, Box::new(move |i| a.value(i).as_bytes()))
             }
-            DataType::Dictionary(_, _) => {
+            T::Binary => {
+                let a = array.as_binary::<i32>();
+                Node::Bytes(array, BINARY, Box::new(move |i| a.value(i)))
+            }
+            T::LargeBinary => {
+                let a = array.as_binary::<i64>();
+                Node::Bytes(array, BINARY, Box::new(move |i| a.value(i)))
+            }
+            T::BinaryView => {
+                let a = array.as_binary_view();
+                Node::Bytes(array, BINARY, Box::new(move |i| a.value(i)))
+            }
+            T::FixedSizeBinary(_) => {
+                let a = array.as_fixed_size_binary();
+                Node::Bytes(array, BINARY, Box::new(move |i| a.value(i)))
+            }
+            T::Dictionary(_, _) => {
                 let dictionary = array.as_any_dictionary();
                 Node::Dictionary {
                     array,
@@ -180,23 +275,42 @@ impl<'a> Node<'a> {
                     values: Box::new(Node::new(dictionary.values().as_ref())?),
                 }
             }
-            DataType::List(_) => {
+            T::List(_) => {
                 let list = array.as_list::<i32>();
-                Node::List {
-                    array,
-                    offsets: list.offsets().iter().map(|&o| o as usize).collect(),
-                    values: Box::new(Node::new(list.values().as_ref())?),
-                }
+                let offsets = list.offsets().iter().map(|&o| o as usize).collect();
+                list_node(array, offsets, list.values())?
             }
-            DataType::LargeList(_) => {
+            T::LargeList(_) => {
                 let list = array.as_list::<i64>();
+                let offsets = list.offsets().iter().map(|&o| o as usize).collect();
+                list_node(array, offsets, list.values())?
+            }
+            T::FixedSizeList(_, size) => {
+                let list = array.as_fixed_size_list();
+                let size = *size as usize;
+                let offsets = (0..=list.len())
+                    .map(|i| (list.offset() + i) * size)
+                    .collect();
+                list_node(array, offsets, list.values())?
+            }
+            // A map is its entries: a list of (key, value) structs, as readers without a map
+            // type (polars) return it.
+            T::Map(_, _) => {
+                let map = array.as_map();
+                let offsets = map.offsets().iter().map(|&o| o as usize).collect();
                 Node::List {
                     array,
-                    offsets: list.offsets().iter().map(|&o| o as usize).collect(),
-                    values: Box::new(Node::new(list.values().as_ref())?),
+                    offsets,
+                    values: Box::new(Node::Struct(
+                        map.entries(),
+                        vec![
+                            Node::new(map.keys().as_ref())?,
+                            Node::new(map.values().as_ref())?,
+                        ],
+                    )),
                 }
             }
-            DataType::Struct(_) => Node::Struct(
+            T::Struct(_) => Node::Struct(
                 array,
                 array
                     .as_struct()
@@ -205,47 +319,113 @@ impl<'a> Node<'a> {
                     .map(|c| Node::new(c.as_ref()))
                     .collect::<Result<_, _>>()?,
             ),
-            DataType::Int32 => {
-                let a = array.as_primitive::<Int32Type>();
-                Node::Int(array, Box::new(move |i| i128::from(a.value(i))))
+            T::Int8 => Node::Int(array, values::<Int8Type, _>(array, i128::from)),
+            T::Int16 => Node::Int(array, values::<Int16Type, _>(array, i128::from)),
+            T::Int32 => Node::Int(array, values::<Int32Type, _>(array, i128::from)),
+            T::Int64 => Node::Int(array, values::<Int64Type, _>(array, i128::from)),
+            T::UInt8 => Node::Int(array, values::<UInt8Type, _>(array, i128::from)),
+            T::UInt16 => Node::Int(array, values::<UInt16Type, _>(array, i128::from)),
+            T::UInt32 => Node::Int(array, values::<UInt32Type, _>(array, i128::from)),
+            T::UInt64 => Node::Int(array, values::<UInt64Type, _>(array, i128::from)),
+            T::Boolean => Node::Bool(array.as_boolean()),
+            T::Float16 => Node::Float(array, values::<Float16Type, _>(array, |v| v.to_f64())),
+            T::Float32 => Node::Float(array, values::<Float32Type, _>(array, f64::from)),
+            T::Float64 => Node::Float(array, values::<Float64Type, _>(array, |v| v)),
+            T::Decimal32(_, scale) => {
+                Node::Decimal(array, *scale, values::<Decimal32Type, _>(array, i256::from))
             }
-            DataType::Int64 => {
-                let a = array.as_primitive::<Int64Type>();
-                Node::Int(array, Box::new(move |i| i128::from(a.value(i))))
+            T::Decimal64(_, scale) => {
+                Node::Decimal(array, *scale, values::<Decimal64Type, _>(array, i256::from))
             }
-            DataType::UInt64 => {
-                let a = array.as_primitive::<UInt64Type>();
-                Node::Int(array, Box::new(move |i| i128::from(a.value(i))))
+            T::Decimal128(_, scale) => Node::Decimal(
+                array,
+                *scale,
+                values::<Decimal128Type, _>(array, i256::from_i128),
+            ),
+            T::Decimal256(_, scale) => {
+                Node::Decimal(array, *scale, values::<Decimal256Type, _>(array, |v| v))
             }
-            DataType::Boolean => Node::Bool(array.as_boolean()),
-            DataType::Float64 => Node::Float(array.as_primitive::<Float64Type>()),
+            T::Date32 => Node::Fixed(
+                array,
+                DATE,
+                values::<Date32Type, _>(array, |days| {
+                    (i64::from(days) * MILLIS_PER_DAY).to_le_bytes().to_vec()
+                }),
+            ),
+            T::Date64 => Node::Fixed(
+                array,
+                DATE,
+                values::<Date64Type, _>(array, |ms| ms.to_le_bytes().to_vec()),
+            ),
+            T::Time32(unit) => {
+                let scale = nanos_per(unit);
+                let nanos = move |v: i32| (i64::from(v) * scale).to_le_bytes().to_vec();
+                match unit {
+                    TimeUnit::Second => {
+                        Node::Fixed(array, TIME, values::<Time32SecondType, _>(array, nanos))
+                    }
+                    _ => Node::Fixed(
+                        array,
+                        TIME,
+                        values::<Time32MillisecondType, _>(array, nanos),
+                    ),
+                }
+            }
+            T::Time64(unit) => {
+                let scale = nanos_per(unit);
+                let nanos = move |v: i64| (v * scale).to_le_bytes().to_vec();
+                match unit {
+                    TimeUnit::Microsecond => Node::Fixed(
+                        array,
+                        TIME,
+                        values::<Time64MicrosecondType, _>(array, nanos),
+                    ),
+                    _ => Node::Fixed(array, TIME, values::<Time64NanosecondType, _>(array, nanos)),
+                }
+            }
+            T::Timestamp(unit, zone) => {
+                let zoned = zone.is_some();
+                let unit = *unit;
+                let bytes = move |v: i64| timestamp_bytes(v, &unit, zoned);
+                let reader = match unit {
+                    TimeUnit::Second => values::<TimestampSecondType, _>(array, bytes),
+                    TimeUnit::Millisecond => values::<TimestampMillisecondType, _>(array, bytes),
+                    TimeUnit::Microsecond => values::<TimestampMicrosecondType, _>(array, bytes),
+                    TimeUnit::Nanosecond => values::<TimestampNanosecondType, _>(array, bytes),
+                };
+                Node::Fixed(array, TIMESTAMP, reader)
+            }
             other => return Err(GateError::UnsupportedType(other.clone())),
         })
     }
 
-    fn array(&self) -> &dyn Array {
+    fn is_null(&self, i: usize) -> bool {
         match self {
-            Node::Utf8(a, _)
+            Node::Null => true,
+            Node::Bytes(a, ..)
             | Node::Dictionary { array: a, .. }
             | Node::List { array: a, .. }
             | Node::Struct(a, _)
-            | Node::Int(a, _) => *a,
-            Node::Bool(a) => *a,
-            Node::Float(a) => *a,
+            | Node::Int(a, _)
+            | Node::Float(a, _)
+            | Node::Decimal(a, ..)
+            | Node::Fixed(a, ..) => a.is_null(i),
+            Node::Bool(a) => a.is_null(i),
         }
     }
 
     fn encode(&self, i: usize, out: &mut Vec<u8>) {
-        if self.array().is_null(i) {
+        if self.is_null(i) {
             out.push(NULL);
             return;
         }
         match self {
-            Node::Utf8(_, value) => {
-                let text = value(i);
-                out.push(STRING);
-                out.extend_from_slice(&(text.len() as u64).to_le_bytes());
-                out.extend_from_slice(text.as_bytes());
+            Node::Null => unreachable!("a Null column has only nulls"),
+            Node::Bytes(_, tag, value) => {
+                let bytes = value(i);
+                out.push(*tag);
+                out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+                out.extend_from_slice(bytes);
             }
             Node::Dictionary { keys, values, .. } => values.encode(keys[i], out),
             Node::List {
@@ -265,9 +445,17 @@ impl<'a> Node<'a> {
                 out.extend_from_slice(&value(i).to_le_bytes());
             }
             Node::Bool(a) => out.extend_from_slice(&[BOOL, u8::from(a.value(i))]),
-            Node::Float(a) => {
+            Node::Float(_, value) => {
                 out.push(FLOAT);
-                out.extend_from_slice(&a.value(i).to_bits().to_le_bytes());
+                out.extend_from_slice(&value(i).to_bits().to_le_bytes());
+            }
+            Node::Decimal(_, scale, value) => {
+                out.extend_from_slice(&[DECIMAL, *scale as u8]);
+                out.extend_from_slice(&value(i).to_le_bytes());
+            }
+            Node::Fixed(_, tag, value) => {
+                out.push(*tag);
+                out.extend_from_slice(&value(i));
             }
         }
     }

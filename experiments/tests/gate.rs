@@ -218,3 +218,143 @@ fn prebuilt_batches_are_the_same_data() {
         );
     }
 }
+
+/// The canonical form is by logical value: each physical variant a writer or reader may pick
+/// for the same values digests alike, and different values do not.
+#[test]
+fn physical_variants_of_a_value_digest_alike() {
+    use arrow_array::builder::{Int32Builder, MapBuilder, StringBuilder};
+    use arrow_array::types::Int32Type;
+    use arrow_array::*;
+
+    fn digest(column: ArrayRef) -> Digest {
+        Digest::of_batch(&RecordBatch::try_from_iter([("x", column)]).unwrap()).unwrap()
+    }
+    let same: Vec<(ArrayRef, ArrayRef)> = vec![
+        (
+            Arc::new(Int8Array::from(vec![Some(-1), None])),
+            Arc::new(Int64Array::from(vec![Some(-1), None])),
+        ),
+        (
+            Arc::new(UInt8Array::from(vec![7])),
+            Arc::new(UInt64Array::from(vec![7])),
+        ),
+        (
+            Arc::new(Float32Array::from(vec![0.5])),
+            Arc::new(Float64Array::from(vec![0.5])),
+        ),
+        (
+            Arc::new(Date32Array::from(vec![1])),
+            Arc::new(Date64Array::from(vec![86_400_000])),
+        ),
+        (
+            Arc::new(TimestampSecondArray::from(vec![-1])),
+            Arc::new(TimestampNanosecondArray::from(vec![-1_000_000_000])),
+        ),
+        (
+            Arc::new(Time32MillisecondArray::from(vec![1_000])),
+            Arc::new(Time64MicrosecondArray::from(vec![1_000_000])),
+        ),
+        (
+            Arc::new(
+                Decimal128Array::from(vec![12_345])
+                    .with_precision_and_scale(10, 2)
+                    .unwrap(),
+            ),
+            Arc::new(
+                Decimal256Array::from(vec![arrow_buffer::i256::from_i128(12_345)])
+                    .with_precision_and_scale(40, 2)
+                    .unwrap(),
+            ),
+        ),
+        (
+            Arc::new(FixedSizeBinaryArray::try_from_iter([b"ab"].into_iter()).unwrap()),
+            Arc::new(LargeBinaryArray::from(vec![&b"ab"[..]])),
+        ),
+        (
+            Arc::new(FixedSizeListArray::from_iter_primitive::<Int32Type, _, _>(
+                [Some([Some(1), Some(2)])],
+                2,
+            )),
+            Arc::new(ListArray::from_iter_primitive::<Int32Type, _, _>([Some([
+                Some(1),
+                Some(2),
+            ])])),
+        ),
+    ];
+    for (a, b) in same {
+        assert_eq!(
+            digest(a.clone()),
+            digest(b.clone()),
+            "{} vs {}",
+            a.data_type(),
+            b.data_type()
+        );
+    }
+
+    // A map digests as its list of (key, value) entries.
+    let mut map = MapBuilder::new(None, StringBuilder::new(), Int32Builder::new());
+    map.keys().append_value("k");
+    map.values().append_value(1);
+    map.append(true).unwrap();
+    let entries = StructArray::from(vec![
+        (
+            Arc::new(Field::new("key", DataType::Utf8, false)),
+            Arc::new(StringArray::from(vec!["k"])) as ArrayRef,
+        ),
+        (
+            Arc::new(Field::new("value", DataType::Int32, true)),
+            Arc::new(Int32Array::from(vec![1])) as ArrayRef,
+        ),
+    ]);
+    let list = ListArray::new(
+        Arc::new(Field::new("item", entries.data_type().clone(), false)),
+        arrow_buffer::OffsetBuffer::from_lengths([1]),
+        Arc::new(entries),
+        None,
+    );
+    assert_eq!(digest(Arc::new(map.finish())), digest(Arc::new(list)));
+
+    let different: Vec<(ArrayRef, ArrayRef)> = vec![
+        (
+            Arc::new(TimestampSecondArray::from(vec![1])),
+            Arc::new(TimestampSecondArray::from(vec![1]).with_timezone("UTC")),
+        ),
+        (
+            Arc::new(StringArray::from(vec!["ab"])),
+            Arc::new(BinaryArray::from(vec![&b"ab"[..]])),
+        ),
+        (
+            Arc::new(
+                Decimal128Array::from(vec![1])
+                    .with_precision_and_scale(5, 1)
+                    .unwrap(),
+            ),
+            Arc::new(
+                Decimal128Array::from(vec![1])
+                    .with_precision_and_scale(5, 2)
+                    .unwrap(),
+            ),
+        ),
+        (
+            Arc::new(Int32Array::from(vec![None::<i32>])),
+            Arc::new(Int32Array::from(vec![0])),
+        ),
+    ];
+    for (a, b) in different {
+        assert_ne!(digest(a.clone()), digest(b), "{}", a.data_type());
+    }
+    let null_column: ArrayRef = Arc::new(NullArray::new(1));
+    assert_eq!(
+        digest(null_column),
+        digest(Arc::new(Int32Array::from(vec![None::<i32>])))
+    );
+}
+
+#[test]
+fn unsupported_types_are_named() {
+    let column: ArrayRef = Arc::new(arrow_array::DurationSecondArray::from(vec![1]));
+    let batch = RecordBatch::try_from_iter([("span", column)]).unwrap();
+    let error = Digest::of_batch(&batch).unwrap_err().to_string();
+    assert!(error.contains("Duration"), "{error}");
+}
