@@ -8,7 +8,7 @@ source "$(dirname "$0")/common.sh"
 dir="$root/results/$host/peers"
 work="$root/out/peers"
 compressions="${PEER_COMPRESSIONS:-none,zstd(1)}"
-command="make peers ROWS=$ROWS PEER_COMPRESSIONS=\"$compressions\" RUNS=$RUNS SCAN_RUNS=${SCAN_RUNS:-3}"
+command="make peers ROWS=$ROWS PEER_COMPRESSIONS=\"$compressions\" RUNS=$RUNS WARMUP=${WARMUP:-1} SCAN_RUNS=${SCAN_RUNS:-3}"
 status=0
 python="$("$root/scripts/ensure-venv.sh")" || status=$?
 if [ "$status" -eq 3 ]; then
@@ -18,13 +18,14 @@ if [ "$status" -eq 3 ]; then
   "$bin_dir/peers" export --rows "$ROWS" "$work/contacts.arrow" > /dev/null
   rm -f "$dir/writes.jsonl"
   IFS=',' read -r -a codecs <<< "$compressions"
-  for round in $(seq 0 $((RUNS - 1))); do
+  for round in $(seq $((-${WARMUP:-1})) $((RUNS - 1))); do
     for codec in "${codecs[@]}"; do
       for spec in "ParallelArrowWriter --writer parallel --early-writeback-mib 8" \
                   "ParallelArrowWriter-plain-file --writer parallel" "ArrowWriter --writer arrow"; do
         read -r name arguments <<< "$spec"
         # shellcheck disable=SC2086 # the writer's arguments are words
         record="$("$bin_dir/peers" write $arguments --compression "$codec" "$work/contacts.arrow" "$work/$name.parquet")"
+        [ "$round" -lt 0 ] && continue  # warm-up rounds are not kept
         echo "${record%\}},\"round\":$round,\"writer\":\"$name\",\"settings\":\"default\",\"compression\":\"$codec\"}" >> "$dir/writes.jsonl"
       done
     done
@@ -40,7 +41,7 @@ elif [ "$status" -ne 0 ]; then
   exit "$status"
 fi
 PYTHONPATH="$root/scripts/peers" "$python" -m shredlab_peers run \
-  --rows "$ROWS" --compressions "$compressions" --runs "$RUNS" --scan-runs "${SCAN_RUNS:-3}" \
+  --rows "$ROWS" --compressions "$compressions" --runs "$RUNS" --warmup "${WARMUP:-1}" --scan-runs "${SCAN_RUNS:-3}" \
   --experiments "${READ_EXPERIMENTS:-14 21}" --bin-dir "$bin_dir" --work "$work" \
   --command-line "$command" "$dir" || status=$?
 "$results" peers "$dir"

@@ -25,6 +25,7 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--rows", type=_positive, default=10_000_000)
     bench.add_argument("--compressions", default="none,zstd(1)", help="comma-separated: none, snappy, zstd(LEVEL)")
     bench.add_argument("--runs", type=_positive, default=5, help="timed writes per writer and cell")
+    bench.add_argument("--warmup", type=int, default=1, help="rounds of writes run first and not kept")
     bench.add_argument("--scan-runs", type=_positive, default=3, help="timed scans per file and reader")
     bench.add_argument("--row-group-rows", type=_positive, default=1_048_576)
     bench.add_argument("--threads", type=_positive, default=os.cpu_count() or 1)
@@ -87,6 +88,7 @@ def main() -> int:
                 rows=args.rows,
                 compressions=[c.strip() for c in args.compressions.split(",") if c.strip()],
                 runs=args.runs,
+                warmup=max(0, args.warmup),
                 scan_runs=args.scan_runs,
                 row_group_rows=args.row_group_rows,
                 threads=args.threads,

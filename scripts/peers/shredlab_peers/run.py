@@ -34,6 +34,7 @@ class Plan:
     rows: int
     compressions: list[str]
     runs: int
+    warmup: int
     scan_runs: int
     row_group_rows: int
     threads: int
@@ -140,7 +141,9 @@ def versions() -> dict[str, str]:
 
 
 def measure_writes(plan: Plan, writers: list[Writer], hand_over: Path, outcome: Outcome) -> list[dict]:
-    """Every cell RUNS times, the order rotated each round so drift hits every writer alike."""
+    """Every cell RUNS times, the order rotated each round so drift hits every writer alike,
+    after `plan.warmup` rounds whose runs are not kept (the first write of a fresh process
+    tree pays for cold caches and page-cache state the others do not)."""
     cells = [
         (writer, settings, compression)
         for compression in plan.compressions
@@ -150,7 +153,7 @@ def measure_writes(plan: Plan, writers: list[Writer], hand_over: Path, outcome: 
     ]
     files = {}
     broken = set()
-    for round_index in range(plan.runs):
+    for round_index in range(-plan.warmup, plan.runs):
         shift = round_index % len(cells)
         for writer, settings, compression in cells[shift:] + cells[:shift]:
             key = (writer.name, settings, compression)
@@ -165,9 +168,12 @@ def measure_writes(plan: Plan, writers: list[Writer], hand_over: Path, outcome: 
                 outcome.failures.append(f"{writer.name} ({settings}, {compression}): {error}")
                 log(f"FAILED {writer.name} {settings} {compression}: {error}")
                 continue
+            files[key] = output
+            if round_index < 0:
+                log(f"warm-up {writer.name:<20} {settings:<8} {compression:<8} {record['wall_s']:7.3f} s")
+                continue
             record.update(round=round_index, writer=writer.name, settings=settings, compression=compression)
             append(plan.out / "writes.jsonl", record)
-            files[key] = output
             log(f"round {round_index + 1}/{plan.runs} {writer.name:<20} {settings:<8} {compression:<8} "
                 f"{record['wall_s']:7.3f} s  {record['file_bytes'] / 1e6:8.1f} MB")
     return [

@@ -17,7 +17,7 @@ from .helpers import BIN_DIR
 
 def small_plan(root: Path) -> run.Plan:
     return run.Plan(
-        rows=3_000, compressions=["zstd(1)"], runs=1, scan_runs=1, row_group_rows=1_000,
+        rows=3_000, compressions=["zstd(1)"], runs=1, warmup=1, scan_runs=1, row_group_rows=1_000,
         threads=2, experiments=[14], seed=3, out=root / "results", work=root / "work", bin_dir=BIN_DIR,
     )
 
