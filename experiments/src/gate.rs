@@ -197,8 +197,10 @@ enum Node<'a> {
     Bool(&'a arrow_array::BooleanArray),
     Float(&'a dyn Array, Reader<'a, f64>),
     Decimal(&'a dyn Array, i8, Reader<'a, i256>),
-    /// A tag and a fixed-width value: dates (ms), times (ns) and timestamps (tz flag, s, ns).
-    Fixed(&'a dyn Array, u8, Reader<'a, Vec<u8>>),
+    /// A tag and an i64: dates (milliseconds) and times (nanoseconds).
+    Scaled(&'a dyn Array, u8, Reader<'a, i64>),
+    /// Whether it has a time zone, and (whole seconds, nanoseconds) since the epoch.
+    Timestamp(&'a dyn Array, bool, Reader<'a, (i64, u32)>),
 }
 
 /// A primitive column as a reader of its values mapped by `f`.
@@ -210,16 +212,11 @@ fn values<'a, T: ArrowPrimitiveType, V>(
     Box::new(move |i| f(a.value(i)))
 }
 
-/// A timestamp `value` in `unit` as (flag, whole seconds, nanoseconds): no unit overflows.
-fn timestamp_bytes(value: i64, unit: &TimeUnit, zoned: bool) -> Vec<u8> {
+/// A timestamp `value` in `unit` as (whole seconds, nanoseconds): no unit overflows.
+fn seconds_and_nanos(value: i64, unit: &TimeUnit) -> (i64, u32) {
     let per_second = 1_000_000_000 / nanos_per(unit);
-    let seconds = value.div_euclid(per_second);
-    let nanos = (value.rem_euclid(per_second) * nanos_per(unit)) as u32;
-    let mut out = Vec::with_capacity(13);
-    out.push(u8::from(zoned));
-    out.extend_from_slice(&seconds.to_le_bytes());
-    out.extend_from_slice(&nanos.to_le_bytes());
-    out
+    let nanos = value.rem_euclid(per_second) * nanos_per(unit);
+    (value.div_euclid(per_second), nanos as u32)
 }
 
 fn list_node<'a>(
@@ -345,55 +342,46 @@ impl<'a> Node<'a> {
             T::Decimal256(_, scale) => {
                 Node::Decimal(array, *scale, values::<Decimal256Type, _>(array, |v| v))
             }
-            T::Date32 => Node::Fixed(
+            T::Date32 => Node::Scaled(
                 array,
                 DATE,
-                values::<Date32Type, _>(array, |days| {
-                    (i64::from(days) * MILLIS_PER_DAY).to_le_bytes().to_vec()
-                }),
+                values::<Date32Type, _>(array, |days| i64::from(days) * MILLIS_PER_DAY),
             ),
-            T::Date64 => Node::Fixed(
-                array,
-                DATE,
-                values::<Date64Type, _>(array, |ms| ms.to_le_bytes().to_vec()),
-            ),
+            T::Date64 => Node::Scaled(array, DATE, values::<Date64Type, _>(array, |ms| ms)),
             T::Time32(unit) => {
                 let scale = nanos_per(unit);
-                let nanos = move |v: i32| (i64::from(v) * scale).to_le_bytes().to_vec();
-                match unit {
-                    TimeUnit::Second => {
-                        Node::Fixed(array, TIME, values::<Time32SecondType, _>(array, nanos))
-                    }
-                    _ => Node::Fixed(
-                        array,
-                        TIME,
-                        values::<Time32MillisecondType, _>(array, nanos),
-                    ),
-                }
+                let nanos = move |v: i32| i64::from(v) * scale;
+                Node::Scaled(
+                    array,
+                    TIME,
+                    match unit {
+                        TimeUnit::Second => values::<Time32SecondType, _>(array, nanos),
+                        _ => values::<Time32MillisecondType, _>(array, nanos),
+                    },
+                )
             }
             T::Time64(unit) => {
                 let scale = nanos_per(unit);
-                let nanos = move |v: i64| (v * scale).to_le_bytes().to_vec();
-                match unit {
-                    TimeUnit::Microsecond => Node::Fixed(
-                        array,
-                        TIME,
-                        values::<Time64MicrosecondType, _>(array, nanos),
-                    ),
-                    _ => Node::Fixed(array, TIME, values::<Time64NanosecondType, _>(array, nanos)),
-                }
+                let nanos = move |v: i64| v * scale;
+                Node::Scaled(
+                    array,
+                    TIME,
+                    match unit {
+                        TimeUnit::Microsecond => values::<Time64MicrosecondType, _>(array, nanos),
+                        _ => values::<Time64NanosecondType, _>(array, nanos),
+                    },
+                )
             }
             T::Timestamp(unit, zone) => {
-                let zoned = zone.is_some();
                 let unit = *unit;
-                let bytes = move |v: i64| timestamp_bytes(v, &unit, zoned);
+                let split = move |v: i64| seconds_and_nanos(v, &unit);
                 let reader = match unit {
-                    TimeUnit::Second => values::<TimestampSecondType, _>(array, bytes),
-                    TimeUnit::Millisecond => values::<TimestampMillisecondType, _>(array, bytes),
-                    TimeUnit::Microsecond => values::<TimestampMicrosecondType, _>(array, bytes),
-                    TimeUnit::Nanosecond => values::<TimestampNanosecondType, _>(array, bytes),
+                    TimeUnit::Second => values::<TimestampSecondType, _>(array, split),
+                    TimeUnit::Millisecond => values::<TimestampMillisecondType, _>(array, split),
+                    TimeUnit::Microsecond => values::<TimestampMicrosecondType, _>(array, split),
+                    TimeUnit::Nanosecond => values::<TimestampNanosecondType, _>(array, split),
                 };
-                Node::Fixed(array, TIMESTAMP, reader)
+                Node::Timestamp(array, zone.is_some(), reader)
             }
             other => return Err(GateError::UnsupportedType(other.clone())),
         })
@@ -409,7 +397,8 @@ impl<'a> Node<'a> {
             | Node::Int(a, _)
             | Node::Float(a, _)
             | Node::Decimal(a, ..)
-            | Node::Fixed(a, ..) => a.is_null(i),
+            | Node::Scaled(a, ..)
+            | Node::Timestamp(a, ..) => a.is_null(i),
             Node::Bool(a) => a.is_null(i),
         }
     }
@@ -453,9 +442,15 @@ impl<'a> Node<'a> {
                 out.extend_from_slice(&[DECIMAL, *scale as u8]);
                 out.extend_from_slice(&value(i).to_le_bytes());
             }
-            Node::Fixed(_, tag, value) => {
+            Node::Scaled(_, tag, value) => {
                 out.push(*tag);
-                out.extend_from_slice(&value(i));
+                out.extend_from_slice(&value(i).to_le_bytes());
+            }
+            Node::Timestamp(_, zoned, value) => {
+                let (seconds, nanos) = value(i);
+                out.extend_from_slice(&[TIMESTAMP, u8::from(*zoned)]);
+                out.extend_from_slice(&seconds.to_le_bytes());
+                out.extend_from_slice(&nanos.to_le_bytes());
             }
         }
     }

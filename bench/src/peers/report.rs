@@ -665,35 +665,32 @@ pub fn markdown(run: &PeersRun) -> String {
     out
 }
 
+/// One bar per writer and compression (writers in the first compression's order, fastest first).
 fn write_bars(
     run: &PeersRun,
     compressions: &[String],
     value: fn(&WriteSummary) -> f64,
 ) -> Vec<Bar> {
-    let mut bars = Vec::new();
-    let writers: Vec<String> = write_table(
-        &run.writes,
-        "default",
-        compressions.first().map_or("", |c| c.as_str()),
-    )
-    .into_iter()
-    .map(|s| s.writer)
-    .collect();
-    for writer in writers {
-        for (series, compression) in compressions.iter().enumerate() {
-            if let Some(s) = write_table(&run.writes, "default", compression)
-                .into_iter()
-                .find(|s| s.writer == writer)
-            {
-                bars.push(Bar {
-                    label: writer.clone(),
+    let tables: Vec<Vec<WriteSummary>> = compressions
+        .iter()
+        .map(|c| write_table(&run.writes, "default", c))
+        .collect();
+    let Some(first) = tables.first() else {
+        return Vec::new();
+    };
+    first
+        .iter()
+        .flat_map(|leader| {
+            tables.iter().enumerate().filter_map(|(series, table)| {
+                let summary = table.iter().find(|s| s.writer == leader.writer)?;
+                Some(Bar {
+                    label: leader.writer.clone(),
                     series,
-                    value: value(&s),
-                });
-            }
-        }
-    }
-    bars
+                    value: value(summary),
+                })
+            })
+        })
+        .collect()
 }
 
 /// Draws `bars` as `<dir>/<name>.png` and `.svg`, tall enough for every row.

@@ -5,8 +5,8 @@ they return (as Arrow) go through the one Python digest, and their schemas throu
 `schema.normalized`. Scans (DuckDB and pyarrow), each a query a user of the file would run:
 
 - `full`: every column of every row, materialised as an Arrow table.
-- `name`: the rows whose `name` equals one rare name (pyarrow passes it as a filter, which
-  prunes row groups by their statistics; DuckDB also uses the page index where there is one).
+- `name`: the rows whose `name` equals one rare name (pyarrow gets it as `read_table`'s
+  filter, DuckDB as a WHERE clause; each decides itself what statistics to use).
 - `phone_type`: the rows with a phone of one type, a predicate inside the list. DuckDB evaluates
   it in SQL; pyarrow cannot push it down, so it reads both columns and filters in memory, the way
   a pyarrow user would.
