@@ -40,6 +40,7 @@ mod recycle;
 pub mod rng;
 mod sampler;
 mod schema;
+pub mod spec;
 pub mod text;
 pub mod vocab;
 
