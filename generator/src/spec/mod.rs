@@ -4,6 +4,8 @@
 //! [`parse`] turns the text into a validated [`Spec`]; every error names the field's path, e.g.
 //! `fields[2].children[0]: zipf_s must be > 0`. Generation is not written yet.
 
+mod generate;
 mod parse;
 
+pub use generate::SpecGenerator;
 pub use parse::{parse, Distribution, FieldSpec, Params, Spec, SpecError};
