@@ -48,6 +48,31 @@ pub struct GuidedIndex {
     guide: Vec<u32>,
     /// Buckets per unit of weight.
     scale: f64,
+    /// Sum of all weights.
+    total: f64,
+}
+
+impl GuidedIndex {
+    /// Sum of all weights: draws are points in `[0, total)`.
+    pub fn total(&self) -> f64 {
+        self.total
+    }
+
+    /// The index whose weight covers `chosen`, a point in `[0, total)`.
+    #[inline]
+    pub fn index_of(&self, chosen: f64) -> usize {
+        let bucket = ((chosen * self.scale) as usize).min(self.guide.len() - 1);
+        let mut index = self.guide[bucket] as usize;
+        // Rounding can put `chosen` a hair below its bucket's lowest value; then the guide may
+        // overshoot, and the plain search keeps the answer exact.
+        if index > 0 && self.cumulative[index - 1] > chosen {
+            return self.cumulative.partition_point(|&c| c <= chosen);
+        }
+        while index < self.cumulative.len() && self.cumulative[index] <= chosen {
+            index += 1;
+        }
+        index
+    }
 }
 
 impl RankTable for GuidedIndex {
@@ -75,23 +100,13 @@ impl RankTable for GuidedIndex {
             cumulative,
             guide,
             scale,
+            total,
         })
     }
 
     #[inline]
     fn draw(&self, rng: &mut RowRng) -> usize {
-        let chosen = self.uniform.sample(rng);
-        let bucket = ((chosen * self.scale) as usize).min(self.guide.len() - 1);
-        let mut index = self.guide[bucket] as usize;
-        // Rounding can put `chosen` a hair below its bucket's lowest value; then the guide may
-        // overshoot, and the plain search keeps the answer exact.
-        if index > 0 && self.cumulative[index - 1] > chosen {
-            return self.cumulative.partition_point(|&c| c <= chosen);
-        }
-        while index < self.cumulative.len() && self.cumulative[index] <= chosen {
-            index += 1;
-        }
-        index
+        self.index_of(self.uniform.sample(rng))
     }
 }
 

@@ -17,7 +17,8 @@ pub struct SpecError {
     pub message: String,
 }
 
-fn error(path: &str, message: impl Into<String>) -> SpecError {
+/// A [`SpecError`] at `path`.
+pub(super) fn error(path: &str, message: impl Into<String>) -> SpecError {
     SpecError {
         path: path.to_string(),
         message: message.into(),
@@ -71,11 +72,34 @@ pub struct Params {
     pub values: Vec<String>,
     /// Weights of `values`.
     pub weights: Vec<f64>,
+    /// Shipped word lists (`first_names`, `last_names`): a value is one word drawn from each,
+    /// joined by spaces.
+    pub vocabulary: Vec<String>,
+    /// Weights of the lengths `min_length..=max_length` (lists, maps, strings, binaries).
+    pub length_weights: Vec<f64>,
+    /// Text put before sequential and unique strings.
+    pub prefix: String,
+    /// Sequential strings: zero-padded to this many digits.
+    pub digits: u64,
+    /// Strings and binaries distinct across the whole dataset.
+    pub unique: bool,
+    /// Chance that a boolean is true.
+    pub true_probability: f64,
+}
+
+impl Params {
+    /// Whether values are drawn from a finite vocabulary (`values`, `cardinality` or
+    /// `vocabulary`), rather than computed.
+    pub fn has_vocabulary(&self) -> bool {
+        !self.values.is_empty() || self.cardinality.is_some() || !self.vocabulary.is_empty()
+    }
 }
 
 /// One field of the spec, its children resolved.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FieldSpec {
+    /// Where it is in the file, e.g. `fields[2].children[0]`, for error messages.
+    pub path: String,
     /// The Arrow field.
     pub field: Arc<Field>,
     /// Its generator parameters.
@@ -106,7 +130,16 @@ const KEYS: &[&str] = &[
     "cardinality",
     "values",
     "weights",
+    "vocabulary",
+    "length_weights",
+    "prefix",
+    "digits",
+    "unique",
+    "true_probability",
 ];
+
+/// The shipped word lists `vocabulary` may name.
+pub const WORD_LISTS: &[&str] = &["first_names", "last_names"];
 
 /// Reads and validates a spec.
 pub fn parse(text: &str) -> Result<Spec, SpecError> {
@@ -154,7 +187,13 @@ fn field(value: &Value, path: &str) -> Result<FieldSpec, SpecError> {
     let kind = value
         .get("type")
         .ok_or_else(|| error(path, "needs a \"type\" object, e.g. {\"name\": \"utf8\"}"))?;
-    let data_type = data_type(kind, &children, path)?;
+    let data_type = match value.get("dictionary") {
+        None => data_type(kind, &children, path)?,
+        Some(dictionary) => DataType::Dictionary(
+            Box::new(dictionary_index(dictionary, path)?),
+            Box::new(data_type(kind, &children, path)?),
+        ),
+    };
     let metadata = metadata(value.get("metadata"), path)?;
     let params = params(&metadata, nullable, path)?;
     let field = Arc::new(
@@ -165,10 +204,28 @@ fn field(value: &Value, path: &str) -> Result<FieldSpec, SpecError> {
         ),
     );
     Ok(FieldSpec {
+        path: path.to_string(),
         field,
         params,
         children,
     })
+}
+
+/// The key type of a dictionary-encoded field: `{"indexType": {"name": "int", ...}}`.
+fn dictionary_index(dictionary: &Value, path: &str) -> Result<DataType, SpecError> {
+    let index = dictionary.get("indexType").ok_or_else(|| {
+        error(
+            path,
+            "\"dictionary\" needs an \"indexType\", e.g. {\"name\": \"int\", \"bitWidth\": 16, \"isSigned\": true}",
+        )
+    })?;
+    match data_type(index, &[], path)? {
+        t if t.is_dictionary_key_type() => Ok(t),
+        t => Err(error(
+            path,
+            format!("dictionary indexType {t} must be an integer type"),
+        )),
+    }
 }
 
 fn integer(kind: &Value, key: &str, path: &str) -> Result<i64, SpecError> {
@@ -548,6 +605,88 @@ fn params(
     if !weights.is_empty() && weights.iter().sum::<f64>() <= 0.0 {
         return Err(error(path, "weights must not all be 0"));
     }
+    let vocabulary: Vec<String> = match metadata.get("vocabulary") {
+        None => Vec::new(),
+        Some(text) if text.starts_with('[') => list(metadata, "vocabulary", path)?
+            .into_iter()
+            .map(|v| {
+                v.as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| v.to_string())
+            })
+            .collect(),
+        Some(text) => vec![text.clone()],
+    };
+    if let Some(unknown) = vocabulary
+        .iter()
+        .find(|v| !WORD_LISTS.contains(&v.as_str()))
+    {
+        return Err(error(
+            path,
+            format!(
+                "vocabulary \"{unknown}\" is not shipped (shipped: {})",
+                WORD_LISTS.join(", ")
+            ),
+        ));
+    }
+    let sources = [
+        !values.is_empty(),
+        cardinality.is_some(),
+        !vocabulary.is_empty(),
+    ];
+    if sources.iter().filter(|&&s| s).count() > 1 {
+        return Err(error(
+            path,
+            "give only one of values, cardinality and vocabulary",
+        ));
+    }
+    let length_weights = list(metadata, "length_weights", path)?
+        .into_iter()
+        .map(|w| {
+            w.as_f64()
+                .filter(|w| w.is_finite() && *w >= 0.0)
+                .ok_or_else(|| error(path, format!("length weight {w} must be a number >= 0")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if !length_weights.is_empty() {
+        let lengths = max_length.unwrap_or(0) - min_length.unwrap_or(0) + 1;
+        if max_length.is_none() || length_weights.len() as u64 != lengths {
+            return Err(error(
+                path,
+                format!(
+                    "length_weights needs max_length and one weight per length in min_length..=max_length ({} given)",
+                    length_weights.len()
+                ),
+            ));
+        }
+        if length_weights.iter().sum::<f64>() <= 0.0 {
+            return Err(error(path, "length_weights must not all be 0"));
+        }
+    }
+    let digits = count(metadata, "digits", path)?.unwrap_or(1);
+    if !(1..=39).contains(&digits) {
+        return Err(error(
+            path,
+            format!("digits {digits} must be between 1 and 39"),
+        ));
+    }
+    let unique = match metadata.get("unique").map(String::as_str) {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(other) => {
+            return Err(error(
+                path,
+                format!("unique \"{other}\" must be true or false"),
+            ))
+        }
+    };
+    let true_probability = number(metadata, "true_probability", path)?.unwrap_or(0.5);
+    if !(0.0..=1.0).contains(&true_probability) {
+        return Err(error(
+            path,
+            format!("true_probability {true_probability} must be in [0, 1]"),
+        ));
+    }
     let positive = |key: &str| -> Result<f64, SpecError> {
         let value = number(metadata, key, path)?
             .ok_or_else(|| error(path, format!("distribution needs {key}")))?;
@@ -560,8 +699,8 @@ fn params(
     let distribution = match metadata.get("distribution").map(String::as_str) {
         None | Some("uniform") => Distribution::Uniform,
         Some("zipf") => {
-            if cardinality.is_none() && values.is_empty() {
-                return Err(error(path, "zipf needs cardinality or values"));
+            if !sources.contains(&true) {
+                return Err(error(path, "zipf needs values, cardinality or vocabulary"));
             }
             Distribution::Zipf {
                 s: positive("zipf_s")?,
@@ -590,6 +729,22 @@ fn params(
             ))
         }
     };
+    let computed = matches!(
+        distribution,
+        Distribution::Normal { .. } | Distribution::Sequential { .. }
+    );
+    if computed && sources.contains(&true) {
+        return Err(error(
+            path,
+            "normal and sequential compute values: drop values, cardinality and vocabulary, or draw from them with uniform, zipf or categorical",
+        ));
+    }
+    if unique && (sources.contains(&true) || metadata.contains_key("distribution")) {
+        return Err(error(
+            path,
+            "unique values are neither drawn from a vocabulary nor by a distribution: drop the others",
+        ));
+    }
     Ok(Params {
         null_probability,
         distribution,
@@ -600,6 +755,12 @@ fn params(
         cardinality,
         values,
         weights,
+        vocabulary,
+        length_weights,
+        prefix: metadata.get("prefix").cloned().unwrap_or_default(),
+        digits,
+        unique,
+        true_probability,
     })
 }
 

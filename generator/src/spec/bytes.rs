@@ -1,0 +1,212 @@
+//! String and binary leaves: a value is written as bytes into one buffer per batch, and the
+//! column type (Utf8, LargeUtf8, views, Binary variants, FixedSizeBinary) is made from it.
+
+use std::io::Write;
+
+use arrow_schema::DataType;
+
+use super::draw::{random_bytes, Lengths, Slot, Stream};
+use super::parse::error;
+use super::vocabulary::{word_draw, Picker};
+use super::{Distribution, Params, SpecError};
+use crate::vocab::{first_names, last_names};
+
+/// How a byte column's values come about.
+#[derive(Debug, Clone)]
+enum Source {
+    /// One entry of each word list, joined by spaces (one list: the entry alone).
+    Words(Vec<(Picker, Vec<Vec<u8>>)>),
+    /// Random characters (text) or bytes, of a drawn length.
+    Random,
+    /// `prefix` and `start + ordinal * step`, zero-padded.
+    Sequential { start: i128, step: i128 },
+    /// `prefix` and a scramble of the ordinal in hexadecimal: distinct across the dataset.
+    Unique,
+}
+
+/// The values of a string or binary column.
+#[derive(Debug, Clone)]
+pub(super) struct Bytes {
+    source: Source,
+    lengths: Lengths,
+    /// Characters (UTF-8 types) rather than arbitrary bytes.
+    text: bool,
+    /// FixedSizeBinary's width: values are cut or zero-padded to it.
+    width: Option<usize>,
+    prefix: Vec<u8>,
+    digits: usize,
+}
+
+impl Bytes {
+    /// For `data_type` under `params`, or `None` when it is not a string or binary type.
+    pub fn new(
+        data_type: &DataType,
+        params: &Params,
+        stream: Stream,
+        path: &str,
+    ) -> Option<Result<Self, SpecError>> {
+        let (text, width) = match data_type {
+            DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => (true, None),
+            DataType::Binary | DataType::LargeBinary | DataType::BinaryView => (false, None),
+            DataType::FixedSizeBinary(width) => (false, Some(*width as usize)),
+            _ => return None,
+        };
+        Some(Self::of_kind(text, width, params, stream, path))
+    }
+
+    fn of_kind(
+        text: bool,
+        width: Option<usize>,
+        params: &Params,
+        stream: Stream,
+        path: &str,
+    ) -> Result<Self, SpecError> {
+        let lengths = Lengths::new(params, width.map_or((8, 16), |w| (w as u64, w as u64)));
+        let mut bytes = Self {
+            source: Source::Random,
+            lengths,
+            text,
+            width,
+            prefix: params.prefix.as_bytes().to_vec(),
+            digits: params.digits as usize,
+        };
+        bytes.source = match params.distribution {
+            Distribution::Normal { .. } => {
+                return Err(error(
+                    path,
+                    "normal draws numbers: strings and binaries take uniform, zipf, categorical or sequential",
+                ))
+            }
+            _ if params.true_probability != 0.5 => {
+                return Err(error(path, "true_probability is for booleans"))
+            }
+            Distribution::Sequential { step } => Source::Sequential {
+                start: params.min.unwrap_or(0.0).round() as i128,
+                step: step.round() as i128,
+            },
+            _ if params.unique => Source::Unique,
+            _ if !params.vocabulary.is_empty() => Source::Words(
+                params
+                    .vocabulary
+                    .iter()
+                    .map(|list| {
+                        let words: Vec<Vec<u8>> = match list.as_str() {
+                            "first_names" => first_names(),
+                            _ => last_names(),
+                        }
+                        .iter()
+                        .map(|w| w.as_bytes().to_vec())
+                        .collect();
+                        (Picker::new(params, words.len()), words)
+                    })
+                    .collect(),
+            ),
+            _ if !params.values.is_empty() => Source::Words(vec![(
+                Picker::new(params, params.values.len()),
+                params.values.iter().map(|v| v.as_bytes().to_vec()).collect(),
+            )]),
+            _ => match params.cardinality {
+                Some(count) => {
+                    let entries = (0..count)
+                        .map(|rank| {
+                            let mut entry = Vec::new();
+                            bytes.random(&mut entry, stream, Slot::rank(rank));
+                            entry
+                        })
+                        .collect::<Vec<_>>();
+                    Source::Words(vec![(Picker::new(params, entries.len()), entries)])
+                }
+                None => Source::Random,
+            },
+        };
+        Ok(bytes)
+    }
+
+    fn random(&self, out: &mut Vec<u8>, stream: Stream, slot: Slot) {
+        let length = self.lengths.draw(stream, slot);
+        random_bytes(out, stream, slot, length, self.text);
+    }
+
+    /// Appends the value of `slot` to `out`.
+    #[inline]
+    pub fn write(&self, out: &mut Vec<u8>, stream: Stream, slot: Slot) {
+        let start = out.len();
+        match &self.source {
+            Source::Words(lists) => {
+                for (word, (picker, entries)) in lists.iter().enumerate() {
+                    if word > 0 {
+                        out.push(b' ');
+                    }
+                    out.extend_from_slice(&entries[picker.pick(stream, slot, word_draw(word))]);
+                }
+            }
+            Source::Random => self.random(out, stream, slot),
+            Source::Sequential { start, step } => {
+                out.extend_from_slice(&self.prefix);
+                let number = start.saturating_add(i128::from(slot.ordinal).saturating_mul(*step));
+                // Writing into a Vec cannot fail.
+                let _ = write!(out, "{number:0width$}", width = self.digits);
+            }
+            Source::Unique => {
+                out.extend_from_slice(&self.prefix);
+                let _ = write!(out, "{:016x}", stream.scramble(slot.ordinal));
+            }
+        }
+        if let Some(width) = self.width {
+            out.resize(start + width, 0);
+        }
+    }
+
+    /// The longest value written, in bytes.
+    pub fn max_len(&self) -> u64 {
+        if let Some(width) = self.width {
+            return width as u64;
+        }
+        let prefix = self.prefix.len() as u64;
+        match &self.source {
+            Source::Words(lists) => lists
+                .iter()
+                .map(|(_, entries)| {
+                    entries
+                        .iter()
+                        .map(|e| e.len() as u64 + 1)
+                        .max()
+                        .unwrap_or(0)
+                })
+                .sum(),
+            Source::Random => self.lengths.max(),
+            Source::Sequential { .. } => prefix + (self.digits as u64).max(40),
+            Source::Unique => prefix + 16,
+        }
+    }
+
+    /// Whether values are drawn from one list of entries (a dictionary can hold them).
+    pub fn entries(&self) -> Option<&[Vec<u8>]> {
+        match &self.source {
+            Source::Words(lists) if lists.len() == 1 => Some(&lists[0].1),
+            _ => None,
+        }
+    }
+
+    /// Whether two slots with different ordinals always get different values.
+    pub fn is_distinct(&self) -> bool {
+        match self.source {
+            Source::Unique => true,
+            Source::Sequential { step, .. } => step != 0,
+            _ => false,
+        }
+    }
+
+    /// An identifier of `slot`'s value among the vocabulary's, when values are drawn from one.
+    pub fn vocabulary_index(&self, stream: Stream, slot: Slot) -> Option<usize> {
+        match &self.source {
+            Source::Words(lists) => Some(lists.iter().enumerate().fold(
+                0,
+                |id, (word, (picker, entries))| {
+                    id * entries.len() + picker.pick(stream, slot, word_draw(word))
+                },
+            )),
+            _ => None,
+        }
+    }
+}

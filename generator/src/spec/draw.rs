@@ -1,0 +1,172 @@
+//! Random numbers addressed by cell: every draw is a hash of (column, slot, draw number), so a
+//! value never depends on which batch, thread or part computes it.
+
+use crate::{GuidedIndex, RankTable};
+
+use super::Params;
+
+/// SplitMix64's finaliser: a bijection of u64 with full avalanche.
+pub(super) fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Where a value sits: the key its draws hash, and its ordinal (the row at the top level;
+/// `parent * stride + index` for list items), which sequential and unique values count with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Slot {
+    key: u64,
+    pub ordinal: u64,
+}
+
+impl Slot {
+    /// The slot of a top-level row.
+    pub fn row(row: u64) -> Self {
+        Self {
+            key: row,
+            ordinal: row,
+        }
+    }
+
+    /// The slot of item `index` of a list in this slot whose lists hold at most `stride` items.
+    pub fn item(self, index: u64, stride: u64) -> Self {
+        Self {
+            key: mix(self.key.wrapping_mul(0x100_0000_01B3) ^ mix(index)),
+            ordinal: self.ordinal.wrapping_mul(stride).wrapping_add(index),
+        }
+    }
+
+    /// A slot for vocabulary entry `rank`, outside every row's key space in practice.
+    pub fn rank(rank: u64) -> Self {
+        Self {
+            key: mix(!rank),
+            ordinal: rank,
+        }
+    }
+}
+
+/// Which of a cell's independent draws.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Draw {
+    /// Whether the value is NULL.
+    Null,
+    /// The value, or the first of its words.
+    Value,
+    /// The second uniform of a normal draw.
+    Second,
+    /// A list's or string's length.
+    Length,
+    /// Word `n` (from 1) of a value made of several words, or chunk `n` of random text.
+    Extra(u64),
+}
+
+impl Draw {
+    fn salt(self) -> u64 {
+        match self {
+            Self::Null => 1,
+            Self::Value => 2,
+            Self::Second => 3,
+            Self::Length => 4,
+            Self::Extra(n) => 5 + n,
+        }
+    }
+}
+
+/// One column's random stream.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Stream(u64);
+
+impl Stream {
+    /// The stream of the column at `path` (a hash of its position in the schema) for `seed`.
+    pub fn new(seed: u64, path: u64) -> Self {
+        Self(mix(seed ^ mix(path)))
+    }
+
+    /// A uniform u64.
+    #[inline]
+    pub fn bits(self, slot: Slot, draw: Draw) -> u64 {
+        mix(self.0 ^ mix(slot.key ^ draw.salt().wrapping_mul(0xD6E8_FEB8_6659_FD93)))
+    }
+
+    /// A uniform f64 in [0, 1).
+    #[inline]
+    pub fn unit(self, slot: Slot, draw: Draw) -> f64 {
+        (self.bits(slot, draw) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+
+    /// A bijective scramble of `ordinal`: distinct ordinals give distinct values.
+    pub fn scramble(self, ordinal: u64) -> u64 {
+        mix(ordinal ^ self.0)
+    }
+}
+
+/// A uniform integer in `0..n` from 64 random bits (Lemire's multiply-shift).
+#[inline]
+pub(super) fn below(bits: u64, n: u64) -> u64 {
+    ((u128::from(bits) * u128::from(n)) >> 64) as u64
+}
+
+/// The lengths of a column's lists, strings or binaries.
+#[derive(Debug, Clone)]
+pub(super) struct Lengths {
+    min: u64,
+    max: u64,
+    weights: Option<GuidedIndex>,
+}
+
+impl Lengths {
+    /// From `min_length`, `max_length` and `length_weights`, with defaults for what is missing.
+    pub fn new(params: &Params, default: (u64, u64)) -> Self {
+        let min = params.min_length.unwrap_or(default.0);
+        let max = params
+            .max_length
+            .unwrap_or_else(|| default.1.max(min))
+            .max(min);
+        let weights = GuidedIndex::from_weights(&params.length_weights);
+        Self { min, max, weights }
+    }
+
+    /// The longest length drawn.
+    pub fn max(&self) -> u64 {
+        self.max
+    }
+
+    /// The length of `slot`'s value.
+    #[inline]
+    pub fn draw(&self, stream: Stream, slot: Slot) -> u64 {
+        match &self.weights {
+            Some(table) => {
+                self.min + table.index_of(stream.unit(slot, Draw::Length) * table.total()) as u64
+            }
+            None => self.min + below(stream.bits(slot, Draw::Length), self.max - self.min + 1),
+        }
+    }
+}
+
+/// 64 characters, so that one random bit pattern of 6 bits picks one.
+const TEXT_ALPHABET: &[u8; 64] =
+    b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -";
+
+/// Appends `length` random characters (`text`) or bytes to `out`.
+pub(super) fn random_bytes(out: &mut Vec<u8>, stream: Stream, slot: Slot, length: u64, text: bool) {
+    let per_draw = if text { 10 } else { 8 };
+    let mut chunk = 0;
+    let mut left = length;
+    while left > 0 {
+        let mut bits = stream.bits(slot, Draw::Extra(chunk));
+        let take = left.min(per_draw);
+        for _ in 0..take {
+            if text {
+                out.push(TEXT_ALPHABET[(bits & 63) as usize]);
+                bits >>= 6;
+            } else {
+                out.push(bits as u8);
+                bits >>= 8;
+            }
+        }
+        left -= take;
+        chunk += 1;
+    }
+}

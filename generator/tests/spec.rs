@@ -1,0 +1,372 @@
+//! The spec generator: presets, determinism, every key honoured, every bad spec refused.
+
+use std::collections::HashMap;
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Date32Type, Decimal128Type, Float64Type, Int32Type, Int64Type};
+use arrow_array::{Array, RecordBatch};
+use arrow_schema::DataType;
+use shredlab_generator::spec::{parse, SpecGenerator};
+
+const PRESETS: &[&str] = &["contacts", "otel-logs", "lineitem", "wide", "deep"];
+
+fn preset(name: &str) -> SpecGenerator {
+    let path = format!("{}/../specs/{name}.json", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    SpecGenerator::new(&parse(&text).unwrap(), 42).unwrap()
+}
+
+fn one_column(field: &str, rows: u64) -> RecordBatch {
+    let spec = parse(&format!("{{\"fields\": [{field}]}}")).unwrap();
+    SpecGenerator::new(&spec, 7)
+        .unwrap()
+        .batch(0..rows)
+        .unwrap()
+}
+
+/// Pearson's chi-square statistic of observed counts against expected probabilities.
+fn chi_square(observed: &[u64], probabilities: &[f64]) -> f64 {
+    let total: u64 = observed.iter().sum();
+    observed
+        .iter()
+        .zip(probabilities)
+        .map(|(&o, &p)| {
+            let expected = p * total as f64;
+            (o as f64 - expected).powi(2) / expected
+        })
+        .sum()
+}
+
+fn normalised(weights: &[f64]) -> Vec<f64> {
+    let total: f64 = weights.iter().sum();
+    weights.iter().map(|w| w / total).collect()
+}
+
+fn counts_of(values: impl Iterator<Item = String>) -> HashMap<String, u64> {
+    let mut counts = HashMap::new();
+    for v in values {
+        *counts.entry(v).or_insert(0) += 1;
+    }
+    counts
+}
+
+#[test]
+fn every_preset_is_the_same_for_any_batch_split_and_changes_with_the_seed() {
+    for name in PRESETS {
+        let generator = preset(name);
+        generator.check_batch_rows(16_384).unwrap();
+        let whole = generator.batch(10_000..12_000).unwrap();
+        let first = generator.batch(10_000..10_777).unwrap();
+        let rest = generator.batch(10_777..12_000).unwrap();
+        assert_eq!(whole.slice(0, 777), first, "{name}");
+        assert_eq!(whole.slice(777, 1_223), rest, "{name}");
+        let path = format!("{}/../specs/{name}.json", env!("CARGO_MANIFEST_DIR"));
+        let spec = parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let other = SpecGenerator::new(&spec, 43)
+            .unwrap()
+            .batch(10_000..12_000)
+            .unwrap();
+        assert_ne!(whole, other, "{name}");
+        assert_eq!(whole.schema(), generator.schema(), "{name}");
+    }
+}
+
+#[test]
+fn categorical_weights_hold_by_chi_square() {
+    let batch = one_column(
+        r#"{"name": "level", "type": {"name": "utf8"}, "metadata": {"distribution": "categorical",
+            "values": ["INFO", "WARN", "ERROR"], "weights": [8, 1.5, 0.5]}}"#,
+        50_000,
+    );
+    let column = batch.column(0).as_string::<i32>();
+    let counts = counts_of(column.iter().map(|v| v.unwrap().to_string()));
+    let observed: Vec<u64> = ["INFO", "WARN", "ERROR"]
+        .iter()
+        .map(|k| counts[*k])
+        .collect();
+    // 13.8 is the 0.999 quantile of chi-square with 2 degrees of freedom.
+    let statistic = chi_square(&observed, &normalised(&[8.0, 1.5, 0.5]));
+    assert!(
+        statistic < 13.8,
+        "chi-square {statistic}, counts {observed:?}"
+    );
+}
+
+#[test]
+fn zipf_ranks_hold_by_chi_square() {
+    let batch = one_column(
+        r#"{"name": "n", "nullable": false, "type": {"name": "int", "bitWidth": 32},
+            "metadata": {"distribution": "zipf", "zipf_s": 1.2, "values": [0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19]}}"#,
+        100_000,
+    );
+    let column = batch.column(0).as_primitive::<Int32Type>();
+    let mut observed = vec![0u64; 20];
+    column
+        .values()
+        .iter()
+        .for_each(|&v| observed[v as usize] += 1);
+    let weights: Vec<f64> = (1..=20).map(|k| (k as f64).powf(-1.2)).collect();
+    // 43.8 is the 0.999 quantile of chi-square with 19 degrees of freedom.
+    let statistic = chi_square(&observed, &normalised(&weights));
+    assert!(
+        statistic < 43.8,
+        "chi-square {statistic}, counts {observed:?}"
+    );
+}
+
+#[test]
+fn list_lengths_follow_their_weights_and_nulls_their_probability() {
+    let batch = one_column(
+        r#"{"name": "l", "type": {"name": "list"}, "metadata": {"null_probability": 0.25, "min_length": 1,
+            "max_length": 4, "length_weights": [4, 3, 2, 1]},
+            "children": [{"name": "item", "type": {"name": "int", "bitWidth": 8}}]}"#,
+        40_000,
+    );
+    let lists = batch.column(0).as_list::<i32>();
+    let nulls = lists.null_count() as f64 / 40_000.0;
+    assert!((nulls - 0.25).abs() < 0.01, "null fraction {nulls}");
+    let mut observed = vec![0u64; 4];
+    for i in 0..lists.len() {
+        if lists.is_valid(i) {
+            observed[lists.value_length(i) as usize - 1] += 1;
+        } else {
+            assert_eq!(lists.value_length(i), 0);
+        }
+    }
+    // 16.3 is the 0.999 quantile of chi-square with 3 degrees of freedom.
+    let statistic = chi_square(&observed, &normalised(&[4.0, 3.0, 2.0, 1.0]));
+    assert!(
+        statistic < 16.3,
+        "chi-square {statistic}, lengths {observed:?}"
+    );
+}
+
+#[test]
+fn uniform_normal_and_sequential_numbers_keep_their_parameters() {
+    let batch = one_column(
+        r#"{"name": "u", "nullable": false, "type": {"name": "int", "bitWidth": 64}, "metadata": {"min": -5, "max": 5}},
+           {"name": "x", "type": {"name": "floatingpoint", "precision": "DOUBLE"},
+            "metadata": {"distribution": "normal", "mean": 50, "stddev": 10, "null_probability": 0.2}},
+           {"name": "k", "nullable": false, "type": {"name": "int", "bitWidth": 64},
+            "metadata": {"distribution": "sequential", "min": 100, "step": 0.5}},
+           {"name": "day", "nullable": false, "type": {"name": "date", "unit": "DAY"}, "metadata": {"min": 18000, "max": 18009}},
+           {"name": "price", "nullable": false, "type": {"name": "decimal", "precision": 7, "scale": 2}, "metadata": {"min": 1, "max": 2}}"#,
+        20_000,
+    );
+    let uniform = batch.column(0).as_primitive::<Int64Type>();
+    let mut seen = [0u64; 11];
+    uniform
+        .values()
+        .iter()
+        .for_each(|&v| seen[(v + 5) as usize] += 1);
+    assert!(seen.iter().all(|&n| n > 1_500), "{seen:?}");
+    let normal = batch.column(1).as_primitive::<Float64Type>();
+    assert!((normal.null_count() as f64 / 20_000.0 - 0.2).abs() < 0.01);
+    let values: Vec<f64> = normal.iter().flatten().collect();
+    let mean = values.iter().sum::<f64>() / values.len() as f64;
+    let sd = (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / values.len() as f64).sqrt();
+    assert!(
+        (mean - 50.0).abs() < 0.3 && (sd - 10.0).abs() < 0.3,
+        "{mean} {sd}"
+    );
+    let keys = batch.column(2).as_primitive::<Int64Type>();
+    assert_eq!(&keys.values()[..5], &[100, 100, 101, 101, 102]);
+    let days = batch.column(3).as_primitive::<Date32Type>();
+    assert!(days.values().iter().all(|d| (18_000..=18_009).contains(d)));
+    let prices = batch.column(4).as_primitive::<Decimal128Type>();
+    assert!(prices.values().iter().all(|p| (100..=200).contains(p)));
+    assert_eq!(prices.data_type(), &DataType::Decimal128(7, 2));
+}
+
+#[test]
+fn strings_keep_lengths_prefixes_and_uniqueness() {
+    let batch = one_column(
+        r#"{"name": "r", "nullable": false, "type": {"name": "utf8"}, "metadata": {"min_length": 3, "max_length": 5}},
+           {"name": "s", "nullable": false, "type": {"name": "utf8"},
+            "metadata": {"distribution": "sequential", "prefix": "+91-", "digits": 10, "min": 7}},
+           {"name": "u", "nullable": false, "type": {"name": "utf8"}, "metadata": {"unique": true, "prefix": "id-"}},
+           {"name": "w", "nullable": false, "type": {"name": "utf8"},
+            "metadata": {"distribution": "zipf", "zipf_s": 1, "vocabulary": ["first_names", "last_names"]}}"#,
+        10_000,
+    );
+    let random = batch.column(0).as_string::<i32>();
+    assert!(random.iter().all(|v| (3..=5).contains(&v.unwrap().len())));
+    let sequential = batch.column(1).as_string::<i32>();
+    assert_eq!(sequential.value(0), "+91-0000000007");
+    assert_eq!(sequential.value(12), "+91-0000000019");
+    let unique = batch.column(2).as_string::<i32>();
+    let distinct: std::collections::HashSet<_> = unique.iter().collect();
+    assert_eq!(distinct.len(), 10_000);
+    assert!(unique.value(0).starts_with("id-"));
+    let names = batch.column(3).as_string::<i32>();
+    let counts = counts_of(
+        names
+            .iter()
+            .map(|v| v.unwrap().split(' ').next().unwrap().to_string()),
+    );
+    let top = shredlab_generator::vocab::first_names()[0];
+    let second = shredlab_generator::vocab::first_names()[1];
+    // Zipf with s = 1: rank 1 twice as frequent as rank 2.
+    let ratio = counts[top] as f64 / counts[second] as f64;
+    assert!((ratio - 2.0).abs() < 0.3, "{ratio}");
+    assert!(names.iter().all(|v| v.unwrap().split(' ').count() == 2));
+}
+
+#[test]
+fn map_keys_are_distinct_within_each_map_and_dictionaries_hold_the_vocabulary() {
+    let batch = one_column(
+        r#"{"name": "m", "type": {"name": "map", "keysSorted": false}, "metadata": {"min_length": 3, "max_length": 3},
+            "children": [{"name": "entries", "nullable": false, "type": {"name": "struct"}, "children": [
+              {"name": "key", "nullable": false, "type": {"name": "utf8"}, "metadata": {"distribution": "zipf", "zipf_s": 2, "cardinality": 5}},
+              {"name": "value", "type": {"name": "bool"}}]}]},
+           {"name": "d", "type": {"name": "utf8"}, "dictionary": {"id": 0, "indexType": {"name": "int", "bitWidth": 8}},
+            "metadata": {"distribution": "categorical", "values": ["a", "b", "c"], "null_probability": 0.5}}"#,
+        5_000,
+    );
+    let maps = batch.column(0).as_map();
+    let mut shortened = 0;
+    for i in 0..maps.len() {
+        let entries = maps.value(i);
+        let keys = entries.column(0).as_string::<i32>();
+        let distinct: std::collections::HashSet<_> = keys.iter().collect();
+        assert_eq!(distinct.len(), keys.len(), "row {i}");
+        shortened += usize::from(keys.len() < 3);
+    }
+    // With s = 2 over 5 keys, rank 1 has 68% of the weight: duplicates are common and dropped.
+    assert!(shortened > 1_000, "{shortened}");
+    let dictionary = batch
+        .column(1)
+        .as_dictionary::<arrow_array::types::Int8Type>();
+    assert_eq!(dictionary.values().len(), 3);
+    assert!((dictionary.null_count() as f64 / 5_000.0 - 0.5).abs() < 0.03);
+}
+
+#[test]
+fn every_type_of_the_deep_preset_is_generated() {
+    let batch = preset("deep").batch(0..2_000).unwrap();
+    let mut types = Vec::new();
+    fn walk(data_type: &DataType, types: &mut Vec<String>) {
+        let name = format!("{data_type:?}");
+        types.push(name.split('(').next().unwrap().to_string());
+        match data_type {
+            DataType::List(f)
+            | DataType::LargeList(f)
+            | DataType::FixedSizeList(f, _)
+            | DataType::Map(f, _) => walk(f.data_type(), types),
+            DataType::Struct(fields) => fields.iter().for_each(|f| walk(f.data_type(), types)),
+            _ => {}
+        }
+    }
+    batch
+        .schema()
+        .fields()
+        .iter()
+        .for_each(|f| walk(f.data_type(), &mut types));
+    for expected in [
+        "Int64",
+        "Struct",
+        "LargeList",
+        "Utf8View",
+        "List",
+        "LargeUtf8",
+        "FixedSizeList",
+        "Float32",
+        "Map",
+        "Utf8",
+        "Int16",
+        "BinaryView",
+        "Date64",
+        "Boolean",
+        "LargeBinary",
+        "Binary",
+        "Time64",
+        "Time32",
+        "Float16",
+        "UInt8",
+        "Decimal256",
+        "Dictionary",
+        "Timestamp",
+        "Null",
+        "UInt64",
+    ] {
+        assert!(
+            types.iter().any(|t| t == expected),
+            "{expected} missing from {types:?}"
+        );
+    }
+    assert_eq!(batch.num_rows(), 2_000);
+}
+
+#[test]
+fn parameters_that_do_not_fit_the_type_are_refused_with_the_path() {
+    let cases = [
+        (
+            r#"{"name": "x", "type": {"name": "utf8"}, "metadata": {"distribution": "normal", "mean": 1, "stddev": 1}}"#,
+            "fields[0]: normal draws numbers",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "utf8"}, "dictionary": {"indexType": {"name": "int", "bitWidth": 8}}}"#,
+            "fields[0]: a dictionary-encoded field draws from a vocabulary",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "utf8"}, "dictionary": {"indexType": {"name": "int", "bitWidth": 8}}, "metadata": {"cardinality": 300}}"#,
+            "300 dictionary entries do not fit Int8 keys",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "int", "bitWidth": 8}, "metadata": {"min": -300}}"#,
+            "fields[0]: min -300 is outside what Int8 holds",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "int", "bitWidth": 8}, "metadata": {"cardinality": 1000}}"#,
+            "cardinality 1000 is more than the 256 values",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "int", "bitWidth": 32}, "metadata": {"values": ["a"]}}"#,
+            "value \"a\" is not a number",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "int", "bitWidth": 32}, "metadata": {"unique": true}}"#,
+            "takes none of unique",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "bool"}, "metadata": {"distribution": "sequential"}}"#,
+            "booleans take true_probability",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "struct"}, "children": [{"name": "y", "type": {"name": "utf8"}, "metadata": {"true_probability": 0.2}}]}"#,
+            "fields[0].children[0]: true_probability is for booleans",
+        ),
+        (
+            r#"{"name": "m", "type": {"name": "map"}, "children": [{"name": "entries", "nullable": false, "type": {"name": "struct"}, "children": [
+            {"name": "key", "nullable": false, "type": {"name": "utf8"}}, {"name": "value", "type": {"name": "utf8"}}]}]}"#,
+            "fields[0]: a map's keys must be distinct",
+        ),
+        (
+            r#"{"name": "m", "type": {"name": "map", "keysSorted": true}, "children": [{"name": "entries", "nullable": false, "type": {"name": "struct"}, "children": [
+            {"name": "key", "nullable": false, "type": {"name": "utf8"}, "metadata": {"unique": true}}, {"name": "value", "type": {"name": "utf8"}}]}]}"#,
+            "keysSorted",
+        ),
+    ];
+    for (field, expected) in cases {
+        let spec = parse(&format!("{{\"fields\": [{field}]}}")).unwrap();
+        let message = SpecGenerator::new(&spec, 1).unwrap_err().to_string();
+        assert!(message.contains(expected), "{field}: got {message}");
+    }
+}
+
+#[test]
+fn batches_beyond_32_bit_offsets_are_refused_before_generation() {
+    let spec = parse(
+        r#"{"fields": [{"name": "l", "type": {"name": "list"}, "metadata": {"max_length": 100000},
+             "children": [{"name": "item", "type": {"name": "utf8"}, "metadata": {"max_length": 1000}}]}]}"#,
+    )
+    .unwrap();
+    let generator = SpecGenerator::new(&spec, 1).unwrap();
+    generator.check_batch_rows(10).unwrap();
+    let message = generator.check_batch_rows(100_000).unwrap_err().to_string();
+    assert!(
+        message.starts_with("fields[0]: a batch could hold"),
+        "{message}"
+    );
+    assert!(message.contains("Large variant"), "{message}");
+}
