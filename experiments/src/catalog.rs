@@ -112,6 +112,29 @@ impl Optimization {
     }
 }
 
+impl Optimization {
+    /// Whether this optimization acts on the contacts generator or on the contacts' columns,
+    /// and so means nothing for a workload read from a spec file.
+    pub fn contacts_only(self) -> bool {
+        use Optimization::*;
+        matches!(
+            self,
+            DictionaryPhoneType
+                | NoRowStructs
+                | ReuseNumberBuffer
+                | ReuseNameBuffer
+                | PrecomputedSampling
+                | ThreadLocalBuilders
+                | InternedNames
+                | DirectNames
+                | DirectDigits
+                | FittedWriterProperties
+                | GuidedNameRanks
+                | RecyclingChannel
+        )
+    }
+}
+
 impl fmt::Display for Optimization {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.slug())

@@ -52,9 +52,13 @@ pub struct Cli {
     /// Parquet compression: none, snappy, lz4, or zstd(LEVEL).
     #[arg(long, default_value = "none")]
     pub compression: CompressionSpec,
-    /// Zipf exponent of first and last names (0 is uniform).
-    #[arg(long, default_value_t = 1.0)]
-    pub zipf_exponent: f64,
+    /// Zipf exponent of first and last names (0 is uniform) [default: 1.0].
+    #[arg(long)]
+    pub zipf_exponent: Option<f64>,
+    /// Generate the workload of this spec file (see SPEC.md and specs/) instead of the
+    /// contacts; the experiment's contacts-only optimizations are left out.
+    #[arg(long, value_name = "FILE")]
+    pub spec: Option<PathBuf>,
     /// Read the files back and check their digest against the data produced.
     #[arg(long)]
     pub verify: bool,
@@ -126,9 +130,10 @@ impl Cli {
             seed: self.seed,
             compression: self.compression,
             skew: SkewConfig {
-                name_zipf_exponent: self.zipf_exponent,
+                name_zipf_exponent: self.zipf_exponent.unwrap_or(1.0),
                 ..SkewConfig::default()
             },
+            spec: self.spec.clone(),
             verify: self.verify,
             part: self.part,
             parts: self.parts,

@@ -1,5 +1,8 @@
 //! A pipeline run's configuration as plain data, resolved once from the request and the catalog.
 
+use std::path::PathBuf;
+use std::sync::Arc;
+
 use shredlab_generator::SkewConfig;
 
 use crate::alloc::Allocator;
@@ -9,6 +12,33 @@ use crate::error::PipelineError;
 use crate::output::{SinkKind, SyncMode};
 use crate::properties::WriterMemory;
 use crate::shard::Shard;
+use crate::workload::SpecWorkload;
+
+/// Loads the spec workload at `path` for `request`, and takes the experiment's contacts-only
+/// optimizations out of `optimizations`; asking for one explicitly is an error.
+fn spec_workload(
+    request: &RunRequest,
+    path: &std::path::Path,
+    optimizations: &mut Optimizations,
+) -> Result<SpecWorkload, PipelineError> {
+    if request.skew != SkewConfig::default() {
+        return Err(PipelineError::SkewWithSpec);
+    }
+    let asked: Vec<&'static str> = request
+        .enable
+        .iter()
+        .filter(|o| o.contacts_only())
+        .map(|o| o.slug())
+        .collect();
+    if !asked.is_empty() {
+        return Err(PipelineError::ContactsOnly(asked));
+    }
+    Optimization::ALL
+        .iter()
+        .filter(|o| o.contacts_only())
+        .for_each(|o| optimizations.disable(*o));
+    SpecWorkload::load(path, request.seed)
+}
 
 /// The most rows one batch may hold. Arrow addresses a `Utf8` column's bytes with 32-bit offsets;
 /// at 2^24 rows every contacts column stays far below that 2 GiB limit.
@@ -39,8 +69,10 @@ pub struct RunRequest {
     pub seed: u64,
     /// Parquet compression.
     pub compression: CompressionSpec,
-    /// Skew of the data.
+    /// Skew of the contacts.
     pub skew: SkewConfig,
+    /// A spec file to generate instead of the contacts.
+    pub spec: Option<PathBuf>,
     /// Digest the data as produced and as read back, and compare.
     pub verify: bool,
     /// Shard index (0-based) of this process.
@@ -78,6 +110,7 @@ impl Default for RunRequest {
             seed: 42,
             compression: CompressionSpec::None,
             skew: SkewConfig::default(),
+            spec: None,
             verify: false,
             part: 0,
             parts: 1,
@@ -114,8 +147,10 @@ pub struct PipelineConfig {
     pub seed: u64,
     /// Parquet compression.
     pub compression: CompressionSpec,
-    /// Skew of the data.
+    /// Skew of the contacts.
     pub skew: SkewConfig,
+    /// The spec workload generated instead of the contacts, if any.
+    pub spec: Option<Arc<SpecWorkload>>,
     /// Whether to run the data gate.
     pub verify: bool,
     /// The slice of the rows this process generates.
@@ -143,8 +178,14 @@ impl PipelineConfig {
             .disable
             .iter()
             .for_each(|o| optimizations.disable(*o));
-        request.skew.validate()?;
-        request.skew.check_rows(request.rows)?;
+        let spec = match &request.spec {
+            Some(path) => Some(Arc::new(spec_workload(request, path, &mut optimizations)?)),
+            None => {
+                request.skew.validate()?;
+                request.skew.check_rows(request.rows)?;
+                None
+            }
+        };
         let cores = cores.max(1);
         let default_writers = if optimizations.has(Optimization::ParallelWriter) {
             1
@@ -173,6 +214,7 @@ impl PipelineConfig {
             seed: request.seed,
             compression: request.compression,
             skew: request.skew.clone(),
+            spec,
             verify: request.verify,
             shard: Shard::try_new(request.part, request.parts)?,
             milestones: request.milestones,
@@ -202,6 +244,9 @@ impl PipelineConfig {
             if value > max {
                 return Err(PipelineError::TooLarge { flag, value, max });
             }
+        }
+        if let Some(spec) = &config.spec {
+            spec.check_batch_rows(config.batch_size)?;
         }
         if config.batch_count() == 0 {
             return Err(PipelineError::EmptyShard {

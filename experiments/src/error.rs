@@ -49,6 +49,20 @@ pub enum PipelineError {
         /// The count given.
         parts: u64,
     },
+    /// The spec file cannot be read or used.
+    #[error("spec file {path}: {message}")]
+    Spec {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, with the field's path.
+        message: String,
+    },
+    /// Optimizations of the contacts generator were asked for a spec workload.
+    #[error("--enable {}: these optimizations act on the contacts generator and mean nothing for a --spec workload; drop them", .0.join(","))]
+    ContactsOnly(Vec<&'static str>),
+    /// A contacts setting was given with a spec workload.
+    #[error("--zipf-exponent shapes the contacts table; a --spec workload sets its distributions in the spec file")]
+    SkewWithSpec,
     /// The skew configuration or row count is invalid.
     #[error(transparent)]
     Skew(#[from] ConfigError),

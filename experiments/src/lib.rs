@@ -27,3 +27,4 @@ pub mod shard;
 pub mod signals;
 pub mod source;
 pub mod usage;
+pub mod workload;

@@ -23,6 +23,8 @@ pub struct RunReport {
     pub slug: &'static str,
     /// The optimizations in force.
     pub optimizations: Vec<&'static str>,
+    /// What was generated: `contacts`, or the spec file's path.
+    pub workload: String,
     /// Rows written.
     pub rows: u64,
     /// Rows per batch.
@@ -130,6 +132,10 @@ impl RunReport {
             experiment: config.experiment,
             slug: CATALOG[config.experiment as usize].slug,
             optimizations: config.optimizations.iter().map(|o| o.slug()).collect(),
+            workload: config
+                .spec
+                .as_ref()
+                .map_or_else(|| "contacts".to_string(), |s| s.path.display().to_string()),
             rows,
             batch_size: config.batch_size,
             producers: config.producers,
@@ -168,12 +174,13 @@ impl RunReport {
     pub fn human(&self) -> String {
         let mib = |bytes: f64| bytes / (1024.0 * 1024.0);
         let mut text = format!(
-            "experiment {:02}-{}: {} rows in {:.3} s ({:.2} M rows/s)\n\
+            "experiment {:02}-{}: {} rows of {} in {:.3} s ({:.2} M rows/s)\n\
              producers {}, writers {}, batch {}, compression {}, allocator {}, sync {}\n\
              arrow {:.1} MiB ({:.1} MiB/s), ",
             self.experiment,
             self.slug,
             self.rows,
+            self.workload,
             self.elapsed_s,
             self.rows_per_s / 1e6,
             self.producers,

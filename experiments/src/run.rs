@@ -81,17 +81,29 @@ pub fn execute_without_files(
     Ok(RunReport::new(config, &totals, &[], None))
 }
 
-/// Calls `run` with the run's contact source, or with its batches built up front when
-/// `config.prebuilt` (before `run` starts any clock).
+/// Calls `run` with the run's batch source (the spec workload's, or the contacts'), or with its
+/// batches built up front when `config.prebuilt` (before `run` starts any clock).
 fn with_source<T>(
     config: &PipelineConfig,
     run: impl FnOnce(&dyn BatchSource) -> Result<T, PipelineError>,
 ) -> Result<T, PipelineError> {
-    let contacts = ContactSource::try_new(config.seed, config.skew.clone(), config.optimizations)?;
+    let contacts;
+    let spec;
+    let source: &dyn BatchSource = match &config.spec {
+        Some(workload) => {
+            spec = workload.source();
+            &spec
+        }
+        None => {
+            contacts =
+                ContactSource::try_new(config.seed, config.skew.clone(), config.optimizations)?;
+            &contacts
+        }
+    };
     if config.prebuilt {
-        run(&PrebuiltSource::build(&contacts, config))
+        run(&PrebuiltSource::build(source, config))
     } else {
-        run(&contacts)
+        run(source)
     }
 }
 

@@ -1,0 +1,82 @@
+//! A workload read from a spec file (`pipeline --spec FILE`), and the batch source that
+//! generates it. The contacts table is the other workload, in [`crate::source`].
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use arrow_array::RecordBatch;
+use arrow_schema::SchemaRef;
+use shredlab_generator::spec::{parse, SpecGenerator};
+
+use crate::error::PipelineError;
+use crate::source::{BatchMaker, BatchSource};
+
+/// A spec file, read and checked, with the generator of its rows for the run's seed.
+#[derive(Debug, Clone)]
+pub struct SpecWorkload {
+    /// The file it came from.
+    pub path: PathBuf,
+    generator: SpecGenerator,
+}
+
+impl SpecWorkload {
+    /// Reads and checks `path` and builds its generator for `seed`.
+    pub fn load(path: &Path, seed: u64) -> Result<Self, PipelineError> {
+        let failed = |message: String| PipelineError::Spec {
+            path: path.to_path_buf(),
+            message,
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| failed(e.to_string()))?;
+        let spec = parse(&text).map_err(|e| failed(e.to_string()))?;
+        let generator = SpecGenerator::new(&spec, seed).map_err(|e| failed(e.to_string()))?;
+        Ok(Self {
+            path: path.to_path_buf(),
+            generator,
+        })
+    }
+
+    /// Fails when batches of `rows` rows could overflow a column's 32-bit offsets.
+    pub fn check_batch_rows(&self, rows: usize) -> Result<(), PipelineError> {
+        self.generator
+            .check_batch_rows(rows)
+            .map_err(|e| PipelineError::Spec {
+                path: self.path.clone(),
+                message: format!("{e} (--batch-size {rows})"),
+            })
+    }
+
+    /// The batch source of the workload.
+    pub fn source(&self) -> SpecSource<'_> {
+        SpecSource(&self.generator)
+    }
+}
+
+/// Two workloads are the same when they come from the same file.
+impl PartialEq for SpecWorkload {
+    fn eq(&self, other: &Self) -> bool {
+        self.path == other.path
+    }
+}
+
+/// Batches of a spec workload: every producer shares the generator, which holds no mutable
+/// state.
+#[derive(Debug, Clone, Copy)]
+pub struct SpecSource<'a>(&'a SpecGenerator);
+
+impl BatchSource for SpecSource<'_> {
+    fn schema(&self) -> SchemaRef {
+        self.0.schema()
+    }
+
+    fn maker(&self) -> Box<dyn BatchMaker + '_> {
+        Box::new(*self)
+    }
+}
+
+impl BatchMaker for SpecSource<'_> {
+    fn make(&mut self, rows: Range<u64>) -> RecordBatch {
+        self.0
+            .batch(rows)
+            .expect("the batch size passed check_batch_rows when the run was resolved")
+    }
+}

@@ -1,0 +1,159 @@
+//! `pipeline --spec`: every preset gives the same data whatever the experiment, thread counts,
+//! batch size or part split, and contacts-only settings are refused by name.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use indicatif::ProgressBar;
+use shredlab_experiments::catalog::Optimization;
+use shredlab_experiments::config::RunRequest;
+use shredlab_experiments::gate::Digest;
+use shredlab_experiments::output::OutputDir;
+use shredlab_experiments::run::{execute, resolve};
+
+const ROWS: u64 = 6_001;
+const PRESETS: &[&str] = &["contacts", "otel-logs", "lineitem", "wide", "deep"];
+
+fn preset(name: &str) -> PathBuf {
+    PathBuf::from(format!(
+        "{}/../specs/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+}
+
+fn digest_of(request: RunRequest) -> Digest {
+    let dir = tempfile::tempdir().unwrap();
+    let config = resolve(&RunRequest {
+        rows: ROWS,
+        verify: true,
+        ..request
+    })
+    .unwrap();
+    let output = OutputDir::prepare(dir.path(), false, config.shard).unwrap();
+    let report = execute(&config, &output, &ProgressBar::hidden()).unwrap();
+    assert_eq!(report.gate, Some("pass"));
+    report.digest.unwrap()
+}
+
+#[test]
+fn every_preset_has_one_digest_for_any_experiment_threads_batches_and_parts() {
+    for name in PRESETS {
+        let spec = Some(preset(name));
+        let whole = digest_of(RunRequest {
+            spec: spec.clone(),
+            ..RunRequest::default()
+        });
+        assert_eq!(whole.rows, ROWS);
+        for (experiment, producers, writers, batch_size) in [
+            (0, 1, 1, 1_000),
+            (20, 2, 1, 777),
+            (21, 3, 2, 4_096),
+            (23, 1, 3, 500),
+        ] {
+            let request = RunRequest {
+                experiment,
+                producers: Some(producers),
+                writers: Some(writers),
+                batch_size: Some(batch_size),
+                spec: spec.clone(),
+                ..RunRequest::default()
+            };
+            assert_eq!(
+                digest_of(request),
+                whole,
+                "{name}: experiment {experiment}, {producers} producers, {writers} writers, batch {batch_size}"
+            );
+        }
+        let mut parts = Digest::default();
+        for part in 0..3 {
+            parts += digest_of(RunRequest {
+                experiment: 20,
+                part,
+                parts: 3,
+                spec: spec.clone(),
+                ..RunRequest::default()
+            });
+        }
+        assert_eq!(parts, whole, "{name}: 3 parts");
+        let reseeded = digest_of(RunRequest {
+            seed: 7,
+            spec: spec.clone(),
+            ..RunRequest::default()
+        });
+        assert_ne!(reseeded, whole, "{name}: another seed");
+    }
+}
+
+#[test]
+fn an_experiment_keeps_only_what_applies_to_a_spec() {
+    let config = resolve(&RunRequest {
+        experiment: 23,
+        spec: Some(preset("lineitem")),
+        ..RunRequest::default()
+    })
+    .unwrap();
+    assert!(config.optimizations.iter().all(|o| !o.contacts_only()));
+    for kept in [
+        Optimization::ParallelWriter,
+        Optimization::LargeBatches,
+        Optimization::BoundedWriterMemory,
+        Optimization::Jemalloc,
+    ] {
+        assert!(config.optimizations.has(kept), "{kept}");
+    }
+    assert_eq!(config.batch_size, 16_384);
+}
+
+fn pipeline(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_pipeline"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn bad_specs_and_contacts_settings_fail_with_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let bad = dir.path().join("bad.json");
+    std::fs::write(
+        &bad,
+        r#"{"fields": [{"name": "a", "type": {"name": "list"}, "children": [
+            {"name": "item", "type": {"name": "int", "bitWidth": 32}, "metadata": {"null_probability": 2}}]}]}"#,
+    )
+    .unwrap();
+    let lineitem = preset("lineitem");
+    let cases: [(Vec<&str>, &str); 4] = [
+        (
+            vec!["--spec", bad.to_str().unwrap()],
+            "bad.json: fields[0].children[0]: null_probability 2 must be in [0, 1]",
+        ),
+        (
+            vec!["--spec", "/no/such/spec.json"],
+            "spec file /no/such/spec.json: No such file",
+        ),
+        (
+            vec![
+                "--spec",
+                lineitem.to_str().unwrap(),
+                "--enable",
+                "direct-digits,mimalloc",
+            ],
+            "--enable direct-digits: these optimizations act on the contacts generator",
+        ),
+        (
+            vec!["--spec", lineitem.to_str().unwrap(), "--zipf-exponent", "2"],
+            "--zipf-exponent shapes the contacts table",
+        ),
+    ];
+    for (args, expected) in cases {
+        let mut all = vec!["--rows", "100", "-q", "-o", out.to_str().unwrap()];
+        all.extend(args);
+        let output = pipeline(&all);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{all:?}: {stderr}");
+        assert!(stderr.contains(expected), "{all:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert!(!out.exists(), "{all:?} left an output directory");
+    }
+}
