@@ -14,7 +14,11 @@ SYNC ?= end
 FLOOR_RUNS ?= 3
 CACHEGRIND_ROWS ?= 200000
 HOST ?= $(shell hostname -s)
-export ROWS RUNS WARMUP PRODUCERS WRITERS BATCH COMPRESSION SYNC FLOOR_RUNS HOST CACHEGRIND_ROWS
+# A spec file (SPEC.md, specs/) to generate instead of the contacts: experiment, experiments,
+# writer-bench and peers take it.
+SPEC ?=
+SPEC_ROWS ?= 1000000
+export ROWS RUNS WARMUP PRODUCERS WRITERS BATCH COMPRESSION SYNC FLOOR_RUNS HOST CACHEGRIND_ROWS SPEC SPEC_ROWS
 
 # Where cargo puts the release binaries (CARGO_TARGET_DIR and cargo config honoured), read once
 # when a target first needs it; every target that runs a binary builds it first.
@@ -23,7 +27,7 @@ BIN_DIR = $(eval BIN_DIR := $(shell scripts/bin-dir.sh))$(BIN_DIR)
 .PHONY: help build test lint python-test venv list experiment experiments trend sweep threads profile scaling writer-bench peers faults billion memory
 
 help:
-	@echo "make experiment N=<n> [ROWS= RUNS= WARMUP= PRODUCERS= WRITERS= BATCH= COMPRESSION= SYNC=end|none]"
+	@echo "make experiment N=<n> [ROWS= RUNS= WARMUP= PRODUCERS= WRITERS= BATCH= COMPRESSION= SYNC=end|none SPEC=specs/<name>.json]"
 	@echo "make experiments [EXPERIMENTS=\"20 21\"]  every catalog entry (or a subset), timed in interleaved rounds"
 	@echo "make trend            redraw results/\$$HOST charts and README from the summaries"
 	@echo "make sweep [N=]       writers x batch size heatmaps (default: the last experiment)"
@@ -31,7 +35,7 @@ help:
 	@echo "make profile N=<n>    perf record flamegraph, AMD uProf session when installed"
 	@echo "make scaling [PROCS=\"1 2\" CORES_PER_PROC=1 ROWS_PER_PROC=5000000 N=]  multi-process bandwidth scaling"
 	@echo "make list             the experiment catalog"
-	@echo "make writer-bench     ParallelArrowWriter vs ArrowWriter, both allocators [REPS=5]"
+	@echo "make writer-bench     ParallelArrowWriter vs ArrowWriter, both allocators [REPS=5 SPEC= SPEC_ROWS=1000000]"
 	@echo "make peers [ROWS= RUNS= PEER_COMPRESSIONS=\"none,zstd(1)\" SCAN_RUNS= READ_EXPERIMENTS=\"14 21\"]"
 	@echo "                      pyarrow, DuckDB, polars, DataFusion and the Rust writers; read back by three readers"
 	@echo "make venv             the pinned Python peers in .tools/venv (made on first use by peers and test)"

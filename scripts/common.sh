@@ -8,6 +8,20 @@ results="$bin_dir/results"
 stream="$bin_dir/stream"
 host="${HOST:-$(hostname -s)}"
 
+# With SPEC=FILE the experiments generate that spec workload instead of the contacts: their
+# results go to a folder of their own, results/<host>/spec-<name>, rendered like a host's.
+spec_args=()
+catalog_dir="$root/results/$host"
+if [ -n "${SPEC:-}" ]; then
+  if [ ! -f "$SPEC" ]; then
+    echo "error: SPEC=$SPEC is not a file: give a spec such as specs/lineitem.json (see SPEC.md)" >&2
+    exit 2
+  fi
+  SPEC="$(cd "$(dirname "$SPEC")" && pwd)/$(basename "$SPEC")"
+  spec_args=(--spec "$SPEC")
+  catalog_dir="$root/results/$host/spec-$(basename "$SPEC" .json)"
+fi
+
 # The highest experiment number in the catalog: the best configuration by default.
 last_experiment() { "$bin" --list | awk 'NR > 1 { n = $1 + 0 } END { print n }'; }
 

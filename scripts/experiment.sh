@@ -14,13 +14,13 @@ rows="${ROWS:-10000000}"; runs="${RUNS:-10}"; warmup="${WARMUP:-1}"
 cachegrind_rows="${CACHEGRIND_ROWS:-200000}"
 
 name="$(experiment_name "$n")"
-dir="$root/results/$host/$name"
+dir="$catalog_dir/$name"
 scratch="$root/out/experiment-$n"
 mkdir -p "$dir"
 rm -f "$dir/cachegrind.txt" "$dir/perf-stat.csv"
 
 args=(--experiment "$n" --output-dir "$scratch" --overwrite --quiet
-      --compression "${COMPRESSION:-none}" --sync "${SYNC:-end}")
+      --compression "${COMPRESSION:-none}" --sync "${SYNC:-end}" ${spec_args[@]+"${spec_args[@]}"})
 [ -n "${PRODUCERS:-}" ] && args+=(--producers "$PRODUCERS")
 [ -n "${WRITERS:-}" ] && args+=(--writers "$WRITERS")
 [ -n "${BATCH:-}" ] && args+=(--batch-size "$BATCH")
@@ -109,8 +109,9 @@ write_metadata "$dir" "$dir/gate.json" "
   \"peak_rss_kb\": $peak_kb,
   \"cachegrind_rows\": $cachegrind,
   \"sync\": \"${SYNC:-end}\",
+  \"workload\": \"$(json_escape "${SPEC:+${SPEC#"$root"/}}")${SPEC:-contacts}\",
   \"timing\": \"$timing\","
 if [ "$timing" = sequential ]; then
   "$results" summarize "$dir"
-  "$results" render "$root/results/$host"
+  "$results" render "$catalog_dir"
 fi

@@ -25,7 +25,7 @@ commands=()
 for name in "${names[@]}"; do
   n=$((10#${name%%-*}))
   commands+=(--prepare "rm -rf '$root/out/experiment-$n'" --command-name "$name"
-             "$(cat "$root/results/$host/$name/timed-command")")
+             "$(cat "$catalog_dir/$name/timed-command")")
 done
 hyperfine="$("$root/scripts/ensure-hyperfine.sh")"
 rounds="$(mktemp -d)"
@@ -41,8 +41,8 @@ for round in $(seq "$runs"); do
 done
 for n in $numbers; do rm -rf "$root/out/experiment-$n"; done
 
-"$results" merge-rounds "$root/results/$host" "$rounds"/round-*.json
+"$results" merge-rounds "$catalog_dir" "$rounds"/round-*.json
 for name in "${names[@]}"; do
-  "$results" summarize "$root/results/$host/$name"
+  "$results" summarize "$catalog_dir/$name"
 done
-"$results" render "$root/results/$host"
+"$results" render "$catalog_dir"

@@ -160,6 +160,15 @@ pub fn render(host: &str, summaries: &[Summary]) -> String {
         builds(summaries),
         metadata(first, "date"),
     );
+    if let Some(spec) = first.metadata["workload"]
+        .as_str()
+        .filter(|w| *w != "contacts")
+    {
+        let _ = writeln!(
+            text,
+            "Workload: the spec file `{spec}` (`SPEC=` given; the experiments' contacts-only optimizations are left out, see SPEC.md).\n"
+        );
+    }
     let timing = if first.metadata["timing"] == "interleaved" {
         format!(
             "{} interleaved rounds after {} warm-up round(s): each round is one hyperfine call \

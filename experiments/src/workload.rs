@@ -45,6 +45,11 @@ impl SpecWorkload {
             })
     }
 
+    /// The workload's generator.
+    pub fn generator(&self) -> &SpecGenerator {
+        &self.generator
+    }
+
     /// The batch source of the workload.
     pub fn source(&self) -> SpecSource<'_> {
         SpecSource(&self.generator)

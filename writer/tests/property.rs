@@ -10,19 +10,9 @@ mod common;
 
 use std::sync::Arc;
 
-use arrow_array::types::{Int32Type, Int8Type};
-use arrow_array::{
-    new_null_array, ArrayRef, BinaryArray, BinaryViewArray, BooleanArray, Date32Array, Date64Array,
-    Decimal128Array, Decimal256Array, DictionaryArray, FixedSizeBinaryArray, FixedSizeListArray,
-    Float32Array, Float64Array, Int16Array, Int32Array, Int64Array, Int8Array, LargeBinaryArray,
-    LargeListArray, LargeStringArray, ListArray, MapArray, RecordBatch, StringArray,
-    StringViewArray, StructArray, TimestampMicrosecondArray, TimestampMillisecondArray,
-    TimestampNanosecondArray, TimestampSecondArray, UInt16Array, UInt32Array, UInt64Array,
-    UInt8Array,
-};
-use arrow_buffer::{i256, NullBuffer, OffsetBuffer};
+use arrow_array::RecordBatch;
 use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef, TimeUnit};
-use common::{parallel_settings, upstream_steps, Step};
+use common::{parallel_settings, random_generator, upstream_steps, Step};
 use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::arrow::ArrowSchemaConverter;
 use parquet::basic::{Compression, Encoding, Type as PhysicalType, ZstdLevel};
@@ -32,8 +22,6 @@ use parquet::file::properties::{
 };
 use parquet::schema::types::ColumnPath;
 use proptest::prelude::*;
-use rand::{RngExt, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus as StdRng;
 use shredlab_writer::ParallelArrowWriter;
 
 /// Every leaf type the writer supports.
@@ -60,6 +48,11 @@ fn leaf_type() -> impl Strategy<Value = DataType> {
             Just(DataType::Boolean),
             Just(DataType::Date32),
             Just(DataType::Date64),
+            Just(DataType::Float16),
+            Just(DataType::Time32(TimeUnit::Second)),
+            Just(DataType::Time32(TimeUnit::Millisecond)),
+            Just(DataType::Time64(TimeUnit::Microsecond)),
+            Just(DataType::Time64(TimeUnit::Nanosecond)),
         ],
         (1u8..=38, 0i8..=9).prop_map(|(p, s)| DataType::Decimal128(p, s.min(p as i8))),
         (1u8..=76, 0i8..=9).prop_map(|(p, s)| DataType::Decimal256(p, s.min(p as i8))),
@@ -127,224 +120,6 @@ fn schema() -> impl Strategy<Value = SchemaRef> {
             .collect();
         Arc::new(Schema::new(fields))
     })
-}
-
-/// Validity for `len` slots: `None` when the field is not nullable or no slot came out null.
-fn nulls(len: usize, nullable: bool, rng: &mut StdRng) -> Option<NullBuffer> {
-    if !nullable {
-        return None;
-    }
-    let rate = [0.0, 0.1, 0.5, 1.0][rng.random_range(0..4)];
-    let valid: Vec<bool> = (0..len).map(|_| !rng.random_bool(rate)).collect();
-    Some(NullBuffer::from(valid)).filter(|n| n.null_count() > 0)
-}
-
-/// Values for `len` slots of `data_type`, valid where `nulls` says so.
-fn values<T>(
-    len: usize,
-    nulls: &Option<NullBuffer>,
-    rng: &mut StdRng,
-    mut draw: impl FnMut(&mut StdRng) -> T,
-) -> Vec<Option<T>> {
-    (0..len)
-        .map(|i| {
-            let value = draw(rng);
-            nulls
-                .as_ref()
-                .is_none_or(|n| n.is_valid(i))
-                .then_some(value)
-        })
-        .collect()
-}
-
-fn word(rng: &mut StdRng) -> String {
-    // A small vocabulary repeats values (dictionary pages); long words overflow them.
-    let vocabulary = [5, 200, 5_000][rng.random_range(0..3)];
-    let stem = rng.random_range(0..vocabulary);
-    let tail = if rng.random_bool(0.2) {
-        "-a-longer-tail"
-    } else {
-        ""
-    };
-    format!("w{stem}{tail}")
-}
-
-/// A random array of `data_type` with `len` slots; nulls only where `nullable`.
-fn array(data_type: &DataType, nullable: bool, len: usize, rng: &mut StdRng) -> ArrayRef {
-    let nulls = nulls(len, nullable, rng);
-    let n = &nulls;
-    match data_type {
-        DataType::Int8 => Arc::new(Int8Array::from(values(len, n, rng, |r| r.random()))),
-        DataType::Int16 => Arc::new(Int16Array::from(values(len, n, rng, |r| r.random()))),
-        DataType::Int32 => Arc::new(Int32Array::from(values(len, n, rng, |r| r.random()))),
-        DataType::Int64 => Arc::new(Int64Array::from(values(len, n, rng, |r| r.random()))),
-        DataType::UInt8 => Arc::new(UInt8Array::from(values(len, n, rng, |r| r.random()))),
-        DataType::UInt16 => Arc::new(UInt16Array::from(values(len, n, rng, |r| r.random()))),
-        DataType::UInt32 => Arc::new(UInt32Array::from(values(len, n, rng, |r| r.random()))),
-        DataType::UInt64 => Arc::new(UInt64Array::from(values(len, n, rng, |r| r.random()))),
-        DataType::Float32 => Arc::new(Float32Array::from(values(len, n, rng, |r| {
-            if r.random_bool(0.05) {
-                f32::NAN
-            } else {
-                r.random()
-            }
-        }))),
-        DataType::Float64 => Arc::new(Float64Array::from(values(len, n, rng, |r| {
-            if r.random_bool(0.05) {
-                f64::NAN
-            } else {
-                r.random()
-            }
-        }))),
-        DataType::Boolean => Arc::new(BooleanArray::from(values(len, n, rng, |r| r.random()))),
-        DataType::Date32 => Arc::new(Date32Array::from(values(len, n, rng, |r| {
-            r.random_range(-20_000..40_000)
-        }))),
-        DataType::Date64 => Arc::new(Date64Array::from(values(len, n, rng, |r| {
-            r.random_range(-20_000..40_000) * 86_400_000
-        }))),
-        DataType::Decimal128(p, s) => {
-            let bound = 10i128.pow(u32::from(*p).min(18));
-            let values = values(len, n, rng, |r| r.random_range(-bound + 1..bound));
-            Arc::new(
-                Decimal128Array::from(values)
-                    .with_precision_and_scale(*p, *s)
-                    .unwrap(),
-            )
-        }
-        DataType::Decimal256(p, s) => {
-            let bound = 10i128.pow(u32::from(*p).min(18));
-            let values = values(len, n, rng, |r| {
-                i256::from_i128(r.random_range(-bound + 1..bound))
-            });
-            Arc::new(
-                Decimal256Array::from(values)
-                    .with_precision_and_scale(*p, *s)
-                    .unwrap(),
-            )
-        }
-        DataType::Timestamp(unit, zone) => {
-            let v = values(len, n, rng, |r| r.random_range(-1i64 << 40..1i64 << 40));
-            let zone = zone.clone();
-            match unit {
-                TimeUnit::Second => Arc::new(TimestampSecondArray::from(v).with_timezone_opt(zone)),
-                TimeUnit::Millisecond => {
-                    Arc::new(TimestampMillisecondArray::from(v).with_timezone_opt(zone))
-                }
-                TimeUnit::Microsecond => {
-                    Arc::new(TimestampMicrosecondArray::from(v).with_timezone_opt(zone))
-                }
-                TimeUnit::Nanosecond => {
-                    Arc::new(TimestampNanosecondArray::from(v).with_timezone_opt(zone))
-                }
-            }
-        }
-        DataType::Utf8 => Arc::new(StringArray::from(values(len, n, rng, word))),
-        DataType::LargeUtf8 => Arc::new(LargeStringArray::from(values(len, n, rng, word))),
-        DataType::Utf8View => Arc::new(StringViewArray::from(values(len, n, rng, word))),
-        DataType::Binary | DataType::LargeBinary | DataType::BinaryView => {
-            let v = values(len, n, rng, |r| word(r).into_bytes());
-            let refs: Vec<Option<&[u8]>> = v.iter().map(|b| b.as_deref()).collect();
-            match data_type {
-                DataType::Binary => Arc::new(BinaryArray::from(refs)),
-                DataType::LargeBinary => Arc::new(LargeBinaryArray::from(refs)),
-                _ => Arc::new(BinaryViewArray::from(refs)),
-            }
-        }
-        DataType::FixedSizeBinary(size) => {
-            let size = *size;
-            let v = values(len, n, rng, |r| {
-                (0..size)
-                    .map(|_| r.random_range(0..4u8))
-                    .collect::<Vec<u8>>()
-            });
-            if v.iter().all(Option::is_none) {
-                return new_null_array(data_type, len);
-            }
-            Arc::new(
-                FixedSizeBinaryArray::try_from_sparse_iter_with_size(v.into_iter(), size).unwrap(),
-            )
-        }
-        DataType::Dictionary(key, _) => {
-            let v = values(len, n, rng, |r| format!("k{}", r.random_range(0..20)));
-            let refs = v.iter().map(|s| s.as_deref());
-            match key.as_ref() {
-                DataType::Int8 => Arc::new(refs.collect::<DictionaryArray<Int8Type>>()),
-                _ => Arc::new(refs.collect::<DictionaryArray<Int32Type>>()),
-            }
-        }
-        DataType::List(field) | DataType::LargeList(field) => {
-            let lengths: Vec<usize> = (0..len)
-                .map(|i| match &nulls {
-                    Some(n) if n.is_null(i) => 0,
-                    _ => rng.random_range(0..4),
-                })
-                .collect();
-            let child = array(
-                field.data_type(),
-                field.is_nullable(),
-                lengths.iter().sum(),
-                rng,
-            );
-            if matches!(data_type, DataType::List(_)) {
-                let offsets = OffsetBuffer::<i32>::from_lengths(lengths);
-                Arc::new(ListArray::try_new(Arc::clone(field), offsets, child, nulls).unwrap())
-            } else {
-                let offsets = OffsetBuffer::<i64>::from_lengths(lengths);
-                Arc::new(LargeListArray::try_new(Arc::clone(field), offsets, child, nulls).unwrap())
-            }
-        }
-        DataType::FixedSizeList(field, size) => {
-            let child = array(
-                field.data_type(),
-                field.is_nullable(),
-                len * *size as usize,
-                rng,
-            );
-            Arc::new(FixedSizeListArray::try_new(Arc::clone(field), *size, child, nulls).unwrap())
-        }
-        DataType::Struct(fields) => {
-            let children = fields
-                .iter()
-                .map(|f| array(f.data_type(), f.is_nullable(), len, rng))
-                .collect();
-            Arc::new(StructArray::try_new(fields.clone(), children, nulls).unwrap())
-        }
-        DataType::Map(entries, _) => {
-            let DataType::Struct(fields) = entries.data_type() else {
-                unreachable!("map entries are a struct")
-            };
-            let lengths: Vec<usize> = (0..len)
-                .map(|i| match &nulls {
-                    Some(n) if n.is_null(i) => 0,
-                    _ => rng.random_range(0..3),
-                })
-                .collect();
-            let total = lengths.iter().sum();
-            let keys: ArrayRef = Arc::new(StringArray::from_iter_values(
-                (0..total).map(|i| format!("key{i}")),
-            ));
-            let value = &fields[1];
-            let values = array(value.data_type(), value.is_nullable(), total, rng);
-            let entries_array =
-                StructArray::try_new(fields.clone(), vec![keys, values], None).unwrap();
-            let offsets = OffsetBuffer::<i32>::from_lengths(lengths);
-            Arc::new(
-                MapArray::try_new(Arc::clone(entries), offsets, entries_array, nulls, false)
-                    .unwrap(),
-            )
-        }
-        other => unreachable!("the strategy does not make {other}"),
-    }
-}
-
-fn batch(schema: &SchemaRef, rows: usize, rng: &mut StdRng) -> RecordBatch {
-    let columns = schema
-        .fields()
-        .iter()
-        .map(|f| array(f.data_type(), f.is_nullable(), rows, rng))
-        .collect();
-    RecordBatch::try_new(Arc::clone(schema), columns).unwrap()
 }
 
 /// Random writer settings; `leaf` picks the column that gets column-level settings.
@@ -546,11 +321,16 @@ proptest! {
         steps in steps(),
         seed in any::<u64>(),
     ) {
-        let mut rng = StdRng::seed_from_u64(seed);
+        let generator = random_generator(&schema, seed);
+        let mut start = 0;
         let batches: Vec<Option<RecordBatch>> = steps
             .iter()
             .map(|step| match step {
-                Step::Write(rows) => Some(batch(&schema, *rows, &mut rng)),
+                Step::Write(rows) => {
+                    let batch = generator.batch(start..start + *rows as u64).unwrap();
+                    start += *rows as u64;
+                    Some(batch)
+                }
                 _ => None,
             })
             .collect();

@@ -31,7 +31,7 @@ struct Args {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Write contacts from the generator to an uncompressed Arrow IPC file.
+    /// Write contacts (or a spec workload) from the generator to an uncompressed Arrow IPC file.
     Export {
         /// Rows to generate.
         #[arg(long, default_value_t = 10_000_000)]
@@ -39,6 +39,9 @@ enum Command {
         /// Generator seed.
         #[arg(long, default_value_t = 42)]
         seed: u64,
+        /// Generate this spec file's workload instead of the contacts.
+        #[arg(long, value_name = "FILE")]
+        spec: Option<PathBuf>,
         /// The IPC file to write.
         output: PathBuf,
     },
@@ -104,8 +107,13 @@ enum RustWriter {
 
 fn main() -> Result<()> {
     match Args::parse().command {
-        Command::Export { rows, seed, output } => {
-            let digest = ipc::export(&output, rows, seed)?;
+        Command::Export {
+            rows,
+            seed,
+            spec,
+            output,
+        } => {
+            let digest = ipc::export(&output, rows, seed, spec.as_deref())?;
             println!(
                 "{}",
                 json!({ "rows": rows, "seed": seed, "digest": digest.to_string() })

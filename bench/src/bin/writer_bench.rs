@@ -12,13 +12,14 @@ use clap::builder::RangedU64ValueParser;
 use clap::Parser;
 use parquet::file::properties::WriterProperties;
 use shredlab_bench::writer_bench::cells::{markdown, CellResult};
-use shredlab_bench::writer_bench::{compare, table, Shape};
+use shredlab_bench::writer_bench::{compare, spec_table, table, Shape};
 use shredlab_experiments::alloc::{self, Allocator, SwitchableAllocator};
 use shredlab_experiments::build_info::BUILD;
 use shredlab_experiments::catalog::Optimizations;
 use shredlab_experiments::compression::CompressionSpec;
 use shredlab_experiments::run::available_cores;
 use shredlab_experiments::source::{BatchSource, ContactSource};
+use shredlab_experiments::workload::SpecWorkload;
 use shredlab_generator::SkewConfig;
 
 /// Compare ParallelArrowWriter with parquet's ArrowWriter on in-memory batches written to a
@@ -41,6 +42,12 @@ struct Args {
     /// Contacts from the generator to write as the last cell (0 skips it).
     #[arg(long, default_value_t = 10_000_000, value_parser = RangedU64ValueParser::<usize>::new().range(..=MAX_ROWS))]
     contacts_rows: usize,
+    /// Spec workloads (see SPEC.md) to write as cells too, under every compression of the matrix.
+    #[arg(long, value_delimiter = ',')]
+    spec: Vec<PathBuf>,
+    /// Rows of each spec workload.
+    #[arg(long, default_value_t = 1_000_000, value_parser = count(MAX_ROWS))]
+    spec_rows: usize,
     /// Encoder workers of the parallel writer [default: available CPUs].
     #[arg(long, value_parser = count(1_024))]
     threads: Option<usize>,
@@ -145,6 +152,23 @@ fn main() -> Result<()> {
             }
         }
     }
+    for path in &args.spec {
+        let workload = SpecWorkload::load(path, 42)?;
+        let data = spec_table(workload.generator(), args.spec_rows, 4096)
+            .map_err(|e| anyhow::anyhow!("spec file {}: {e}", path.display()))?;
+        let name = path
+            .file_stem()
+            .map_or_else(|| "spec".into(), |s| s.to_string_lossy());
+        let columns = data.0.fields().len();
+        for &compression in &args.compressions {
+            cells.push(cell(
+                (&name, columns, args.spec_rows, compression),
+                &data,
+                &args,
+                threads,
+            )?);
+        }
+    }
     if args.contacts_rows > 0 {
         let data = contacts(args.contacts_rows)?;
         cells.push(cell(
@@ -164,7 +188,7 @@ fn main() -> Result<()> {
     let header = format!(
         "# ParallelArrowWriter vs ArrowWriter ({} allocator)\n\nMedians of at least {} alternating repetitions per \
          writer (a cell shorter than 0.25 s repeats until each writer has run that long; the JSON lists \
-         every repetition), {threads} encoder workers, batches of 100-10,000 rows (contacts: 4,096) written to a \
+         every repetition), {threads} encoder workers, batches of 100-10,000 rows (contacts and spec workloads: 4,096) written to a \
          byte-counting sink. CPU s: median user + system time of the whole process during one \
          write. Held: the largest `memory_size()` each writer reported after a `write` \
          (encoded pages buffered, plus Arrow data queued for workers). RSS: growth of the \

@@ -13,22 +13,37 @@ use arrow_schema::SchemaRef;
 use shredlab_experiments::catalog::{Optimizations, CATALOG};
 use shredlab_experiments::gate::Digest;
 use shredlab_experiments::source::{BatchSource, ContactSource};
+use shredlab_experiments::workload::SpecWorkload;
 use shredlab_generator::SkewConfig;
 use shredlab_writer::PendingFile;
 
 /// Rows per record batch of the hand-over file: the pipeline's default batch size.
 pub const BATCH_ROWS: u64 = 16_384;
 
-/// Writes `rows` contacts of `seed` to `path` (a [`PendingFile`]: renamed into place when complete)
-/// and returns their digest. The data is the catalog's (every experiment has the same rows);
-/// `phone_type` is dictionary-encoded as from experiment 01 on.
-pub fn export(path: &Path, rows: u64, seed: u64) -> Result<Digest> {
-    let last = CATALOG.len() as u32 - 1;
-    let source = ContactSource::try_new(
-        seed,
-        SkewConfig::default(),
-        Optimizations::for_experiment(last)?,
-    )?;
+/// Writes `rows` rows of `seed` to `path` (a [`PendingFile`]: renamed into place when complete)
+/// and returns their digest: the contacts, or the workload of the spec file `spec`. The contacts
+/// are the catalog's (every experiment has the same rows); `phone_type` is dictionary-encoded as
+/// from experiment 01 on.
+pub fn export(path: &Path, rows: u64, seed: u64, spec: Option<&Path>) -> Result<Digest> {
+    match spec {
+        Some(spec) => {
+            let workload = SpecWorkload::load(spec, seed)?;
+            workload.check_batch_rows(BATCH_ROWS as usize)?;
+            write_ipc(path, rows, &workload.source())
+        }
+        None => {
+            let last = CATALOG.len() as u32 - 1;
+            let source = ContactSource::try_new(
+                seed,
+                SkewConfig::default(),
+                Optimizations::for_experiment(last)?,
+            )?;
+            write_ipc(path, rows, &source)
+        }
+    }
+}
+
+fn write_ipc(path: &Path, rows: u64, source: &dyn BatchSource) -> Result<Digest> {
     let mut file = BufWriter::new(PendingFile::create(path)?);
     let mut writer = FileWriter::try_new(&mut file, &source.schema())?;
     let mut maker = source.maker();

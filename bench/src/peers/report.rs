@@ -119,6 +119,8 @@ pub struct Metadata {
     pub python_digest: String,
     /// The normalised schema every reader must return.
     pub schema: String,
+    /// What was written: `contacts`, or a spec file.
+    pub workload: String,
     /// The name the name filter looks for.
     pub name_filter: String,
     /// The phone type the list filter looks for.
@@ -437,7 +439,7 @@ fn readback_markdown(run: &PeersRun, out: &mut String) {
 }
 
 fn layout_markdown(run: &PeersRun, out: &mut String) {
-    out.push_str("| file | settings | compression | MB | row groups | data pages (name / number / phone_type) | dictionary pages | statistics | column index | offset index | bloom filters | created by |\n|---|---|---|---:|---:|---|---:|---|---|---|---|---|\n");
+    out.push_str("| file | settings | compression | MB | row groups | data pages per leaf column | dictionary pages | statistics | column index | offset index | bloom filters | created by |\n|---|---|---|---:|---:|---|---:|---|---|---|---|---|\n");
     let mut rows: Vec<&LayoutRow> = run.layouts.iter().collect();
     rows.sort_by(|a, b| {
         (&a.cell.compression, &a.cell.settings, &a.cell.writer).cmp(&(
@@ -575,9 +577,13 @@ pub fn markdown(run: &PeersRun) -> String {
             .get(key)
             .map_or_else(|| "?".to_string(), |v| v.to_string())
     };
+    let workload = match m.workload.as_str() {
+        "" | "contacts" => "contacts".to_string(),
+        spec => format!("rows of `{spec}`"),
+    };
     let _ = writeln!(
         out,
-        "# Peers: the same contacts written by every writer, read back by three readers\n"
+        "# Peers: the same {workload} written by every writer, read back by three readers\n"
     );
     let _ = writeln!(
         out,
@@ -595,7 +601,7 @@ pub fn markdown(run: &PeersRun) -> String {
         m.dirty.map_or("unknown", |d| if d { "true" } else { "false" }),
         m.versions.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", "),
     );
-    out.push_str("Every writer gets the same rows: the contacts from the generator, handed over as one uncompressed Arrow IPC file that each writer's process reads into memory (and, for polars, converts to a DataFrame) before its clock starts. The clock covers writing, closing the file and `fsync`, for every writer alike; the file is written under a temporary name and renamed when complete. Row groups: 1,048,576 rows where the writer takes a row count (DuckDB's `ROW_GROUP_SIZE` is a target; with two threads and no insertion order its row groups differ). CPU s is user + system time of the whole process during the write; cores busy = CPU s / wall s. Peak RSS is the largest, over the runs, of the process's high-water mark during the write (the loaded data and the runtime included: `/proc/self/clear_refs` resets it when the clock starts); the next column is the median over the runs of that peak minus the resident size when the clock started, what the write itself held (a Python process starts about 100 MiB above a Rust one).\n\n");
+    out.push_str("Every writer gets the same rows from the generator, handed over as one uncompressed Arrow IPC file that each writer's process reads into memory (and, for polars, converts to a DataFrame) before its clock starts. The clock covers writing, closing the file and `fsync`, for every writer alike; the file is written under a temporary name and renamed when complete. Row groups: 1,048,576 rows where the writer takes a row count (DuckDB's `ROW_GROUP_SIZE` is a target; with two threads and no insertion order its row groups differ). CPU s is user + system time of the whole process during the write; cores busy = CPU s / wall s. Peak RSS is the largest, over the runs, of the process's high-water mark during the write (the loaded data and the runtime included: `/proc/self/clear_refs` resets it when the clock starts); the next column is the median over the runs of that peak minus the resident size when the clock started, what the write itself held (a Python process starts about 100 MiB above a Rust one).\n\n");
     out.push_str("Writers:\n\n");
     for (name, what) in &m.writers {
         let _ = writeln!(out, "- `{name}`: {what}");

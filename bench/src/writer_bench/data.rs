@@ -1,14 +1,13 @@
-//! The benchmark matrix's data: parquet-ext's shapes, in batches of random size.
+//! The benchmark matrix's data: parquet-ext's shapes from the spec generator, in batches of
+//! random size, and spec workloads.
 
 use std::sync::Arc;
 
-use arrow_array::builder::{
-    Float64Builder, Int32Builder, Int64Builder, ListBuilder, StringBuilder, StructBuilder,
-};
-use arrow_array::{ArrayRef, BooleanArray, Int64Array, RecordBatch, StringArray};
+use arrow_array::RecordBatch;
 use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use shredlab_generator::spec::{Params, Spec, SpecError, SpecGenerator};
 
 /// The column mix of a benchmark table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -74,62 +73,19 @@ impl Kind {
             Kind::Boolean => DataType::Boolean,
         }
     }
+}
 
-    fn array(self, rows: usize, rng: &mut Xoshiro256PlusPlus) -> ArrayRef {
-        let text =
-            |rng: &mut Xoshiro256PlusPlus| format!("value-{}", rng.random_range(0..100_000u32));
-        match self {
-            Kind::Int64 => Arc::new(Int64Array::from_iter_values(
-                (0..rows).map(|_| rng.random_range(0..1_000_000_000)),
-            )),
-            Kind::Utf8 => Arc::new(StringArray::from_iter_values((0..rows).map(|_| text(rng)))),
-            Kind::ListInt32 => {
-                let mut b = ListBuilder::new(Int32Builder::new());
-                for _ in 0..rows {
-                    (0..rng.random_range(0..5)).for_each(|_| b.values().append_value(rng.random()));
-                    b.append(true);
-                }
-                Arc::new(b.finish())
-            }
-            Kind::ListUtf8 => {
-                let mut b = ListBuilder::new(StringBuilder::new());
-                for _ in 0..rows {
-                    (0..rng.random_range(0..4)).for_each(|_| b.values().append_value(text(rng)));
-                    b.append(true);
-                }
-                Arc::new(b.finish())
-            }
-            Kind::Struct => {
-                let mut b = StructBuilder::new(
-                    struct_fields(),
-                    vec![
-                        Box::new(Int64Builder::new()),
-                        Box::new(StringBuilder::new()),
-                        Box::new(Float64Builder::new()),
-                    ],
-                );
-                for _ in 0..rows {
-                    let i: i64 = rng.random_range(0..1_000);
-                    b.field_builder::<Int64Builder>(0)
-                        .expect("i")
-                        .append_value(i);
-                    let s = text(rng);
-                    b.field_builder::<StringBuilder>(1)
-                        .expect("s")
-                        .append_value(s);
-                    let f: f64 = rng.random();
-                    b.field_builder::<Float64Builder>(2)
-                        .expect("f")
-                        .append_value(f);
-                    b.append(true);
-                }
-                Arc::new(b.finish())
-            }
-            Kind::Boolean => Arc::new(BooleanArray::from_iter(
-                (0..rows).map(|_| Some(rng.random_bool(0.5))),
-            )),
-        }
+/// The shapes' value ranges: integers below 10^9, strings from 100,000 distinct values, lists of
+/// 0 to 4 items, no NULLs.
+fn params(field: &Field) -> Params {
+    let mut params = Params::default();
+    match field.data_type() {
+        DataType::Int64 => (params.min, params.max) = (Some(0.0), Some(999_999_999.0)),
+        DataType::Utf8 => params.cardinality = Some(100_000),
+        DataType::List(_) => params.max_length = Some(4),
+        _ => {}
     }
+    params
 }
 
 /// `rows` rows of `columns` columns of `shape`, in batches of 100 to 10,000 rows.
@@ -139,29 +95,44 @@ pub fn table(
     rows: usize,
     seed: u64,
 ) -> (SchemaRef, Vec<RecordBatch>) {
-    let kinds: Vec<Kind> = shape
+    let fields: Vec<Field> = shape
         .kinds()
         .iter()
-        .copied()
         .cycle()
         .take(columns)
-        .collect();
-    let fields: Vec<Field> = kinds
-        .iter()
         .enumerate()
         .map(|(i, k)| Field::new(format!("c{i}"), k.data_type(), true))
         .collect();
     let schema = Arc::new(Schema::new(fields));
+    let generator = SpecGenerator::new(&Spec::from_schema(&schema, params), seed)
+        .expect("the shapes' parameters fit their types");
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut batches = Vec::new();
-    let mut left = rows;
-    while left > 0 {
-        let size = rng.random_range(100..=10_000).min(left);
-        let arrays = kinds.iter().map(|k| k.array(size, &mut rng)).collect();
-        batches.push(RecordBatch::try_new(Arc::clone(&schema), arrays).expect("matching schema"));
-        left -= size;
+    let mut start = 0;
+    while start < rows as u64 {
+        let end = (start + rng.random_range(100..=10_000)).min(rows as u64);
+        batches.push(
+            generator
+                .batch(start..end)
+                .expect("batches of at most 10,000 rows"),
+        );
+        start = end;
     }
     (schema, batches)
+}
+
+/// `rows` rows of the spec workload `generator`, in batches of `batch_rows`.
+pub fn spec_table(
+    generator: &SpecGenerator,
+    rows: usize,
+    batch_rows: usize,
+) -> Result<(SchemaRef, Vec<RecordBatch>), SpecError> {
+    generator.check_batch_rows(batch_rows)?;
+    let batches = (0..rows as u64)
+        .step_by(batch_rows)
+        .map(|start| generator.batch(start..(start + batch_rows as u64).min(rows as u64)))
+        .collect::<Result<_, _>>()?;
+    Ok((generator.schema(), batches))
 }
 
 #[cfg(test)]

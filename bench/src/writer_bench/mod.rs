@@ -5,5 +5,5 @@ pub mod cells;
 pub mod data;
 pub mod measure;
 
-pub use data::{table, Shape};
+pub use data::{spec_table, table, Shape};
 pub use measure::{compare, write_all, Contender, WriterStats};

@@ -333,9 +333,16 @@ impl Floats {
                         .values
                         .iter()
                         .map(|v| {
+                            // NaN and infinities are values a float column may hold.
                             v.parse::<f64>()
                                 .map_err(|_| error(path, format!("value \"{v}\" is not a number")))
-                                .and_then(|x| check("value", x))
+                                .and_then(|x| {
+                                    if x.is_finite() {
+                                        check("value", x)
+                                    } else {
+                                        Ok(x)
+                                    }
+                                })
                         })
                         .collect::<Result<_, _>>()?
                 };

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use arrow_schema::{DataType, Field, TimeUnit};
+use arrow_schema::{DataType, Field, Schema, TimeUnit};
 use serde_json::Value;
 use thiserror::Error;
 
@@ -87,6 +87,29 @@ pub struct Params {
     pub true_probability: f64,
 }
 
+impl Default for Params {
+    /// Uniform values over the type's default range, no NULLs.
+    fn default() -> Self {
+        Self {
+            null_probability: 0.0,
+            distribution: Distribution::Uniform,
+            min: None,
+            max: None,
+            min_length: None,
+            max_length: None,
+            cardinality: None,
+            values: Vec::new(),
+            weights: Vec::new(),
+            vocabulary: Vec::new(),
+            length_weights: Vec::new(),
+            prefix: String::new(),
+            digits: 1,
+            unique: false,
+            true_probability: 0.5,
+        }
+    }
+}
+
 impl Params {
     /// Whether values are drawn from a finite vocabulary (`values`, `cardinality` or
     /// `vocabulary`), rather than computed.
@@ -113,6 +136,75 @@ pub struct FieldSpec {
 pub struct Spec {
     /// The top-level columns.
     pub fields: Vec<FieldSpec>,
+}
+
+impl Spec {
+    /// A spec for an Arrow schema one already has, `params` choosing each field's parameters.
+    /// Map keys and dictionary-encoded fields given no vocabulary get one (16 entries, 2 for
+    /// booleans), since their values must be drawn from one.
+    pub fn from_schema(schema: &Schema, mut params: impl FnMut(&Field) -> Params) -> Self {
+        let fields = schema
+            .fields()
+            .iter()
+            .enumerate()
+            .map(|(i, f)| from_field(f, &format!("fields[{i}]"), false, &mut params))
+            .collect();
+        Self { fields }
+    }
+}
+
+fn from_field(
+    field: &Arc<Field>,
+    path: &str,
+    map_key: bool,
+    params: &mut impl FnMut(&Field) -> Params,
+) -> FieldSpec {
+    let mut chosen = params(field);
+    let needs_vocabulary = map_key || matches!(field.data_type(), DataType::Dictionary(..));
+    if needs_vocabulary && !chosen.has_vocabulary() && !chosen.unique {
+        let boolean = field.data_type() == &DataType::Boolean;
+        chosen.distribution = Distribution::Uniform;
+        chosen.cardinality = Some(if boolean { 2 } else { 16 });
+    }
+    let is_map = matches!(field.data_type(), DataType::Map(..));
+    let children: Vec<Arc<Field>> = match field.data_type() {
+        DataType::List(f)
+        | DataType::LargeList(f)
+        | DataType::FixedSizeList(f, _)
+        | DataType::Map(f, _) => vec![f.clone()],
+        DataType::Struct(fields) => fields.iter().cloned().collect(),
+        _ => Vec::new(),
+    };
+    let children = children
+        .iter()
+        .enumerate()
+        .map(|(i, child)| {
+            let child_path = format!("{path}.children[{i}]");
+            let entries = is_map.then(|| child.data_type());
+            let grandchildren: Vec<FieldSpec> = match entries {
+                Some(DataType::Struct(pair)) => pair
+                    .iter()
+                    .enumerate()
+                    .map(|(j, f)| {
+                        from_field(f, &format!("{child_path}.children[{j}]"), j == 0, params)
+                    })
+                    .collect(),
+                _ => return from_field(child, &child_path, false, params),
+            };
+            FieldSpec {
+                path: child_path,
+                field: child.clone(),
+                params: params(child),
+                children: grandchildren,
+            }
+        })
+        .collect();
+    FieldSpec {
+        path: path.to_string(),
+        field: field.clone(),
+        params: chosen,
+        children,
+    }
 }
 
 /// Keys a field's metadata may carry.

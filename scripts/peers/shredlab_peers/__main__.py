@@ -31,6 +31,7 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--threads", type=_positive, default=os.cpu_count() or 1)
     bench.add_argument("--experiments", default="14 21", help="catalog experiments whose files are also scanned")
     bench.add_argument("--seed", type=int, default=42)
+    bench.add_argument("--spec", default="", help="a spec file (SPEC.md) to write instead of the contacts; no scans")
     bench.add_argument("--bin-dir", type=Path, required=True, help="the Rust release binaries (pipeline, peers)")
     bench.add_argument("--work", type=Path, required=True, help="scratch folder for the hand-over and Parquet files")
     bench.add_argument("--command-line", default="", help="the command to record in the metadata")
@@ -98,6 +99,7 @@ def main() -> int:
                 work=args.work,
                 bin_dir=args.bin_dir,
                 command=args.command_line,
+                spec=args.spec,
             )
             for compression in plan.compressions:
                 writers.codec_and_level(compression)

@@ -1,21 +1,18 @@
-//! Random Arrow batches over a matrix of types, and the byte-for-byte comparison with ArrowWriter.
+//! Batches from the spec generator over a matrix of types, and the byte-for-byte comparison
+//! with ArrowWriter.
 
 #![allow(dead_code)]
 
 use std::sync::Arc;
 
-use arrow_array::builder::{
-    BooleanBuilder, Float64Builder, Int32Builder, Int64Builder, ListBuilder, MapBuilder,
-    StringBuilder, StringDictionaryBuilder, StringViewBuilder, StructBuilder,
-};
-use arrow_array::types::Int32Type;
-use arrow_array::{new_null_array, Array, ArrayRef, RecordBatch};
-use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef};
+use arrow_array::RecordBatch;
+use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef, TimeUnit};
 use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::arrow::ArrowWriter;
 use parquet::file::properties::WriterProperties;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus as StdRng;
+use shredlab_generator::spec::{Distribution, Params, Spec, SpecGenerator};
 use shredlab_writer::{ParallelArrowWriter, ParallelOptions};
 
 /// One column kind of the matrix.
@@ -34,9 +31,14 @@ pub enum Kind {
     ListStruct,
     Map,
     AllNull,
+    Decimal,
+    Timestamp,
+    FixedSizeBinary,
+    LargeListBinary,
+    FixedSizeListFloat,
 }
 
-pub const KINDS: [Kind; 13] = [
+pub const KINDS: [Kind; 18] = [
     Kind::Int32,
     Kind::Int64NonNull,
     Kind::Float64,
@@ -50,6 +52,11 @@ pub const KINDS: [Kind; 13] = [
     Kind::ListStruct,
     Kind::Map,
     Kind::AllNull,
+    Kind::Decimal,
+    Kind::Timestamp,
+    Kind::FixedSizeBinary,
+    Kind::LargeListBinary,
+    Kind::FixedSizeListFloat,
 ];
 
 fn struct_fields() -> Fields {
@@ -59,14 +66,8 @@ fn struct_fields() -> Fields {
     ])
 }
 
-fn struct_builder() -> StructBuilder {
-    StructBuilder::new(
-        struct_fields(),
-        vec![
-            Box::new(Int64Builder::new()),
-            Box::new(StringBuilder::new()),
-        ],
-    )
+fn item(data_type: DataType) -> Arc<Field> {
+    Arc::new(Field::new("item", data_type, true))
 }
 
 impl Kind {
@@ -76,164 +77,38 @@ impl Kind {
             Kind::Int64NonNull => (DataType::Int64, false),
             Kind::Float64 => (DataType::Float64, true),
             Kind::Boolean => (DataType::Boolean, true),
-            Kind::Utf8 => (DataType::Utf8, true),
+            Kind::Utf8 | Kind::AllNull => (DataType::Utf8, true),
             Kind::Utf8NonNull => (DataType::Utf8, false),
             Kind::Utf8View => (DataType::Utf8View, true),
             Kind::Dictionary => (
                 DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8)),
                 true,
             ),
-            Kind::ListInt32 => (
-                DataType::List(Arc::new(Field::new("item", DataType::Int32, true))),
-                true,
-            ),
+            Kind::ListInt32 => (DataType::List(item(DataType::Int32)), true),
             Kind::Struct => (DataType::Struct(struct_fields()), true),
             Kind::ListStruct => (
-                DataType::List(Arc::new(Field::new(
-                    "item",
-                    DataType::Struct(struct_fields()),
-                    true,
-                ))),
+                DataType::List(item(DataType::Struct(struct_fields()))),
                 true,
             ),
-            Kind::Map => (
-                MapBuilder::new(None, StringBuilder::new(), Int64Builder::new())
-                    .finish()
-                    .data_type()
-                    .clone(),
+            Kind::Map => {
+                let entries = Fields::from(vec![
+                    Field::new("keys", DataType::Utf8, false),
+                    Field::new("values", DataType::Int64, true),
+                ]);
+                let entries = Arc::new(Field::new("entries", DataType::Struct(entries), false));
+                (DataType::Map(entries, false), true)
+            }
+            Kind::Decimal => (DataType::Decimal128(18, 3), true),
+            Kind::Timestamp => (
+                DataType::Timestamp(TimeUnit::Microsecond, Some("UTC".into())),
                 true,
             ),
-            Kind::AllNull => (DataType::Utf8, true),
+            Kind::FixedSizeBinary => (DataType::FixedSizeBinary(6), true),
+            Kind::LargeListBinary => (DataType::LargeList(item(DataType::Binary)), true),
+            Kind::FixedSizeListFloat => (DataType::FixedSizeList(item(DataType::Float32), 3), true),
         };
         Field::new(name, data_type, nullable)
     }
-
-    pub fn array(self, rows: usize, rng: &mut StdRng) -> ArrayRef {
-        let null_rate = rng.random_range(0.0..0.5);
-        let is_null = |rng: &mut StdRng| rng.random_bool(null_rate);
-        let vocabulary = rng.random_range(1..5000);
-        let word = |rng: &mut StdRng| format!("w{}", rng.random_range(0..vocabulary));
-        match self {
-            Kind::Int32 => {
-                let mut b = Int32Builder::new();
-                (0..rows).for_each(|_| b.append_option((!is_null(rng)).then(|| rng.random())));
-                Arc::new(b.finish())
-            }
-            Kind::Int64NonNull => {
-                let mut b = Int64Builder::new();
-                (0..rows).for_each(|_| b.append_value(rng.random_range(0..1_000_000)));
-                Arc::new(b.finish())
-            }
-            Kind::Float64 => {
-                let mut b = Float64Builder::new();
-                for _ in 0..rows {
-                    let value = if rng.random_bool(0.05) {
-                        f64::NAN
-                    } else {
-                        rng.random()
-                    };
-                    b.append_option((!is_null(rng)).then_some(value));
-                }
-                Arc::new(b.finish())
-            }
-            Kind::Boolean => {
-                let mut b = BooleanBuilder::new();
-                (0..rows).for_each(|_| b.append_option((!is_null(rng)).then(|| rng.random())));
-                Arc::new(b.finish())
-            }
-            Kind::Utf8 | Kind::Utf8NonNull => {
-                let nullable = self == Kind::Utf8;
-                let mut b = StringBuilder::new();
-                for _ in 0..rows {
-                    let value = word(rng);
-                    b.append_option((!(nullable && is_null(rng))).then_some(value));
-                }
-                Arc::new(b.finish())
-            }
-            Kind::Utf8View => {
-                let mut b = StringViewBuilder::new();
-                for _ in 0..rows {
-                    let value = format!("{}-a-longer-tail-past-twelve-bytes", word(rng));
-                    b.append_option((!is_null(rng)).then_some(value));
-                }
-                Arc::new(b.finish())
-            }
-            Kind::Dictionary => {
-                let mut b = StringDictionaryBuilder::<Int32Type>::new();
-                for _ in 0..rows {
-                    let value = format!("k{}", rng.random_range(0..20));
-                    b.append_option((!is_null(rng)).then_some(value));
-                }
-                Arc::new(b.finish())
-            }
-            Kind::ListInt32 => {
-                let mut b = ListBuilder::new(Int32Builder::new());
-                for _ in 0..rows {
-                    if is_null(rng) {
-                        b.append_null();
-                        continue;
-                    }
-                    for _ in 0..rng.random_range(0..4) {
-                        b.values()
-                            .append_option(rng.random_bool(0.9).then(|| rng.random()));
-                    }
-                    b.append(true);
-                }
-                Arc::new(b.finish())
-            }
-            Kind::Struct => {
-                let mut b = struct_builder();
-                for _ in 0..rows {
-                    let valid = !is_null(rng);
-                    append_struct_fields(&mut b, rng);
-                    b.append(valid);
-                }
-                Arc::new(b.finish())
-            }
-            Kind::ListStruct => {
-                let mut b = ListBuilder::new(struct_builder());
-                for _ in 0..rows {
-                    if is_null(rng) {
-                        b.append_null();
-                        continue;
-                    }
-                    for _ in 0..rng.random_range(0..3) {
-                        append_struct_fields(b.values(), rng);
-                        b.values().append(true);
-                    }
-                    b.append(true);
-                }
-                Arc::new(b.finish())
-            }
-            Kind::Map => {
-                let mut b = MapBuilder::new(None, StringBuilder::new(), Int64Builder::new());
-                for _ in 0..rows {
-                    if is_null(rng) {
-                        b.append(false).unwrap();
-                        continue;
-                    }
-                    for k in 0..rng.random_range(0..3) {
-                        b.keys().append_value(format!("key{k}"));
-                        b.values().append_value(rng.random_range(0..100));
-                    }
-                    b.append(true).unwrap();
-                }
-                Arc::new(b.finish())
-            }
-            Kind::AllNull => new_null_array(&DataType::Utf8, rows),
-        }
-    }
-}
-
-fn append_struct_fields(b: &mut StructBuilder, rng: &mut StdRng) {
-    let a = rng.random_bool(0.8).then(|| rng.random_range(0..1000));
-    b.field_builder::<Int64Builder>(0).unwrap().append_option(a);
-    let s = rng
-        .random_bool(0.8)
-        .then(|| format!("s{}", rng.random_range(0..50)));
-    b.field_builder::<StringBuilder>(1)
-        .unwrap()
-        .append_option(s);
 }
 
 pub fn schema_of(kinds: &[Kind]) -> SchemaRef {
@@ -245,18 +120,73 @@ pub fn schema_of(kinds: &[Kind]) -> SchemaRef {
     Arc::new(Schema::new(fields))
 }
 
-/// Batches of random sizes in `sizes` over `kinds`.
+/// Random generator parameters for `field`: a null rate, and for strings a vocabulary small
+/// enough to repeat (dictionary pages) or large enough to overflow them; floats hold NaN,
+/// signed zeros and infinities half the time.
+pub fn random_params(field: &Field, rng: &mut StdRng) -> Params {
+    let mut params = Params::default();
+    if field.is_nullable() {
+        params.null_probability = [0.0, 0.1, 0.5, 1.0][rng.random_range(0..4)];
+    }
+    match field.data_type() {
+        DataType::Utf8
+        | DataType::LargeUtf8
+        | DataType::Utf8View
+        | DataType::Binary
+        | DataType::LargeBinary
+        | DataType::BinaryView => {
+            params.cardinality = Some([5, 200, 5_000][rng.random_range(0..3)]);
+            params.distribution = Distribution::Zipf { s: 1.0 };
+            params.max_length = Some(if rng.random_bool(0.2) { 40 } else { 12 });
+        }
+        DataType::Float16 | DataType::Float32 | DataType::Float64 if rng.random_bool(0.5) => {
+            params.values = ["NaN", "-0.0", "0.0", "inf", "-inf", "0.5", "-7.25"]
+                .map(String::from)
+                .to_vec();
+        }
+        _ => {}
+    }
+    params
+}
+
+/// The generator of `schema` with random parameters chosen from `seed`.
+pub fn random_generator(schema: &Schema, seed: u64) -> SpecGenerator {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let spec = Spec::from_schema(schema, |field| random_params(field, &mut rng));
+    SpecGenerator::new(&spec, seed).unwrap()
+}
+
+/// Consecutive batches of the sizes in `sizes` from `generator`.
+pub fn batches_of(generator: &SpecGenerator, sizes: &[usize]) -> Vec<RecordBatch> {
+    let mut start = 0;
+    sizes
+        .iter()
+        .map(|&rows| {
+            let batch = generator.batch(start..start + rows as u64).unwrap();
+            start += rows as u64;
+            batch
+        })
+        .collect()
+}
+
+/// Batches of sizes `sizes` over `kinds` (column `c{i}` of kind `kinds[i]`; `AllNull` columns
+/// entirely NULL).
 pub fn batches(kinds: &[Kind], sizes: &[usize], seed: u64) -> (SchemaRef, Vec<RecordBatch>) {
     let schema = schema_of(kinds);
     let mut rng = StdRng::seed_from_u64(seed);
-    let batches = sizes
-        .iter()
-        .map(|&rows| {
-            let columns = kinds.iter().map(|k| k.array(rows, &mut rng)).collect();
-            RecordBatch::try_new(Arc::clone(&schema), columns).unwrap()
-        })
-        .collect();
-    (schema, batches)
+    let spec = Spec::from_schema(&schema, |field| {
+        let mut params = random_params(field, &mut rng);
+        let all_null = kinds
+            .iter()
+            .enumerate()
+            .any(|(i, k)| *k == Kind::AllNull && field.name() == &format!("c{i}"));
+        if all_null {
+            params.null_probability = 1.0;
+        }
+        params
+    });
+    let generator = SpecGenerator::new(&spec, seed).unwrap();
+    (schema, batches_of(&generator, sizes))
 }
 
 /// The bytes `ArrowWriter` writes for `batches`.
