@@ -25,7 +25,7 @@ fn digest(batches: &[RecordBatch]) -> Digest {
 fn the_hand_over_file_keeps_every_row_and_leaves_no_temporary() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("contacts.arrow");
-    let exported = ipc::export(&path, 40_000, 9).unwrap();
+    let exported = ipc::export(&path, 40_000, 9, None).unwrap();
     assert_eq!(exported.rows, 40_000);
     let (schema, batches) = ipc::load(&path).unwrap();
     assert_eq!(schema, contact_schema(PhoneTypeEncoding::Dictionary));
@@ -44,13 +44,28 @@ fn the_hand_over_file_keeps_every_row_and_leaves_no_temporary() {
     );
     // Same seed, same data; another seed, other data.
     assert_eq!(
-        ipc::export(&dir.path().join("again.arrow"), 40_000, 9).unwrap(),
+        ipc::export(&dir.path().join("again.arrow"), 40_000, 9, None).unwrap(),
         exported
     );
     assert_ne!(
-        ipc::export(&dir.path().join("other.arrow"), 40_000, 10).unwrap(),
+        ipc::export(&dir.path().join("other.arrow"), 40_000, 10, None).unwrap(),
         exported
     );
+}
+
+#[test]
+fn a_spec_workload_is_handed_over_with_its_digest() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../specs/otel-logs.json"
+    ));
+    let path = dir.path().join("logs.arrow");
+    let exported = ipc::export(&path, 20_000, 3, Some(&spec)).unwrap();
+    let (schema, batches) = ipc::load(&path).unwrap();
+    assert_eq!(schema.field(0).name(), "timestamp");
+    assert_eq!(digest(&batches), exported);
+    assert_eq!(exported.rows, 20_000);
 }
 
 #[test]
@@ -67,7 +82,7 @@ fn a_missing_hand_over_file_is_named() {
 fn both_rust_writers_write_the_same_bytes_and_report_them() {
     let dir = tempfile::tempdir().unwrap();
     let hand_over = dir.path().join("contacts.arrow");
-    ipc::export(&hand_over, 30_000, 1).unwrap();
+    ipc::export(&hand_over, 30_000, 1, None).unwrap();
     let (schema, batches) = ipc::load(&hand_over).unwrap();
     let props = WriterProperties::builder()
         .set_max_row_group_row_count(Some(7_000))
@@ -99,7 +114,7 @@ fn both_rust_writers_write_the_same_bytes_and_report_them() {
 fn inspect_reports_row_groups_pages_statistics_page_index_and_bloom_filters() {
     let dir = tempfile::tempdir().unwrap();
     let hand_over = dir.path().join("contacts.arrow");
-    ipc::export(&hand_over, 10_000, 2).unwrap();
+    ipc::export(&hand_over, 10_000, 2, None).unwrap();
     let (schema, batches) = ipc::load(&hand_over).unwrap();
     let number = ColumnPath::from(vec![
         "phones".into(),
