@@ -57,6 +57,19 @@ class RunTest(unittest.TestCase):
         self.assertEqual(len({s["phone_type_rows"] for s in scans}), 1)
         self.assertFalse(list(plan.work.rglob("*.partial-*")), "no temporary file left")
 
+    def test_a_spec_workload_is_written_and_read_back_by_every_peer(self):
+        plan = small_plan(self.root)
+        plan.warmup = 0
+        plan.spec = str(Path(__file__).resolve().parents[3] / "specs" / "otel-logs.json")
+        outcome = run.run(plan)
+        self.assertEqual((outcome.missing, outcome.failures, outcome.mismatches), ({}, [], []))
+        readback = lines(plan.out / "readback.jsonl")
+        self.assertTrue(readback and all(r["digest_matches"] and r["schema_matches"] for r in readback))
+        metadata = json.loads((plan.out / "metadata.json").read_text())
+        self.assertEqual(metadata["workload"], "specs/otel-logs.json")
+        self.assertIn("attributes: list<struct<key: string, value: string>>", metadata["schema"])
+        self.assertFalse((plan.out / "scans.jsonl").exists(), "the scans' filters are the contacts'")
+
     def test_a_missing_peer_is_reported_and_the_others_run(self):
         plan = small_plan(self.root)
         plan.experiments = []
