@@ -24,7 +24,7 @@ export ROWS RUNS WARMUP PRODUCERS WRITERS BATCH COMPRESSION SYNC FLOOR_RUNS HOST
 # when a target first needs it; every target that runs a binary builds it first.
 BIN_DIR = $(eval BIN_DIR := $(shell scripts/bin-dir.sh))$(BIN_DIR)
 
-.PHONY: help build test lint python-test venv list experiment experiments trend sweep threads profile scaling writer-bench peers faults billion memory
+.PHONY: help build test lint python-test venv list experiment experiments trend sweep threads profile scaling writer-bench peers faults billion memory spec-bench
 
 help:
 	@echo "make experiment N=<n> [ROWS= RUNS= WARMUP= PRODUCERS= WRITERS= BATCH= COMPRESSION= SYNC=end|none SPEC=specs/<name>.json]"
@@ -38,6 +38,7 @@ help:
 	@echo "make writer-bench     ParallelArrowWriter vs ArrowWriter, both allocators [REPS=5 SPEC= SPEC_ROWS=1000000]"
 	@echo "make peers [ROWS= RUNS= PEER_COMPRESSIONS=\"none,zstd(1)\" SCAN_RUNS= READ_EXPERIMENTS=\"14 21\"]"
 	@echo "                      pyarrow, DuckDB, polars, DataFusion and the Rust writers; read back by three readers"
+	@echo "make spec-bench [ROWS= RUNS= TPCH_SF=1]  the contacts preset against the hand-written generator; lineitem against tpchgen-cli"
 	@echo "make venv             the pinned Python peers in .tools/venv (made on first use by peers and test)"
 	@echo "make faults           disk full, signals, SIGKILL, injected failures: exit codes and files left"
 	@echo "make memory [N=]      peak RSS and peak live heap per setting: row groups, queue, batch size, allocator"
@@ -87,6 +88,11 @@ SCAN_RUNS ?= 3
 READ_EXPERIMENTS ?= 14 21
 peers: build
 	PEER_COMPRESSIONS="$(PEER_COMPRESSIONS)" SCAN_RUNS=$(SCAN_RUNS) READ_EXPERIMENTS="$(READ_EXPERIMENTS)" scripts/peers.sh
+
+TPCH_SF ?= 1
+COMPARE_ROWS ?= 2000000
+spec-bench: build
+	TPCH_SF=$(TPCH_SF) COMPARE_ROWS=$(COMPARE_ROWS) scripts/spec-bench.sh
 
 venv:
 	scripts/ensure-venv.sh > /dev/null

@@ -6,8 +6,8 @@
 //! experiments with [`stats`], and draws every chart in [`charts`] and the results README in
 //! [`readme`]. Beside that it measures on its own: the writer benchmark ([`writer_bench`]), the
 //! STREAM bandwidth probe ([`stream`]), the multi-process [`scaling`] analysis and model, and
-//! the long-run memory report ([`long_run`]) and the
-//! memory breakdown by setting ([`memory`]).
+//! the long-run memory report ([`long_run`]), the
+//! memory breakdown by setting ([`memory`]) and the spec generator's figures ([`spec_bench`]).
 //!
 //! The pipeline itself lives in `shredlab-experiments`; nothing here is needed to run it.
 
@@ -19,6 +19,7 @@ pub mod parse;
 pub mod peers;
 pub mod readme;
 pub mod scaling;
+pub mod spec_bench;
 pub mod stats;
 pub mod stream;
 pub mod summary;

@@ -1,0 +1,208 @@
+//! The README of `make spec-bench`: medians per cell over interleaved rounds, the targets'
+//! ratios, the closeness table.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde::Deserialize;
+
+use super::closeness::Comparison;
+use crate::stats::median;
+
+/// One timed process, as `scripts/spec-bench.sh` records it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct TimedRun {
+    /// Which command: `contacts-generate`, `spec-generate`, `contacts-write`, `spec-write`,
+    /// `lineitem-spec`, `tpchgen-cli`.
+    pub cell: String,
+    /// Round number (from 0).
+    pub round: u32,
+    /// Wall seconds of the process.
+    pub wall_s: f64,
+    /// User + system CPU seconds.
+    pub cpu_s: f64,
+    /// Peak RSS in KiB.
+    pub max_rss_kb: u64,
+    /// Rows generated.
+    pub rows: u64,
+    /// Parquet bytes written (0 without files).
+    pub bytes: u64,
+}
+
+/// Medians of one cell.
+#[derive(Debug, Clone, Copy)]
+struct Medians {
+    wall_s: f64,
+    cpu_s: f64,
+    rss_mib: f64,
+    rows: u64,
+    bytes: u64,
+    runs: usize,
+}
+
+fn medians(runs: &[TimedRun]) -> BTreeMap<String, Medians> {
+    let mut cells: BTreeMap<String, Vec<&TimedRun>> = BTreeMap::new();
+    for run in runs {
+        cells.entry(run.cell.clone()).or_default().push(run);
+    }
+    cells
+        .into_iter()
+        .map(|(cell, runs)| {
+            let of =
+                |f: fn(&TimedRun) -> f64| median(&runs.iter().map(|r| f(r)).collect::<Vec<_>>());
+            let m = Medians {
+                wall_s: of(|r| r.wall_s),
+                cpu_s: of(|r| r.cpu_s),
+                rss_mib: of(|r| r.max_rss_kb as f64 / 1024.0),
+                rows: runs[0].rows,
+                bytes: of(|r| r.bytes as f64) as u64,
+                runs: runs.len(),
+            };
+            (cell, m)
+        })
+        .collect()
+}
+
+fn read_runs(path: &Path) -> Result<Vec<TimedRun>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            serde_json::from_str(l).with_context(|| format!("{} line {}", path.display(), i + 1))
+        })
+        .collect()
+}
+
+fn verdict(ratio: f64, limit: f64) -> &'static str {
+    if ratio <= limit {
+        "met"
+    } else {
+        "missed"
+    }
+}
+
+/// Renders `dir/README.md` from `runs.jsonl`, `closeness.json` and `metadata.json`.
+pub fn render(dir: &Path) -> Result<String> {
+    let runs = read_runs(&dir.join("runs.jsonl"))?;
+    let closeness: Vec<Comparison> = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("closeness.json")).context("closeness.json")?,
+    )?;
+    let metadata: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("metadata.json")).context("metadata.json")?,
+    )?;
+    let cells = medians(&runs);
+    let text = |key: &str| metadata[key].as_str().unwrap_or("?").to_string();
+    let mut out = String::from("# The spec generator, measured\n\n");
+    let _ = writeln!(
+        out,
+        "Command: `{}`. Host `{}` ({}, {} CPUs), {}. Built from commit {} (dirty: {}). Each cell is one process timed by `/usr/bin/time` (wall, user + system CPU, peak RSS); the cells run in interleaved rounds, their order rotated each round, after {} warm-up round(s) not kept. Medians over the rounds.\n",
+        text("command"), text("host"), text("cpu"), metadata["cores"], text("date"), text("commit"), metadata["dirty"], metadata["warmup"],
+    );
+    out.push_str("| cell | command | runs | rows | median wall s | median CPU s | M rows/s | M rows per CPU s | peak RSS MiB | Parquet MB |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    let commands = metadata["commands"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
+    for (cell, m) in &cells {
+        let _ = writeln!(
+            out,
+            "| {cell} | `{}` | {} | {} | {:.3} | {:.3} | {:.2} | {:.2} | {:.0} | {:.1} |",
+            commands.get(cell).and_then(|c| c.as_str()).unwrap_or("?"),
+            m.runs,
+            m.rows,
+            m.wall_s,
+            m.cpu_s,
+            m.rows as f64 / m.wall_s / 1e6,
+            m.rows as f64 / m.cpu_s / 1e6,
+            m.rss_mib,
+            m.bytes as f64 / 1e6,
+        );
+    }
+    out.push_str("\n## Targets\n\n");
+    let ratio = |a: &str, b: &str, f: fn(&Medians) -> f64| {
+        cells.get(a).zip(cells.get(b)).map(|(a, b)| f(a) / f(b))
+    };
+    if let Some(r) = ratio("spec-generate", "contacts-generate", |m| m.cpu_s) {
+        let _ = writeln!(out, "- Generating the contacts preset costs {r:.2}x the CPU of the hand-written fast path (target <= 2x: {}). Both: experiment 20, `--sink null`, so the batches are built and dropped.", verdict(r, 2.0));
+    }
+    if let Some(r) = ratio("spec-write", "contacts-write", |m| m.wall_s) {
+        let _ = writeln!(out, "- The whole `pipeline --spec specs/contacts.json` run takes {r:.2}x the wall time of experiment 20 (target <= 1.5x: {}).", verdict(r, 1.5));
+    }
+    if let (Some(ours), Some(theirs)) = (cells.get("lineitem-spec"), cells.get("tpchgen-cli")) {
+        let per_cpu = |m: &Medians| m.rows as f64 / m.cpu_s;
+        let per_wall = |m: &Medians| m.rows as f64 / m.wall_s;
+        let _ = writeln!(
+            out,
+            "- Lineitem: the preset through `pipeline` writes {:.2} M rows/s ({:.2} M rows per CPU second), `tpchgen-cli` {:.2} M rows/s ({:.2} M per CPU second): {:.2}x per CPU second, {:.2}x in wall time. The data differs: tpchgen-cli computes dbgen's exact rows (prices from parts, comments from a text grammar), the preset draws from the same columns' ranges; files {:.0} MB against {:.0} MB.",
+            per_wall(ours) / 1e6, per_cpu(ours) / 1e6, per_wall(theirs) / 1e6, per_cpu(theirs) / 1e6,
+            per_cpu(ours) / per_cpu(theirs), per_wall(ours) / per_wall(theirs),
+            ours.bytes as f64 / 1e6, theirs.bytes as f64 / 1e6,
+        );
+    }
+    out.push_str("\n## How close the contacts preset's data is to the generator's\n\n");
+    let _ = writeln!(out, "Both tables generated in memory ({} rows, seed 42 for both; different random streams, so the rows differ). TVD: total variation distance between the two empirical distributions, half the sum of the absolute differences of the shares (0: the same shares).\n", closeness.first().map_or(0.0, |c| c.generator));
+    out.push_str("The last column is the hand-written generator again with seed 43: how far two samples of the same distributions fall apart, the yardstick for the preset's differences.\n\n| figure | hand-written generator | contacts preset | generator, seed 43 |\n|---|---:|---:|---:|\n");
+    for c in &closeness {
+        if c.metric.starts_with("TVD") {
+            let _ = writeln!(
+                out,
+                "| {} from the generator's | | {:.4} | {:.4} |",
+                c.metric, c.spec, c.other_seed
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} |",
+                c.metric,
+                number(c.generator),
+                number(c.spec),
+                number(c.other_seed)
+            );
+        }
+    }
+    out.push_str("\nThe phone-level NULLs differ by design: the generator draws a phone's number and type NULLs jointly (90/5/4/1 %), the spec independently (5 % and 6 %), so both-NULL is rarer in the preset (SPEC.md).\n");
+    Ok(out)
+}
+
+fn number(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() >= 1.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.3}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(cell: &str, wall_s: f64, cpu_s: f64) -> TimedRun {
+        TimedRun {
+            cell: cell.into(),
+            round: 0,
+            wall_s,
+            cpu_s,
+            max_rss_kb: 1024,
+            rows: 100,
+            bytes: 0,
+        }
+    }
+
+    #[test]
+    fn medians_are_per_cell() {
+        let cells = medians(&[
+            run("a", 1.0, 2.0),
+            run("a", 3.0, 4.0),
+            run("a", 2.0, 9.0),
+            run("b", 5.0, 5.0),
+        ]);
+        assert_eq!(cells["a"].wall_s, 2.0);
+        assert_eq!(cells["a"].cpu_s, 4.0);
+        assert_eq!(cells["a"].runs, 3);
+        assert_eq!(cells["b"].wall_s, 5.0);
+    }
+}
