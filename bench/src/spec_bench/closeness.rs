@@ -138,6 +138,9 @@ fn top_share(counts: &HashMap<String, u64>, top: usize) -> f64 {
     share(values.iter().take(top).sum(), values.iter().sum())
 }
 
+/// A distance between two tables' distributions of one figure.
+type Distance = fn(&ContactStats, &ContactStats) -> f64;
+
 /// Every figure of `generator` beside the same of `spec` and of `other_seed` (the generator
 /// again, another seed); distances are from `generator`'s distribution (0 in its own column).
 pub fn compare(
@@ -181,7 +184,7 @@ pub fn compare(
         });
     }
     pair("repeated numbers", &|s| s.repeated_numbers as f64);
-    let distances: [(&str, fn(&ContactStats, &ContactStats) -> f64); 4] = [
+    let distances: [(&str, Distance); 4] = [
         ("TVD first names", |a, b| {
             total_variation(&a.first_names, &b.first_names)
         }),
