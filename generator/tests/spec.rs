@@ -150,7 +150,8 @@ fn uniform_normal_and_sequential_numbers_keep_their_parameters() {
            {"name": "k", "nullable": false, "type": {"name": "int", "bitWidth": 64},
             "metadata": {"distribution": "sequential", "min": 100, "step": 0.5}},
            {"name": "day", "nullable": false, "type": {"name": "date", "unit": "DAY"}, "metadata": {"min": 18000, "max": 18009}},
-           {"name": "price", "nullable": false, "type": {"name": "decimal", "precision": 7, "scale": 2}, "metadata": {"min": 1, "max": 2}}"#,
+           {"name": "price", "nullable": false, "type": {"name": "decimal", "precision": 7, "scale": 2}, "metadata": {"min": 1, "max": 2}},
+           {"name": "yes", "nullable": false, "type": {"name": "bool"}, "metadata": {"true_probability": 0.2}}"#,
         20_000,
     );
     let uniform = batch.column(0).as_primitive::<Int64Type>();
@@ -176,6 +177,8 @@ fn uniform_normal_and_sequential_numbers_keep_their_parameters() {
     let prices = batch.column(4).as_primitive::<Decimal128Type>();
     assert!(prices.values().iter().all(|p| (100..=200).contains(p)));
     assert_eq!(prices.data_type(), &DataType::Decimal128(7, 2));
+    let yes = batch.column(5).as_boolean().true_count() as f64 / 20_000.0;
+    assert!((yes - 0.2).abs() < 0.01, "true share {yes}");
 }
 
 #[test]
