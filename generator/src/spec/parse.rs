@@ -230,6 +230,10 @@ const KEYS: &[&str] = &[
     "true_probability",
 ];
 
+/// The largest vocabulary `cardinality` may ask for: each is held in memory with a guide table
+/// of 8 entries per value.
+pub const MAX_CARDINALITY: u64 = 1 << 22;
+
 /// The shipped word lists `vocabulary` may name.
 pub const WORD_LISTS: &[&str] = &["first_names", "last_names"];
 
@@ -673,6 +677,12 @@ fn params(
     if cardinality == Some(0) {
         return Err(error(path, "cardinality must be at least 1"));
     }
+    if let Some(n) = cardinality.filter(|n| *n > MAX_CARDINALITY) {
+        return Err(error(
+            path,
+            format!("cardinality {n} is above {MAX_CARDINALITY}: vocabularies are held in memory; for more distinct values draw without one (uniform), or use sequential or unique"),
+        ));
+    }
     let values: Vec<String> = list(metadata, "values", path)?
         .into_iter()
         .map(|v| match v {
@@ -912,6 +922,10 @@ mod tests {
             (
                 r#"{"name": "x", "type": {"name": "utf8"}, "metadata": {"cardinality": 0}}"#,
                 "fields[1]: cardinality must be at least 1",
+            ),
+            (
+                r#"{"name": "x", "type": {"name": "utf8"}, "metadata": {"cardinality": 1000000000}}"#,
+                "fields[1]: cardinality 1000000000 is above 4194304",
             ),
             (
                 r#"{"name": "x", "type": {"name": "utf8"}, "metadata": {"colour": "red"}}"#,
