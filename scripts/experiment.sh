@@ -99,6 +99,8 @@ if [ "$hardware" = no ]; then
 fi
 rm -rf "$scratch"
 
+workload=contacts
+[ -n "${SPEC:-}" ] && workload="${SPEC#"$root"/}"
 write_metadata "$dir" "$dir/gate.json" "
   \"command\": \"$(json_escape "$timed")\",
   \"rows\": $rows,
@@ -109,7 +111,7 @@ write_metadata "$dir" "$dir/gate.json" "
   \"peak_rss_kb\": $peak_kb,
   \"cachegrind_rows\": $cachegrind,
   \"sync\": \"${SYNC:-end}\",
-  \"workload\": \"$(json_escape "${SPEC:+${SPEC#"$root"/}}")${SPEC:-contacts}\",
+  \"workload\": \"$(json_escape "$workload")\",
   \"timing\": \"$timing\","
 if [ "$timing" = sequential ]; then
   "$results" summarize "$dir"
