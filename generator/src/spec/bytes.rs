@@ -157,6 +157,27 @@ impl Bytes {
         }
     }
 
+    /// About the mean length of a value, in bytes: what a batch's buffer is sized for, so it
+    /// rarely grows (each growth copies the buffer and touches fresh pages).
+    pub fn typical_len(&self) -> usize {
+        if let Some(width) = self.width {
+            return width;
+        }
+        let prefix = self.prefix.len();
+        match &self.source {
+            Source::Words(lists) => lists
+                .iter()
+                .map(|(_, entries)| {
+                    let total: usize = entries.iter().map(Vec::len).sum();
+                    total / entries.len().max(1) + 1
+                })
+                .sum(),
+            Source::Random => ((self.lengths.min() + self.lengths.max()) / 2) as usize,
+            Source::Sequential { .. } => prefix + self.digits,
+            Source::Unique => prefix + 16,
+        }
+    }
+
     /// The longest value written, in bytes.
     pub fn max_len(&self) -> u64 {
         if let Some(width) = self.width {

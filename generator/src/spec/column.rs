@@ -223,7 +223,9 @@ impl Column {
     pub fn array(&self, slots: &[Slot]) -> Result<ArrayRef, SpecError> {
         let validity = self.validity(slots);
         let valid = |i: usize| validity.as_ref().is_none_or(|v| v[i]);
-        let nulls = validity.as_ref().map(|v| NullBuffer::from(v.clone()));
+        let nulls = validity
+            .as_deref()
+            .map(|v| NullBuffer::new(BooleanBuffer::from(v)));
         let data_type = self.field.data_type();
         let failed = |e: arrow_schema::ArrowError| {
             error(&self.path, format!("cannot assemble the column: {e}"))
@@ -435,7 +437,7 @@ fn leaf_array(
             nulls,
         ),
         Leaf::Bytes(bytes) => {
-            let mut data = Vec::new();
+            let mut data = Vec::with_capacity(slots.len() * bytes.typical_len());
             let ends: Vec<usize> = slots
                 .iter()
                 .map(|&s| {

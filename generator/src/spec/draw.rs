@@ -128,6 +128,11 @@ impl Lengths {
         Self { min, max, weights }
     }
 
+    /// The shortest length drawn.
+    pub fn min(&self) -> u64 {
+        self.min
+    }
+
     /// The longest length drawn.
     pub fn max(&self) -> u64 {
         self.max

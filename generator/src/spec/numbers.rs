@@ -203,7 +203,12 @@ impl Integers {
             Source::Sequential { step } => self.sequential(slot.ordinal, *step),
         };
         let value = value.clamp(self.lo, self.hi);
-        value - value.rem_euclid(self.granule)
+        // Only Date64 has a granule; skip the 128-bit division for every other type.
+        if self.granule == 1 {
+            value
+        } else {
+            value - value.rem_euclid(self.granule)
+        }
     }
 
     /// `lo + ordinal * step`, wrapping around within `[lo, hi]`; a negative step counts down
@@ -214,8 +219,10 @@ impl Integers {
         } else {
             (ordinal as f64 * step.abs()).floor() as i128
         };
+        // Wrapping needs a 128-bit division, which the common case (still inside the range)
+        // skips.
         let within = match i128::try_from(self.hi.abs_diff(self.lo)) {
-            Ok(width) if width < i128::MAX => offset.rem_euclid(width + 1),
+            Ok(width) if offset > width && width < i128::MAX => offset.rem_euclid(width + 1),
             _ => offset,
         };
         if step < 0.0 {
