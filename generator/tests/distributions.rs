@@ -1,5 +1,7 @@
 //! The samplers draw the configured distributions: chi-square goodness of fit over 200k draws.
 
+mod common;
+
 use std::collections::HashMap;
 
 use shredlab_generator::rng::row_rng;
@@ -8,20 +10,9 @@ use shredlab_generator::{
     ContactSampler, PerCallSampler, PhoneShape, PhoneType, PrecomputedSampler, SkewConfig,
 };
 
-const DRAWS: u64 = 200_000;
+use common::chi_square;
 
-/// Chi-square statistic of observed counts against expected probabilities.
-fn chi_square(observed: &[u64], probabilities: &[f64]) -> f64 {
-    let total: u64 = observed.iter().sum();
-    observed
-        .iter()
-        .zip(probabilities)
-        .map(|(&seen, &p)| {
-            let expected = p * total as f64;
-            (seen as f64 - expected).powi(2) / expected
-        })
-        .sum()
-}
+const DRAWS: u64 = 200_000;
 
 /// Upper 0.1% critical values of chi-square by degrees of freedom (1..=20).
 const CRITICAL_0_001: [f64; 20] = [

@@ -1,5 +1,7 @@
 //! The spec generator: presets, determinism, every key honoured, every bad spec refused.
 
+mod common;
+
 use std::collections::HashMap;
 
 use arrow_array::cast::AsArray;
@@ -7,6 +9,8 @@ use arrow_array::types::{Date32Type, Decimal128Type, Float64Type, Int32Type, Int
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::DataType;
 use shredlab_generator::spec::{parse, SpecGenerator};
+
+use common::chi_square;
 
 const PRESETS: &[&str] = &["contacts", "otel-logs", "lineitem", "wide", "deep"];
 
@@ -22,19 +26,6 @@ fn one_column(field: &str, rows: u64) -> RecordBatch {
         .unwrap()
         .batch(0..rows)
         .unwrap()
-}
-
-/// Pearson's chi-square statistic of observed counts against expected probabilities.
-fn chi_square(observed: &[u64], probabilities: &[f64]) -> f64 {
-    let total: u64 = observed.iter().sum();
-    observed
-        .iter()
-        .zip(probabilities)
-        .map(|(&o, &p)| {
-            let expected = p * total as f64;
-            (o as f64 - expected).powi(2) / expected
-        })
-        .sum()
 }
 
 fn normalised(weights: &[f64]) -> Vec<f64> {

@@ -7,13 +7,13 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use plotters::prelude::*;
-use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
 use super::layout::FileLayout;
 use super::timed_write::WriteRecord;
 use crate::charts::bars::{draw as draw_bars, Bar};
 use crate::charts::{register_font, save_both, PlotResult};
+use crate::parse::json_lines;
 use crate::stats::{holm, mann_whitney_p, median};
 
 /// The writer every other is compared with.
@@ -148,21 +148,6 @@ pub struct PeersRun {
     pub layouts: Vec<LayoutRow>,
     /// scans.jsonl.
     pub scans: Vec<ScanRow>,
-}
-
-fn json_lines<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
-    if !path.exists() {
-        return Ok(Vec::new());
-    }
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    text.lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty())
-        .map(|(i, line)| {
-            serde_json::from_str(line).with_context(|| format!("{} line {}", path.display(), i + 1))
-        })
-        .collect()
 }
 
 impl PeersRun {

@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 use serde::Deserialize;
 
 use super::closeness::Comparison;
+use crate::parse::json_lines;
 use crate::stats::median;
 
 /// One timed process, as `scripts/spec-bench.sh` records it.
@@ -17,8 +18,6 @@ pub struct TimedRun {
     /// Which command: `contacts-generate`, `spec-generate`, `contacts-write`, `spec-write`,
     /// `lineitem-spec`, `tpchgen-cli`.
     pub cell: String,
-    /// Round number (from 0).
-    pub round: u32,
     /// Wall seconds of the process.
     pub wall_s: f64,
     /// User + system CPU seconds.
@@ -65,18 +64,6 @@ fn medians(runs: &[TimedRun]) -> BTreeMap<String, Medians> {
         .collect()
 }
 
-fn read_runs(path: &Path) -> Result<Vec<TimedRun>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| {
-            serde_json::from_str(l).with_context(|| format!("{} line {}", path.display(), i + 1))
-        })
-        .collect()
-}
-
 fn verdict(ratio: f64, limit: f64) -> &'static str {
     if ratio <= limit {
         "met"
@@ -87,7 +74,12 @@ fn verdict(ratio: f64, limit: f64) -> &'static str {
 
 /// Renders `dir/README.md` from `runs.jsonl`, `closeness.json` and `metadata.json`.
 pub fn render(dir: &Path) -> Result<String> {
-    let runs = read_runs(&dir.join("runs.jsonl"))?;
+    let runs: Vec<TimedRun> = json_lines(&dir.join("runs.jsonl"))?;
+    anyhow::ensure!(
+        !runs.is_empty(),
+        "{} holds no runs: run `make spec-bench`",
+        dir.join("runs.jsonl").display()
+    );
     let closeness: Vec<Comparison> = serde_json::from_str(
         &std::fs::read_to_string(dir.join("closeness.json")).context("closeness.json")?,
     )?;
@@ -183,7 +175,6 @@ mod tests {
     fn run(cell: &str, wall_s: f64, cpu_s: f64) -> TimedRun {
         TimedRun {
             cell: cell.into(),
-            round: 0,
             wall_s,
             cpu_s,
             max_rss_kb: 1024,

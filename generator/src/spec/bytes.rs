@@ -209,15 +209,6 @@ impl Bytes {
         }
     }
 
-    /// Whether two slots with different ordinals always get different values.
-    pub fn is_distinct(&self) -> bool {
-        match self.source {
-            Source::Unique => true,
-            Source::Sequential { step, .. } => step != 0,
-            _ => false,
-        }
-    }
-
     /// An identifier of `slot`'s value among the vocabulary's, when values are drawn from one.
     pub fn vocabulary_index(&self, stream: Stream, slot: Slot) -> Option<usize> {
         match &self.source {

@@ -17,7 +17,7 @@ use super::bytes::Bytes;
 use super::draw::{mix, Draw, Lengths, Slot, Stream};
 use super::numbers::{Booleans, Floats, Integers};
 use super::parse::error;
-use super::{FieldSpec, Params, SpecError};
+use super::{Distribution, FieldSpec, Params, SpecError};
 
 /// A leaf's values, by kind of type.
 #[derive(Debug, Clone)]
@@ -96,12 +96,8 @@ impl Column {
                         "maps with keysSorted are not generated: set keysSorted to false",
                     ));
                 }
-                let entries = first_child()?;
-                let key_ok = match &entries.kind {
-                    Kind::Struct(fields) => fields[0].has_distinct_keys(),
-                    _ => false,
-                };
-                if !key_ok {
+                let key = spec.children.first().and_then(|e| e.children.first());
+                if !key.is_some_and(|k| draws_distinct_keys(&k.params)) {
                     return Err(error(
                         path,
                         "a map's keys must be distinct within each map: give the key values, cardinality or vocabulary, or make it sequential or unique",
@@ -109,7 +105,7 @@ impl Column {
                 }
                 Kind::Map {
                     lengths: Lengths::new(params, (0, 4)),
-                    entries,
+                    entries: first_child()?,
                 }
             }
             DataType::Struct(_) => Kind::Struct(children()?),
@@ -137,19 +133,6 @@ impl Column {
             null_probability: params.null_probability,
             kind,
         })
-    }
-
-    /// Whether values can serve as a map's keys: drawn from a vocabulary (then deduplicated
-    /// within each map) or distinct by construction.
-    fn has_distinct_keys(&self) -> bool {
-        match &self.kind {
-            Kind::Leaf(Leaf::Bytes(bytes)) => bytes.entries().is_some() || bytes.is_distinct(),
-            Kind::Dictionary { .. } => true,
-            Kind::Leaf(Leaf::Integer(_) | Leaf::Float(_) | Leaf::Boolean(_)) => {
-                self.vocabulary_index(Slot::row(0)).is_some()
-            }
-            _ => false,
-        }
     }
 
     /// An identifier of the value of `slot` within the column's vocabulary, if it has one.
@@ -254,24 +237,12 @@ impl Column {
                 }
                 let values = item.array(&items)?;
                 match data_type {
-                    DataType::LargeList(field) => Arc::new(
-                        GenericListArray::<i64>::try_new(
-                            field.clone(),
-                            offsets(&ends, &self.path)?,
-                            values,
-                            nulls,
-                        )
-                        .map_err(failed)?,
-                    ),
-                    DataType::List(field) => Arc::new(
-                        GenericListArray::<i32>::try_new(
-                            field.clone(),
-                            offsets(&ends, &self.path)?,
-                            values,
-                            nulls,
-                        )
-                        .map_err(failed)?,
-                    ),
+                    DataType::LargeList(field) => {
+                        list_array::<i64>(field, &ends, values, nulls, &self.path)?
+                    }
+                    DataType::List(field) => {
+                        list_array::<i32>(field, &ends, values, nulls, &self.path)?
+                    }
                     _ => unreachable!("a list column has a list type"),
                 }
             }
@@ -344,6 +315,14 @@ impl Column {
             }
         })
     }
+}
+
+/// Whether values drawn under `params` can serve as a map's keys: from a vocabulary (then
+/// deduplicated within each map), unique, or sequential with steps of at least 1.
+fn draws_distinct_keys(params: &Params) -> bool {
+    params.has_vocabulary()
+        || params.unique
+        || matches!(params.distribution, Distribution::Sequential { step } if step.abs() >= 1.0)
 }
 
 /// The leaf values for `data_type` under `params`.
@@ -509,6 +488,19 @@ fn float_array(
         DataType::Float32 => primitive::<Float32Type>(values.map(|v| v as f32), data_type, nulls),
         _ => primitive::<Float64Type>(values, data_type, nulls),
     }
+}
+
+/// A list array with offsets of type `O` from the end of each list in `values`.
+fn list_array<O: arrow_array::OffsetSizeTrait>(
+    field: &FieldRef,
+    ends: &[usize],
+    values: ArrayRef,
+    nulls: Option<NullBuffer>,
+    path: &str,
+) -> Result<ArrayRef, SpecError> {
+    let array = GenericListArray::<O>::try_new(field.clone(), offsets(ends, path)?, values, nulls)
+        .map_err(|e| error(path, format!("cannot assemble the column: {e}")))?;
+    Ok(Arc::new(array))
 }
 
 /// Offsets from the end of each value; fails when they do not fit `O`.

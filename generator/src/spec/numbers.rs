@@ -27,6 +27,22 @@ enum Source<T> {
     Sequential { step: f64 },
 }
 
+impl<T> Source<T> {
+    fn entries(&self) -> Option<&[T]> {
+        match self {
+            Source::Vocabulary(_, entries) => Some(entries),
+            _ => None,
+        }
+    }
+
+    fn vocabulary_index(&self, stream: Stream, slot: Slot) -> Option<usize> {
+        match self {
+            Source::Vocabulary(picker, _) => Some(picker.pick(stream, slot, Draw::Value)),
+            _ => None,
+        }
+    }
+}
+
 /// What an integer-like type can hold, what it draws by default, and how spec numbers map onto
 /// its representation.
 struct Domain {
@@ -234,18 +250,12 @@ impl Integers {
 
     /// The vocabulary entries, when values are drawn from one.
     pub fn entries(&self) -> Option<&[i128]> {
-        match &self.source {
-            Source::Vocabulary(_, entries) => Some(entries),
-            _ => None,
-        }
+        self.source.entries()
     }
 
     /// The vocabulary index of `slot`'s value, when values are drawn from one.
     pub fn vocabulary_index(&self, stream: Stream, slot: Slot) -> Option<usize> {
-        match &self.source {
-            Source::Vocabulary(picker, _) => Some(picker.pick(stream, slot, Draw::Value)),
-            _ => None,
-        }
+        self.source.vocabulary_index(stream, slot)
     }
 }
 
@@ -377,18 +387,12 @@ impl Floats {
 
     /// The vocabulary entries, when values are drawn from one.
     pub fn entries(&self) -> Option<&[f64]> {
-        match &self.source {
-            Source::Vocabulary(_, entries) => Some(entries),
-            _ => None,
-        }
+        self.source.entries()
     }
 
     /// The vocabulary index of `slot`'s value, when values are drawn from one.
     pub fn vocabulary_index(&self, stream: Stream, slot: Slot) -> Option<usize> {
-        match &self.source {
-            Source::Vocabulary(picker, _) => Some(picker.pick(stream, slot, Draw::Value)),
-            _ => None,
-        }
+        self.source.vocabulary_index(stream, slot)
     }
 }
 
