@@ -24,7 +24,7 @@ export ROWS RUNS WARMUP PRODUCERS WRITERS BATCH COMPRESSION SYNC FLOOR_RUNS HOST
 # when a target first needs it; every target that runs a binary builds it first.
 BIN_DIR = $(eval BIN_DIR := $(shell scripts/bin-dir.sh))$(BIN_DIR)
 
-.PHONY: help build test lint python-test venv list experiment experiments trend sweep threads profile scaling writer-bench peers faults billion memory spec-bench
+.PHONY: help build test lint python-test venv list experiment experiments trend sweep threads profile scaling writer-bench peers faults billion memory spec-bench s3-smoke store-bench cluster
 
 help:
 	@echo "make experiment N=<n> [ROWS= RUNS= WARMUP= PRODUCERS= WRITERS= BATCH= COMPRESSION= SYNC=end|none SPEC=specs/<name>.json]"
@@ -43,6 +43,9 @@ help:
 	@echo "make faults           disk full, signals, SIGKILL, injected failures: exit codes and files left"
 	@echo "make memory [N=]      peak RSS and peak live heap per setting: row groups, queue, batch size, allocator"
 	@echo "make billion [N= BILLION_ROWS=]  peak RSS and rows/s every 100 M rows of a 1-billion-row run"
+	@echo "make s3-smoke         a local S3 server (Garage, built into .tools/), a small run into it, read back by the pipeline and pyarrow"
+	@echo "make store-bench [ROWS= RUNS= BIG_ROWS=]  the same run to local disk and to the local S3 server, interleaved"
+	@echo "make cluster [PARTS= WORKERS=\"1 2 4\" ROWS_PER_PART= SCHEDULER=tcp://host:8786 OUTPUT=]  the shards as Dask tasks"
 	@echo "make test             fmt, clippy and the test suite"
 
 build:
@@ -106,11 +109,28 @@ billion: build
 faults: build
 	scripts/faults.sh
 
+s3-smoke: build
+	scripts/s3-smoke.sh
+
+BIG_ROWS ?= 0
+store-bench: build
+	BIG_ROWS=$(BIG_ROWS) scripts/store-bench.sh
+
+PARTS ?=
+WORKERS ?= 1 2 4
+ROWS_PER_PART ?= 2000000
+SCHEDULER ?=
+OUTPUT ?=
+cluster: build
+	N=$(GIVEN_N) PARTS="$(PARTS)" WORKERS="$(WORKERS)" ROWS_PER_PART=$(ROWS_PER_PART) SCHEDULER="$(SCHEDULER)" OUTPUT="$(OUTPUT)" scripts/cluster.sh
+
 lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --release --locked --workspace --all-targets --all-features -- -D warnings
 
+# The object-store tests start a real S3 server: Garage, built into .tools/ on first use.
 test: lint
+	scripts/ensure-garage.sh > /dev/null
 	$(CARGO) test --release --locked --workspace
 	$(CARGO) test --release --locked -p shredlab-writer --features tokio
 	$(MAKE) --no-print-directory python-test

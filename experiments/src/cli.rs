@@ -40,10 +40,12 @@ pub struct Cli {
     /// Writer threads, one file each [default: set by the experiment].
     #[arg(long)]
     pub writers: Option<usize>,
-    /// Directory for the part-NNNNN.parquet files.
-    #[arg(long, short = 'o', default_value = "out")]
-    pub output_dir: PathBuf,
-    /// Replace the part files of an earlier run in --output-dir.
+    /// Where the part-NNNNN.parquet files go: a directory (or file:///path), or an
+    /// S3-compatible object store, s3://BUCKET/PREFIX, configured by the AWS_* variables
+    /// (AWS_ENDPOINT, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_ALLOW_HTTP).
+    #[arg(long, short = 'o', visible_alias = "output-dir", default_value = "out")]
+    pub output: String,
+    /// Replace the part files of an earlier run in --output.
     #[arg(long)]
     pub overwrite: bool,
     /// Seed of the generated data.

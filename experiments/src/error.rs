@@ -70,7 +70,7 @@ pub enum PipelineError {
     #[error(transparent)]
     Catalog(#[from] CatalogError),
     /// The output path exists but is not a directory.
-    #[error("output path {0} exists and is not a directory: choose a directory for --output-dir")]
+    #[error("output path {0} exists and is not a directory: choose a directory for --output")]
     OutputNotDirectory(PathBuf),
     /// The output directory could not be created or read.
     #[error("cannot use output directory {dir}: {source}")]
@@ -86,6 +86,34 @@ pub enum PipelineError {
         /// The directory.
         dir: PathBuf,
         /// One entry found there.
+        example: String,
+    },
+    /// `--output s3://...` is not a usable object-store URL.
+    #[error("--output {url} is not a usable S3 URL ({message}): write s3://BUCKET/PREFIX")]
+    StoreUrl {
+        /// The URL given.
+        url: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A request to the object store failed.
+    #[error("{action} {url}: {message}{hint}")]
+    Store {
+        /// What was being done (`"cannot list"`, ...).
+        action: &'static str,
+        /// The object or prefix.
+        url: String,
+        /// The store client's error.
+        message: String,
+        /// What to check.
+        hint: &'static str,
+    },
+    /// The output prefix holds objects and `--overwrite` was not given.
+    #[error("output {url} is not empty (it holds {example}): pass --overwrite to replace its part files, or choose an empty prefix")]
+    StoreNotEmpty {
+        /// The prefix's URL.
+        url: String,
+        /// One object found there.
         example: String,
     },
     /// A manifest file is not what this program writes.
@@ -148,7 +176,7 @@ pub enum PipelineError {
     },
     /// SIGINT or SIGTERM arrived: the run stopped and committed nothing.
     #[error(
-        "stopped by signal {signal}: nothing was committed and the temporary files were removed"
+        "stopped by signal {signal}: nothing was committed and the temporary files and uploads were removed"
     )]
     Interrupted {
         /// The signal's number.
@@ -178,7 +206,7 @@ pub enum PipelineError {
     #[error(transparent)]
     Gate(#[from] GateError),
     /// The data read back differs from the data produced.
-    #[error("data gate FAILED: produced {produced}, read back {read_back}; nothing was committed and the temporary files were removed")]
+    #[error("data gate FAILED: produced {produced}, read back {read_back}; nothing was committed and the temporary files and uploads were removed")]
     GateMismatch {
         /// Digest of the batches the producers made.
         produced: Digest,

@@ -32,8 +32,9 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::*;
 use arrow_array::{Array, ArrayRef, ArrowPrimitiveType, RecordBatch};
 use arrow_buffer::i256;
-use arrow_schema::{DataType, TimeUnit};
+use arrow_schema::{ArrowError, DataType, TimeUnit};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::file::reader::ChunkReader;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use xxhash_rust::xxh3::xxh3_128;
@@ -130,19 +131,37 @@ impl Digest {
                 path: name.clone(),
                 source,
             })?;
-            let read_error = |source| GateError::Read {
-                path: name.clone(),
+            digest += Digest::of_parquet(&name, file)?;
+        }
+        Ok(digest)
+    }
+
+    /// The digest of the rows of one Parquet file read from `reader`, named `name` in errors.
+    pub fn of_parquet<R: ChunkReader + 'static>(
+        name: &str,
+        reader: R,
+    ) -> Result<Digest, GateError> {
+        let batches = ParquetRecordBatchReaderBuilder::try_new(reader)
+            .and_then(|builder| builder.with_batch_size(8192).build())
+            .map_err(|source| GateError::Read {
+                path: name.to_string(),
                 source,
-            };
-            let reader = ParquetRecordBatchReaderBuilder::try_new(file)
-                .map_err(read_error)?
-                .with_batch_size(8192)
-                .build()
-                .map_err(read_error)?;
-            for batch in reader {
-                let batch = batch.map_err(|e| read_error(e.into()))?;
-                digest += Digest::of_batch(&batch)?;
-            }
+            })?;
+        Digest::of_batches(name, batches)
+    }
+
+    /// The digest of the rows of `batches`, read from the file `name`.
+    pub fn of_batches(
+        name: &str,
+        batches: impl IntoIterator<Item = Result<RecordBatch, ArrowError>>,
+    ) -> Result<Digest, GateError> {
+        let mut digest = Digest::default();
+        for batch in batches {
+            let batch = batch.map_err(|e| GateError::Read {
+                path: name.to_string(),
+                source: e.into(),
+            })?;
+            digest += Digest::of_batch(&batch)?;
         }
         Ok(digest)
     }

@@ -8,9 +8,10 @@ use shredlab_experiments::alloc::{self, SwitchableAllocator};
 use shredlab_experiments::catalog;
 use shredlab_experiments::cli::{Cli, ListFormat};
 use shredlab_experiments::error::PipelineError;
-use shredlab_experiments::output::{OutputDir, SinkKind};
+use shredlab_experiments::output::{Destination, OutputDir, SinkKind};
 use shredlab_experiments::run::{execute, execute_without_files, progress_bar, resolve};
 use shredlab_experiments::signals;
+use shredlab_experiments::store::StoreOutput;
 
 #[global_allocator]
 static ALLOCATOR: SwitchableAllocator = SwitchableAllocator;
@@ -42,10 +43,19 @@ fn main() -> ExitCode {
         signals::install().map_err(|source| PipelineError::SignalHandlers { source })?;
         let progress = progress_bar(cli.rows, cli.quiet);
         match config.sink {
-            SinkKind::File => {
-                let output = OutputDir::prepare(&cli.output_dir, cli.overwrite, config.shard)?;
-                execute(&config, &output, &progress)
-            }
+            SinkKind::File => match Destination::parse(&cli.output)? {
+                Destination::Dir(dir) => {
+                    let output = OutputDir::prepare(dir, cli.overwrite, config.shard)?
+                        .with_early_writeback(config.writeback_step())
+                        .with_sync(config.sync);
+                    execute(&config, &output, &progress)
+                }
+                Destination::Store(url) => {
+                    let output =
+                        StoreOutput::prepare(url, &[], cli.overwrite, config.shard, config.verify)?;
+                    execute(&config, &output, &progress)
+                }
+            },
             SinkKind::Null | SinkKind::Count => execute_without_files(&config, &progress),
         }
     });

@@ -1,4 +1,5 @@
-//! Where writers put their bytes: [`SinkFactory`], and [`OutputDir`], its on-disk form.
+//! Where writers put their bytes: [`SinkFactory`] and [`Output`], and [`OutputDir`], their
+//! on-disk form (the object-store form is [`crate::store::StoreOutput`]).
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -11,12 +12,15 @@ use crate::build_info::{BuildInfo, BUILD};
 use crate::error::PipelineError;
 use crate::gate::Digest;
 use crate::shard::Shard;
+use crate::store::StoreUrl;
 
 /// One finished output file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommittedFile {
-    /// Where it is.
-    pub path: PathBuf,
+    /// Where it is: a path, or an object's URL.
+    pub location: String,
+    /// Its name beside the manifest.
+    pub name: String,
     /// Its size.
     pub bytes: u64,
 }
@@ -28,6 +32,24 @@ pub trait SinkFactory: Sync {
     type Sink: Write + Send;
     /// The sink of writer `index`.
     fn create(&self, index: usize) -> Result<Self::Sink, PipelineError>;
+}
+
+/// Where a run's files go and how they become visible: nothing appears under a final name
+/// before [`Output::commit`], and sinks dropped uncommitted leave nothing behind.
+pub trait Output: SinkFactory {
+    /// The digest of the rows in the finished, uncommitted sinks, read back from where they
+    /// were written (the data gate's read-back).
+    fn read_back(&self, sinks: &mut [Self::Sink]) -> Result<Digest, PipelineError>;
+
+    /// Makes a finished run visible: every file under its final name, files of earlier runs
+    /// that this one did not replace removed, then the manifest, last. If a step fails, the
+    /// files already committed are removed again, so no partial set is left.
+    fn commit(
+        &self,
+        sinks: Vec<Self::Sink>,
+        rows: u64,
+        digest: Option<Digest>,
+    ) -> Result<Vec<CommittedFile>, PipelineError>;
 }
 
 /// What `PREFIXmanifest.json` says: the run's files, and what they hold.
@@ -44,6 +66,23 @@ pub struct Manifest {
 }
 
 impl Manifest {
+    /// The manifest of a run that committed `files`, as the bytes of its JSON.
+    pub fn json_of(files: &[CommittedFile], rows: u64, digest: Option<Digest>) -> Vec<u8> {
+        let manifest = Manifest {
+            files: files
+                .iter()
+                .map(|f| ManifestFile {
+                    name: f.name.clone(),
+                    bytes: f.bytes,
+                })
+                .collect(),
+            rows,
+            digest,
+            build: BUILD,
+        };
+        serde_json::to_vec_pretty(&manifest).expect("a manifest serializes")
+    }
+
     /// The manifest of `shard`'s last committed run in `dir`, if there is one. Readers trust the
     /// files it lists: part files without a manifest are not a finished run.
     pub fn read(dir: &Path, shard: Shard) -> Result<Option<Manifest>, PipelineError> {
@@ -73,7 +112,7 @@ impl Manifest {
 }
 
 /// The manifest's file name for files named `prefix...`.
-fn manifest_name(prefix: &str) -> String {
+pub(crate) fn manifest_name(prefix: &str) -> String {
     format!("{prefix}manifest.json")
 }
 
@@ -106,6 +145,28 @@ impl std::fmt::Display for SyncMode {
             Self::End => "end",
             Self::None => "none",
         })
+    }
+}
+
+/// Where `--output` points: a local directory (a path, or a `file://` URL), or a prefix in an
+/// S3-compatible object store (`s3://bucket/prefix`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Destination {
+    /// A directory.
+    Dir(PathBuf),
+    /// A bucket and prefix.
+    Store(StoreUrl),
+}
+
+impl Destination {
+    /// The destination `text` names.
+    pub fn parse(text: &str) -> Result<Destination, PipelineError> {
+        if let Some(url) = StoreUrl::parse(text) {
+            return url.map(Destination::Store);
+        }
+        Ok(Destination::Dir(PathBuf::from(
+            text.strip_prefix("file://").unwrap_or(text),
+        )))
     }
 }
 
@@ -165,20 +226,20 @@ pub enum SyncMode {
 }
 
 /// Whether `name` is `prefix` followed by digits and `.parquet`.
-fn is_part_file(name: &str, prefix: &str) -> bool {
+pub(crate) fn is_part_file(name: &str, prefix: &str) -> bool {
     name.strip_prefix(prefix)
         .and_then(|rest| rest.strip_suffix(".parquet"))
         .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Whether `name` belongs to another shard of a sharded run (finished or in progress).
-fn is_other_shard(name: &str, prefix: &str) -> bool {
+pub(crate) fn is_other_shard(name: &str, prefix: &str) -> bool {
     let name = name.strip_prefix('.').unwrap_or(name);
     name.starts_with("shard-") && !name.starts_with(prefix)
 }
 
 /// Whether `name` is a temporary file of ours, `.PREFIX...tmp`, left by a run that was killed.
-fn is_own_temporary(name: &str, prefix: &str) -> bool {
+pub(crate) fn is_own_temporary(name: &str, prefix: &str) -> bool {
     name.strip_prefix('.')
         .is_some_and(|rest| rest.starts_with(prefix) && rest.ends_with(".tmp"))
 }
@@ -271,69 +332,15 @@ impl OutputDir {
         Ok(parts)
     }
 
-    /// Makes a finished run visible: every file synced, then renamed to its final name, then
-    /// part files of earlier runs with more writers removed, then the manifest written. If a
-    /// rename fails, the files already renamed are removed again, so no partial set is left
-    /// under final names.
-    pub fn commit(
-        &self,
-        sinks: Vec<PendingFile>,
-        rows: u64,
-        digest: Option<Digest>,
-    ) -> Result<Vec<CommittedFile>, PipelineError> {
-        let mut sized = Vec::with_capacity(sinks.len());
-        for mut sink in sinks {
-            sink.sync()?;
-            let bytes = sink.file().metadata().map_err(|e| self.io_error(e))?.len();
-            sized.push((sink, bytes));
-        }
-        let mut committed: Vec<CommittedFile> = Vec::with_capacity(sized.len());
-        for (sink, bytes) in sized {
-            match sink.commit() {
-                Ok(path) => committed.push(CommittedFile { path, bytes }),
-                Err(error) => {
-                    for file in &committed {
-                        // Best effort: the rename error below is what the user must see.
-                        let _ = std::fs::remove_file(&file.path);
-                    }
-                    return Err(error.into());
-                }
-            }
-        }
-        let keep: HashSet<PathBuf> = committed.iter().map(|f| f.path.clone()).collect();
-        self.remove_where(|name| {
-            is_part_file(name, &self.prefix) && !keep.contains(&self.dir.join(name))
-        })?;
-        self.write_manifest(&committed, rows, digest)?;
-        Ok(committed)
-    }
-
     fn write_manifest(
         &self,
         files: &[CommittedFile],
         rows: u64,
         digest: Option<Digest>,
     ) -> Result<(), PipelineError> {
-        let manifest = Manifest {
-            files: files
-                .iter()
-                .map(|f| ManifestFile {
-                    name: f
-                        .path
-                        .file_name()
-                        .unwrap_or_default()
-                        .to_string_lossy()
-                        .into_owned(),
-                    bytes: f.bytes,
-                })
-                .collect(),
-            rows,
-            digest,
-            build: BUILD,
-        };
         let mut file = self.pending(self.dir.join(self.manifest_name()))?;
-        let json = serde_json::to_vec_pretty(&manifest).expect("a manifest serializes");
-        file.write_all(&json).map_err(|e| self.io_error(e))?;
+        file.write_all(&Manifest::json_of(files, rows, digest))
+            .map_err(|e| self.io_error(e))?;
         file.commit()?;
         Ok(())
     }
@@ -387,6 +394,63 @@ impl SinkFactory for OutputDir {
     }
 }
 
+impl Output for OutputDir {
+    fn read_back(&self, sinks: &mut [PendingFile]) -> Result<Digest, PipelineError> {
+        let paths: Vec<_> = sinks.iter().map(PendingFile::temp_path).collect();
+        Ok(Digest::of_parquet_files(&paths)?)
+    }
+
+    /// Every file synced, then renamed, then the manifest written (see [`Output::commit`]).
+    fn commit(
+        &self,
+        sinks: Vec<PendingFile>,
+        rows: u64,
+        digest: Option<Digest>,
+    ) -> Result<Vec<CommittedFile>, PipelineError> {
+        let mut sized = Vec::with_capacity(sinks.len());
+        for mut sink in sinks {
+            sink.sync()?;
+            let bytes = sink.file().metadata().map_err(|e| self.io_error(e))?.len();
+            sized.push((sink, bytes));
+        }
+        let mut renamed: Vec<PathBuf> = Vec::with_capacity(sized.len());
+        let mut committed = Vec::with_capacity(sized.len());
+        for (sink, bytes) in sized {
+            match sink.commit() {
+                Ok(path) => {
+                    committed.push(CommittedFile {
+                        location: path.display().to_string(),
+                        name: file_name(&path),
+                        bytes,
+                    });
+                    renamed.push(path);
+                }
+                Err(error) => {
+                    for path in &renamed {
+                        // Best effort: the rename error below is what the user must see.
+                        let _ = std::fs::remove_file(path);
+                    }
+                    return Err(error.into());
+                }
+            }
+        }
+        let keep: HashSet<PathBuf> = renamed.into_iter().collect();
+        self.remove_where(|name| {
+            is_part_file(name, &self.prefix) && !keep.contains(&self.dir.join(name))
+        })?;
+        self.write_manifest(&committed, rows, digest)?;
+        Ok(committed)
+    }
+}
+
+/// The last component of `path`, as text.
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -419,6 +483,33 @@ mod tests {
             mine
         ));
         assert!(!is_other_shard("notes.txt", mine));
+    }
+
+    #[test]
+    fn output_urls_name_a_directory_or_a_bucket_and_prefix() {
+        let dir = |text| match Destination::parse(text).unwrap() {
+            Destination::Dir(dir) => dir,
+            other => panic!("{text}: {other:?}"),
+        };
+        assert_eq!(dir("out"), PathBuf::from("out"));
+        assert_eq!(dir("file:///data/run"), PathBuf::from("/data/run"));
+        for (text, bucket, prefix) in [
+            ("s3://b/runs/one/", "b", "runs/one"),
+            ("s3a://b/x", "b", "x"),
+            ("s3://b", "b", ""),
+        ] {
+            match Destination::parse(text).unwrap() {
+                Destination::Store(url) => {
+                    assert_eq!((url.bucket.as_str(), url.prefix.as_ref()), (bucket, prefix));
+                }
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+        let err = Destination::parse("s3:///x").unwrap_err().to_string();
+        assert!(
+            err.contains("names no bucket") && err.contains("s3://BUCKET/PREFIX"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -162,7 +162,7 @@ impl RunReport {
             arrow_bytes,
             arrow_bytes_per_s: arrow_bytes as f64 / seconds,
             output_bytes,
-            files: files.iter().map(|f| f.path.display().to_string()).collect(),
+            files: files.iter().map(|f| f.location.clone()).collect(),
             digest: read_back,
             gate: read_back.map(|_| "pass"),
             pool_threads,

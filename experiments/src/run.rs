@@ -3,12 +3,11 @@
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use shredlab_writer::PendingFile;
 
 use crate::config::{PipelineConfig, RunRequest};
 use crate::error::PipelineError;
 use crate::gate::Digest;
-use crate::output::{CountingSinks, OutputDir};
+use crate::output::{CountingSinks, Output};
 use crate::pipeline::{generate_and_write, PipelineOutcome};
 use crate::prebuilt::PrebuiltSource;
 use crate::report::{RunReport, Totals};
@@ -42,20 +41,16 @@ pub fn resolve(request: &RunRequest) -> Result<PipelineConfig, PipelineError> {
 /// Generates and writes the run `config` into `output`: the pipeline, then its checks on the
 /// files still under their temporary names (row and batch counts always, the data gate when
 /// asked), then the commit. Nothing appears under a final name unless every step succeeded.
-pub fn execute(
+pub fn execute<O: Output>(
     config: &PipelineConfig,
-    output: &OutputDir,
+    output: &O,
     progress: &ProgressBar,
 ) -> Result<RunReport, PipelineError> {
-    let output = output
-        .clone()
-        .with_early_writeback(config.writeback_step())
-        .with_sync(config.sync);
     let outcome = with_source(config, |source| {
-        generate_and_write(config, source, &output, progress)
+        generate_and_write(config, source, output, progress)
     })?;
     progress.finish_and_clear();
-    finish(config, &output, outcome)
+    finish(config, output, outcome)
 }
 
 /// Runs `config` with no files (`--sink null`: batches dropped unencoded, the cost of
@@ -109,15 +104,15 @@ fn with_source<T>(
 
 /// The end of a run whose pipeline succeeded: its checks on the files still under their
 /// temporary names (row and batch counts always, the data gate when `config.verify`), then the
-/// commit into `output`, then the report. On any failure the temporary files are removed.
-pub fn finish(
+/// commit into `output`, then the report. On any failure the uncommitted files are removed.
+pub fn finish<O: Output>(
     config: &PipelineConfig,
-    output: &OutputDir,
-    outcome: PipelineOutcome<PendingFile>,
+    output: &O,
+    mut outcome: PipelineOutcome<O::Sink>,
 ) -> Result<RunReport, PipelineError> {
     check_counts(config, &outcome)?;
     let digest = match outcome.produced {
-        Some(produced) => Some(gate(produced, &outcome.sinks)?),
+        Some(produced) => Some(gate(produced, output.read_back(&mut outcome.sinks)?)?),
         None => None,
     };
     if let Some(signal) = signals::received() {
@@ -157,9 +152,7 @@ fn check_counts<W>(
 }
 
 /// The data gate: the digest of the files read back must equal the digest of what was produced.
-fn gate(produced: Digest, files: &[PendingFile]) -> Result<Digest, PipelineError> {
-    let paths: Vec<_> = files.iter().map(PendingFile::temp_path).collect();
-    let read_back = Digest::of_parquet_files(&paths)?;
+fn gate(produced: Digest, read_back: Digest) -> Result<Digest, PipelineError> {
     if read_back != produced {
         return Err(PipelineError::GateMismatch {
             produced,
@@ -177,7 +170,7 @@ mod tests {
 
     use super::*;
     use crate::config::RunRequest;
-    use crate::output::SinkFactory;
+    use crate::output::{OutputDir, SinkFactory};
     use crate::shard::Shard;
     use crate::source::BatchSource;
     use crate::usage::UsageMark;
@@ -232,9 +225,10 @@ mod tests {
         let sink = writer.into_inner().unwrap();
         let right = Digest::of_batch(&batch).unwrap();
         let wrong = Digest::of_batch(&source.maker().make(1..1001)).unwrap();
-        let files = vec![sink];
-        assert_eq!(gate(right, &files).unwrap(), right);
-        let err = gate(wrong, &files).unwrap_err().to_string();
+        let mut files = vec![sink];
+        let read_back = output.read_back(&mut files).unwrap();
+        assert_eq!(gate(right, read_back).unwrap(), right);
+        let err = gate(wrong, read_back).unwrap_err().to_string();
         assert!(err.contains("data gate FAILED") && err.contains("nothing was committed"));
         drop(files);
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);

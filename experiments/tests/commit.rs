@@ -9,7 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{entries, pipeline, run_ok};
-use shredlab_experiments::output::{OutputDir, SinkFactory};
+use shredlab_experiments::output::{Output, OutputDir, SinkFactory};
 use shredlab_experiments::shard::Shard;
 
 #[test]

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)] // each test binary uses its own subset
 
+pub mod s3;
+
 use std::path::Path;
 use std::process::{Command, Output};
 

@@ -1,0 +1,203 @@
+//! The S3 client of an output URL: a store configured the standard way (the URL, then the
+//! `AWS_*` environment variables), the runtime its requests run on, and errors that say what
+//! to fix.
+
+use std::fmt;
+use std::future::Future;
+use std::sync::{Arc, Once};
+use std::time::Duration;
+
+use object_store::aws::{AmazonS3, AmazonS3Builder, AmazonS3ConfigKey};
+use object_store::path::Path;
+use object_store::{BackoffConfig, ClientConfigKey, RetryConfig};
+use tokio::runtime::Runtime;
+
+use crate::error::PipelineError;
+
+/// Retries of one request before it fails: enough to ride out a busy server, bounded so that an
+/// unreachable endpoint fails the run within seconds instead of hanging it.
+const MAX_RETRIES: usize = 4;
+/// The longest a request is retried, whatever `MAX_RETRIES` allows.
+const RETRY_TIMEOUT: Duration = Duration::from_secs(15);
+/// How long a connection may take to open.
+const CONNECT_TIMEOUT: &str = "5s";
+/// How long one request (an 8 MiB part on a slow link) may take.
+const REQUEST_TIMEOUT: &str = "120s";
+
+/// An `s3://bucket/prefix` output location.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreUrl {
+    /// The bucket.
+    pub bucket: String,
+    /// The key prefix the run's objects go under (no leading or trailing `/`; may be empty).
+    pub prefix: Path,
+}
+
+impl StoreUrl {
+    /// `s3://bucket/prefix` or `s3a://bucket/prefix`; `None` for anything else (a local path).
+    pub fn parse(text: &str) -> Option<Result<StoreUrl, PipelineError>> {
+        let rest = text
+            .strip_prefix("s3://")
+            .or_else(|| text.strip_prefix("s3a://"))?;
+        let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
+        let bad = |message: String| PipelineError::StoreUrl {
+            url: text.to_string(),
+            message,
+        };
+        if bucket.is_empty() {
+            return Some(Err(bad("it names no bucket".to_string())));
+        }
+        Some(
+            Path::parse(prefix.trim_end_matches('/'))
+                .map(|prefix| StoreUrl {
+                    bucket: bucket.to_string(),
+                    prefix,
+                })
+                .map_err(|e| bad(e.to_string())),
+        )
+    }
+
+    /// The URL of the object at `key`.
+    pub fn object_url(&self, key: &Path) -> String {
+        format!("s3://{}/{key}", self.bucket)
+    }
+
+    /// The key of `name` under the prefix.
+    pub fn key(&self, name: &str) -> Path {
+        self.prefix.clone().join(name)
+    }
+}
+
+impl fmt::Display for StoreUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "s3://{}/{}", self.bucket, self.prefix)
+    }
+}
+
+/// A store and the runtime its requests run on, shared by the output and every sink.
+#[derive(Debug, Clone)]
+pub struct Client {
+    runtime: Arc<Runtime>,
+    store: Arc<AmazonS3>,
+}
+
+impl Client {
+    /// The S3 client of `url`, configured from the `AWS_*` environment variables (endpoint,
+    /// region, keys, `AWS_ALLOW_HTTP`), then `settings` (the same names, e.g.
+    /// `("AWS_ENDPOINT", "http://...")`, which win), with bounded retries and time-outs.
+    pub fn connect(url: &StoreUrl, settings: &[(String, String)]) -> Result<Client, PipelineError> {
+        install_tls_provider();
+        let mut builder = AmazonS3Builder::from_env();
+        for (name, value) in settings {
+            let key = name
+                .to_ascii_lowercase()
+                .parse()
+                .map_err(|_| PipelineError::Store {
+                    action: "cannot configure the S3 client for",
+                    url: url.to_string(),
+                    message: format!("{name} is not an S3 setting"),
+                    hint: "",
+                })?;
+            builder = builder.with_config(key, value);
+        }
+        let store = builder
+            .with_bucket_name(&url.bucket)
+            .with_retry(RetryConfig {
+                backoff: BackoffConfig::default(),
+                max_retries: MAX_RETRIES,
+                retry_timeout: RETRY_TIMEOUT,
+            })
+            // Set key by key: replacing the client options would drop AWS_ALLOW_HTTP.
+            .with_config(client_key(ClientConfigKey::ConnectTimeout), CONNECT_TIMEOUT)
+            .with_config(client_key(ClientConfigKey::Timeout), REQUEST_TIMEOUT)
+            .build()
+            .map_err(|error| PipelineError::Store {
+                action: "cannot configure the S3 client for",
+                url: url.to_string(),
+                message: error.to_string(),
+                hint: " (set AWS_REGION or AWS_DEFAULT_REGION, and AWS_ENDPOINT for a server other than AWS)",
+            })?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("object-store")
+            .enable_all()
+            .build()
+            .map_err(|source| PipelineError::Spawn { source })?;
+        Ok(Client {
+            runtime: Arc::new(runtime),
+            store: Arc::new(store),
+        })
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<AmazonS3> {
+        &self.store
+    }
+
+    /// The runtime.
+    pub fn runtime(&self) -> &Runtime {
+        &self.runtime
+    }
+
+    /// Runs `request` to completion on the client's runtime, from a thread outside it.
+    pub fn block_on<F: Future>(&self, request: F) -> F::Output {
+        self.runtime.block_on(request)
+    }
+}
+
+fn client_key(key: ClientConfigKey) -> AmazonS3ConfigKey {
+    AmazonS3ConfigKey::Client(key)
+}
+
+/// Installs rustls's ring provider once, for `https://` endpoints (the client's TLS is built
+/// without a provider of its own, so that no C toolchain is needed beyond ring's).
+fn install_tls_provider() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // An error means another provider is already installed, which serves as well.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+}
+
+/// What to check when a request to the store fails with `error`.
+pub fn hint(error: &object_store::Error) -> &'static str {
+    match error {
+        object_store::Error::NotFound { .. } => {
+            " (the bucket or object does not exist: create the bucket, e.g. `aws s3 mb s3://BUCKET`, or fix the URL)"
+        }
+        object_store::Error::PermissionDenied { .. } | object_store::Error::Unauthenticated { .. } => {
+            " (the server refused the credentials: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)"
+        }
+        _ => {
+            let text = error.to_string();
+            if text.contains("169.254.169.254") || text.contains("credential") {
+                " (no credentials were found, so the instance metadata service was asked: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)"
+            } else if text.contains("NoSuchBucket") {
+                " (the bucket does not exist: create it, e.g. `aws s3 mb s3://BUCKET`, or fix the URL)"
+            } else if text.contains("SignatureDoesNotMatch")
+                || text.contains("InvalidAccessKeyId")
+                || text.contains("AccessDenied")
+            {
+                " (the server refused the credentials: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)"
+            } else if text.contains("error sending request") || text.contains("connect") {
+                " (cannot reach the endpoint: check AWS_ENDPOINT and that the server is running; plain http:// needs AWS_ALLOW_HTTP=true)"
+            } else {
+                ""
+            }
+        }
+    }
+}
+
+/// A store error as a pipeline error: `action` (`"cannot list"`, ...) on `url`.
+pub fn store_error(
+    action: &'static str,
+    url: String,
+    error: &object_store::Error,
+) -> PipelineError {
+    PipelineError::Store {
+        action,
+        url,
+        message: error.to_string(),
+        hint: hint(error),
+    }
+}
