@@ -32,8 +32,16 @@ from pathlib import Path
 DIGEST_MODULUS = 1 << 128
 
 
-def run_shard(command: list[str]) -> dict:
-    """One shard, on a worker: the pipeline's JSON report, with where and how long it ran."""
+def run_shard(command: list[str], pin: bool = False) -> dict:
+    """One shard, on a worker: the pipeline's JSON report, with where and how long it ran.
+    With `pin`, the shard runs on one CPU, chosen by the worker's number (a LocalCluster names
+    its workers 0, 1, ...), as `make scaling` pins its processes."""
+    cpu = None
+    if pin:
+        from dask.distributed import get_worker
+
+        cpu = int(get_worker().name) % os.cpu_count()
+        command = ["taskset", "-c", str(cpu), *command]
     started = time.time()
     process = subprocess.run(command, capture_output=True, text=True)
     finished = time.time()
@@ -42,6 +50,7 @@ def run_shard(command: list[str]) -> dict:
     report = json.loads(process.stdout)
     report["host"] = socket.gethostname()
     report["worker_pid"] = os.getpid()
+    report["cpu"] = cpu
     report["started_at"] = started
     report["finished_at"] = finished
     report["process_s"] = finished - started
@@ -93,13 +102,16 @@ def start_client(args: argparse.Namespace, workers: int):
 
 def one_run(args: argparse.Namespace, workers: int, parts: int, expected: dict) -> dict:
     client, cluster = start_client(args, workers)
+    # On this machine's LocalCluster each shard gets its own CPU, as in make scaling; an
+    # existing cluster places its workers itself.
+    pin = args.pin and cluster is not None
     try:
         available = len(client.scheduler_info()["workers"])
         label = f"w{workers}-p{parts}"
         output = shard_output(args.output, label)
         submitted = time.time()
         futures = [
-            client.submit(run_shard, pipeline_command(args, output, part, parts), pure=False, key=f"shard-{label}-{part}")
+            client.submit(run_shard, pipeline_command(args, output, part, parts), pin, pure=False, key=f"shard-{label}-{part}")
             for part in range(parts)
         ]
         try:
@@ -129,7 +141,7 @@ def one_run(args: argparse.Namespace, workers: int, parts: int, expected: dict) 
         "shards": [
             {key: s.get(key) for key in (
                 "part", "rows", "elapsed_s", "cpu_s", "peak_rss_bytes", "output_bytes", "files",
-                "digest", "host", "worker_pid", "process_s", "started_at", "finished_at", "build")}
+                "digest", "host", "worker_pid", "cpu", "process_s", "started_at", "finished_at", "build")}
             for s in sorted(shards, key=lambda s: s["part"])
         ],
     }
@@ -146,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--spec", default="", help="a spec file instead of the contacts")
     parser.add_argument("--output", required=True, help="a directory every worker sees, or s3://bucket/prefix")
     parser.add_argument("--scheduler", default="", help="tcp://host:8786 of an existing Dask cluster [default: a LocalCluster]")
+    parser.add_argument("--no-pin", dest="pin", action="store_false",
+                        help="on a LocalCluster, let the OS place the shards instead of one CPU per worker")
     parser.add_argument("--json-out", type=Path, help="write the report here")
     args = parser.parse_args(argv)
     worker_counts = [int(w) for w in args.workers.replace(",", " ").split()]
@@ -181,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
         "spec": args.spec or None,
         "rows_per_part": args.rows_per_part,
         "producers_per_shard": args.producers,
+        "pinned": bool(args.pin and not args.scheduler),
         "output": args.output,
         "runs": runs,
         "build": runs[0]["shards"][0]["build"],

@@ -171,8 +171,10 @@ def dask_section(dask: dict, scaling: dict | None) -> tuple[list[str], dict]:
     lines = [
         "## Shards as Dask tasks",
         "",
-        f"`make cluster`: {dask['scheduler']}, experiment {dask['experiment']}, {dask['rows_per_part']:,} rows per shard, "
-        f"{dask['producers_per_shard']} producer per shard, output `{dask['output']}`. Each run's rows/s is rows over the "
+        f"`make cluster`: {dask['scheduler']}{', each shard pinned to one CPU as in `make scaling`' if dask.get('pinned') else ''}, "
+        f"experiment {dask['experiment']}, {dask['rows_per_part']:,} rows per shard, "
+        f"{dask['producers_per_shard']} producer per shard, output `{dask['output']}`. "
+        f"Build {dask['build']['commit']}, dirty: {dask['build']['dirty']}. Each run's rows/s is rows over the "
         "slowest shard's pipeline time (as `make scaling` computes it); end to end adds Dask's scheduling and process starts.",
         "",
         "| workers | shards | rows | slowest shard s | M rows/s | efficiency | end-to-end M rows/s | union digest = one process's |",

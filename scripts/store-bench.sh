@@ -17,7 +17,7 @@ source "$("$root/scripts/s3-server.sh" start "$server" shredlab)"
 python="$("$root/scripts/ensure-venv.sh")"
 export SHREDLAB_ALLOCATOR="$(allocator_of "$n")"
 "$python" "$root/scripts/scale_out.py" store --bin "$bin" --server-pid "$(cat "$server/pid")" \
-  --server "Garage $("$root/scripts/ensure-garage.sh" --version 2>/dev/null | head -n 1 | awk '{print $2}') (one node, LMDB, no compression) on 127.0.0.1" \
+  --server "Garage $("$("$root/scripts/ensure-garage.sh")" --version | head -n 1 | sed 's/^garage cargo://; s/ \[.*//') (one node, LMDB, no compression) on 127.0.0.1" \
   --url s3://shredlab/store-bench --local-dir "$local_dir" --dir "$dir" --experiment "$n" \
   --rows "${ROWS:-10000000}" --writers "${WRITERS:-0}" --runs "${RUNS:-5}" --warmup "${WARMUP:-1}" \
   --big-rows "${BIG_ROWS:-0}" --last-report "$server/last-report.json"
