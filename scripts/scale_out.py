@@ -175,7 +175,9 @@ def dask_section(dask: dict, scaling: dict | None) -> tuple[list[str], dict]:
         f"experiment {dask['experiment']}, {dask['rows_per_part']:,} rows per shard, "
         f"{dask['producers_per_shard']} producer per shard, output `{dask['output']}`. "
         f"Build {dask['build']['commit']}, dirty: {dask['build']['dirty']}. Each run's rows/s is rows over the "
-        "slowest shard's pipeline time (as `make scaling` computes it); end to end adds Dask's scheduling and process starts.",
+        "slowest shard's pipeline time (as `make scaling` computes it); end to end adds Dask's scheduling and process starts. "
+        "Every shard runs with `--verify` (its producer digests each batch as it is made), so a shard is slower than "
+        "`make scaling`'s unverified processes; the efficiencies compare like with like.",
         "",
         "| workers | shards | rows | slowest shard s | M rows/s | efficiency | end-to-end M rows/s | union digest = one process's |",
         "|---:|---:|---:|---:|---:|---:|---:|---|",
