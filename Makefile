@@ -43,7 +43,7 @@ help:
 	@echo "make faults           disk full, signals, SIGKILL, injected failures: exit codes and files left"
 	@echo "make memory [N=]      peak RSS and peak live heap per setting: row groups, queue, batch size, allocator"
 	@echo "make billion [N= BILLION_ROWS=]  peak RSS and rows/s every 100 M rows of a 1-billion-row run"
-	@echo "make s3-smoke         a local S3 server (Garage, built into .tools/), a small run into it, read back by the pipeline and pyarrow"
+	@echo "make s3-smoke [SMOKE_ROWS=1000000]  a local S3 server (Garage, built into .tools/), a run into it, read back by the pipeline and pyarrow"
 	@echo "make store-bench [ROWS= RUNS= BIG_ROWS=]  the same run to local disk and to the local S3 server, interleaved"
 	@echo "make cluster [PARTS= WORKERS=\"1 2 4\" ROWS_PER_PART= SCHEDULER=tcp://host:8786 OUTPUT=]  the shards as Dask tasks"
 	@echo "make test             fmt, clippy and the test suite"
