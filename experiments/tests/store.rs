@@ -106,54 +106,47 @@ fn a_prefix_in_use_needs_overwrite_and_old_parts_go_at_the_commit() {
     );
 }
 
+/// Runs a small write to `url` with `env` on top of the server's variables; asserts that it
+/// exits 1 saying `says`.
+fn refused(server: &LocalS3, env: &[(&str, &str)], url: &str, says: &str) {
+    let out = server
+        .pipeline()
+        .envs(env.iter().copied())
+        .args(["-n", "1000", "-q", "-o", url])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains(says), "{}", stderr(&out));
+}
+
 #[test]
 fn refused_credentials_a_missing_bucket_and_no_server_are_named() {
     let server = LocalS3::start();
-    let wrong = server
-        .pipeline()
-        .env("AWS_SECRET_ACCESS_KEY", "0".repeat(64))
-        .args(["-n", "1000", "-q", "-o", &format!("s3://{BUCKET}/x")])
-        .output()
-        .unwrap();
-    assert_eq!(wrong.status.code(), Some(1));
-    assert!(
-        stderr(&wrong).contains("AWS_SECRET_ACCESS_KEY"),
-        "{}",
-        stderr(&wrong)
+    let earlier = run_to_store(&server, &["-n", "1000"], "x");
+    assert!(earlier.status.success(), "{}", stderr(&earlier));
+    let wrong_secret = "0".repeat(64);
+    let url = format!("s3://{BUCKET}/x");
+    refused(
+        &server,
+        &[("AWS_SECRET_ACCESS_KEY", &wrong_secret)],
+        &url,
+        "check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY",
     );
-
-    let missing = run_to_store(&server, &["-n", "1000"], "x");
-    assert!(missing.status.success());
-    let out = server
-        .pipeline()
-        .args(["-n", "1000", "-q", "-o", "s3://no-such-bucket/x"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("does not exist"), "{}", stderr(&out));
-
+    refused(&server, &[], "s3://no-such-bucket/x", "does not exist");
     let started = Instant::now();
-    let out = server
-        .pipeline()
-        .env("AWS_ENDPOINT", "http://127.0.0.1:9") // discard: nothing listens
-        .args(["-n", "1000", "-q", "-o", &format!("s3://{BUCKET}/y")])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).contains("cannot reach the endpoint"),
-        "{}",
-        stderr(&out)
-    );
+    // Port 9 (discard): nothing listens.
+    let unreachable = [("AWS_ENDPOINT", "http://127.0.0.1:9")];
+    refused(&server, &unreachable, &url, "cannot reach the endpoint");
     assert!(
         started.elapsed() < Duration::from_secs(60),
         "retries must be bounded"
     );
+    // None of them touched what was there.
     assert_eq!(
         server.keys("x"),
         ["part-00000.parquet", "part-manifest.json"]
     );
-    assert!(server.keys("y").is_empty());
+    assert_eq!(server.unfinished_uploads(), 0);
 }
 
 /// Starts a run long enough to be stopped mid-upload, and waits until its upload has begun.

@@ -101,6 +101,8 @@ impl LocalS3 {
 
     /// A client of the bucket, for the tests' own reads.
     pub fn client(&self) -> (Runtime, Arc<AmazonS3>) {
+        // The client's TLS is built without a crypto provider (see the workspace's Cargo.toml).
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let store = AmazonS3Builder::new()
             .with_endpoint(self.var("AWS_ENDPOINT"))
             .with_allow_http(true)
