@@ -77,7 +77,7 @@ pub struct Cli {
     /// (`none`: only to compare with tools that never sync).
     #[arg(long, value_enum, default_value = "end")]
     pub sync: SyncMode,
-    /// Where the batches go: `file` (Parquet files in --output-dir), `null` (dropped unencoded,
+    /// Where the batches go: `file` (Parquet files in --output), `null` (dropped unencoded,
     /// to measure generation alone) or `count` (encoded into a byte-counting sink, no disk).
     #[arg(long, value_enum, default_value = "file")]
     pub sink: SinkKind,

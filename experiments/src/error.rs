@@ -229,7 +229,7 @@ impl PipelineError {
 fn storage_hint(error: &parquet::errors::ParquetError) -> &'static str {
     let text = error.to_string();
     if text.contains("No space left") || text.contains("os error 28") {
-        " (the disk is full: free space or choose another --output-dir)"
+        " (the disk is full: free space or choose another --output)"
     } else {
         ""
     }
