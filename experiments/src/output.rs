@@ -233,15 +233,28 @@ pub(crate) fn is_part_file(name: &str, prefix: &str) -> bool {
 }
 
 /// Whether `name` belongs to another shard of a sharded run (finished or in progress).
-pub(crate) fn is_other_shard(name: &str, prefix: &str) -> bool {
+fn is_other_shard(name: &str, prefix: &str) -> bool {
     let name = name.strip_prefix('.').unwrap_or(name);
     name.starts_with("shard-") && !name.starts_with(prefix)
 }
 
 /// Whether `name` is a temporary file of ours, `.PREFIX...tmp`, left by a run that was killed.
-pub(crate) fn is_own_temporary(name: &str, prefix: &str) -> bool {
+fn is_own_temporary(name: &str, prefix: &str) -> bool {
     name.strip_prefix('.')
         .is_some_and(|rest| rest.starts_with(prefix) && rest.ends_with(".tmp"))
+}
+
+/// Whether `--overwrite` removes `name` before the run: the manifest of the run (or shard)
+/// with files named `prefix...`, or a temporary file a killed run of it left. Its old part
+/// files go only at the commit. Shared by directories and object stores.
+pub(crate) fn cleared_by_overwrite(name: &str, prefix: &str) -> bool {
+    name == manifest_name(prefix) || is_own_temporary(name, prefix)
+}
+
+/// Whether `name` keeps a run of `shard` (files named `prefix...`) from starting without
+/// `--overwrite`: anything does, except, for a sharded run, the files of other shards.
+pub(crate) fn blocks_new_run(name: &str, prefix: &str, shard: Shard) -> bool {
+    shard.count() == 1 || !is_other_shard(name, prefix)
 }
 
 impl OutputDir {
@@ -271,13 +284,11 @@ impl OutputDir {
         };
         if overwrite {
             // From here until this run's commit, the old part files are not vouched for.
-            output.remove_where(|name| {
-                name == output.manifest_name() || is_own_temporary(name, &output.prefix)
-            })?;
+            output.remove_where(|name| cleared_by_overwrite(name, &output.prefix))?;
         } else if let Some(example) = output
             .names()?
             .into_iter()
-            .find(|name| shard.count() == 1 || !is_other_shard(name, &output.prefix))
+            .find(|name| blocks_new_run(name, &output.prefix, shard))
         {
             return Err(PipelineError::OutputNotEmpty {
                 example,
@@ -434,10 +445,8 @@ impl Output for OutputDir {
                 }
             }
         }
-        let keep: HashSet<PathBuf> = renamed.into_iter().collect();
-        self.remove_where(|name| {
-            is_part_file(name, &self.prefix) && !keep.contains(&self.dir.join(name))
-        })?;
+        let keep: HashSet<&str> = committed.iter().map(|f| f.name.as_str()).collect();
+        self.remove_where(|name| is_part_file(name, &self.prefix) && !keep.contains(name))?;
         self.write_manifest(&committed, rows, digest)?;
         Ok(committed)
     }

@@ -159,28 +159,35 @@ fn install_tls_provider() {
     });
 }
 
-/// What to check when a request to the store fails with `error`.
+const MISSING_BUCKET: &str =
+    " (the bucket or object does not exist: create the bucket, e.g. `aws s3 mb s3://BUCKET`, or fix the URL)";
+const REFUSED_CREDENTIALS: &str =
+    " (the server refused the credentials: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)";
+const NO_CREDENTIALS: &str = " (no credentials were found, so the instance metadata service was asked: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)";
+const UNREACHABLE: &str = " (cannot reach the endpoint: check AWS_ENDPOINT and that the server is running; plain http:// needs AWS_ALLOW_HTTP=true)";
+
+/// What to check when a request to the store fails with `error`: by its kind where
+/// object_store classifies it, else by the S3 error code or transport failure in its text.
 pub fn hint(error: &object_store::Error) -> &'static str {
     match error {
-        object_store::Error::NotFound { .. } => {
-            " (the bucket or object does not exist: create the bucket, e.g. `aws s3 mb s3://BUCKET`, or fix the URL)"
-        }
-        object_store::Error::PermissionDenied { .. } | object_store::Error::Unauthenticated { .. } => {
-            " (the server refused the credentials: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)"
-        }
+        object_store::Error::NotFound { .. } => MISSING_BUCKET,
+        object_store::Error::PermissionDenied { .. }
+        | object_store::Error::Unauthenticated { .. } => REFUSED_CREDENTIALS,
         _ => {
             let text = error.to_string();
-            if text.contains("169.254.169.254") || text.contains("credential") {
-                " (no credentials were found, so the instance metadata service was asked: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)"
-            } else if text.contains("NoSuchBucket") {
-                " (the bucket does not exist: create it, e.g. `aws s3 mb s3://BUCKET`, or fix the URL)"
-            } else if text.contains("SignatureDoesNotMatch")
-                || text.contains("InvalidAccessKeyId")
-                || text.contains("AccessDenied")
-            {
-                " (the server refused the credentials: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)"
-            } else if text.contains("error sending request") || text.contains("connect") {
-                " (cannot reach the endpoint: check AWS_ENDPOINT and that the server is running; plain http:// needs AWS_ALLOW_HTTP=true)"
+            let says = |codes: &[&str]| codes.iter().any(|code| text.contains(code));
+            if says(&["169.254.169.254"]) {
+                NO_CREDENTIALS
+            } else if says(&["NoSuchBucket"]) {
+                MISSING_BUCKET
+            } else if says(&[
+                "SignatureDoesNotMatch",
+                "InvalidAccessKeyId",
+                "AccessDenied",
+            ]) {
+                REFUSED_CREDENTIALS
+            } else if says(&["error sending request", "connect"]) {
+                UNREACHABLE
             } else {
                 ""
             }

@@ -16,15 +16,16 @@ use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
 
 pub use client::{Client, StoreUrl};
-pub use read::digest_object;
 pub use sink::ObjectSink;
-pub use upload::{PARTS_IN_FLIGHT, PART_BYTES};
+pub use upload::PART_BYTES;
+
+use read::digest_object;
 
 use crate::error::PipelineError;
 use crate::gate::Digest;
 use crate::output::{
-    is_other_shard, is_own_temporary, is_part_file, manifest_name, CommittedFile, Manifest, Output,
-    SinkFactory,
+    blocks_new_run, cleared_by_overwrite, is_part_file, manifest_name, CommittedFile, Manifest,
+    Output, SinkFactory,
 };
 use crate::shard::Shard;
 use client::store_error;
@@ -67,14 +68,15 @@ impl StoreOutput {
         };
         let names = output.names()?;
         if overwrite {
-            for name in names.iter().filter(|name| {
-                **name == manifest_name(&output.prefix) || is_own_temporary(name, &output.prefix)
-            }) {
+            for name in names
+                .iter()
+                .filter(|name| cleared_by_overwrite(name, &output.prefix))
+            {
                 output.delete(name)?;
             }
         } else if let Some(example) = names
             .into_iter()
-            .find(|name| shard.count() == 1 || !is_other_shard(name, &output.prefix))
+            .find(|name| blocks_new_run(name, &output.prefix, shard))
         {
             return Err(PipelineError::StoreNotEmpty {
                 url: output.url.to_string(),
@@ -82,11 +84,6 @@ impl StoreOutput {
             });
         }
         Ok(output)
-    }
-
-    /// The URL it writes under.
-    pub fn url(&self) -> &StoreUrl {
-        &self.url
     }
 
     /// The final key of writer `index`'s file.

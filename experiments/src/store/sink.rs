@@ -6,7 +6,7 @@ use object_store::path::Path;
 use object_store::ObjectStoreExt;
 
 use super::client::{hint, store_error, Client, StoreUrl};
-use super::upload::PartUpload;
+use super::upload::{PartUpload, ABORT_PATIENCE};
 use crate::error::PipelineError;
 
 /// Where an [`ObjectSink`] is in its life.
@@ -92,7 +92,8 @@ impl ObjectSink {
         let url = self.url();
         let announce = |error: &object_store::Error| {
             eprintln!(
-                "warning: cannot abort the upload of {url} yet ({error}); retrying for up to 30 s"
+                "warning: cannot abort the upload of {url} yet ({error}); retrying for up to {} s",
+                ABORT_PATIENCE.as_secs()
             );
         };
         if let Err(error) = upload.abort(announce) {

@@ -20,7 +20,7 @@ pub const PART_BYTES: usize = 8 * 1024 * 1024;
 /// Parts of one file uploading at once before the writer waits.
 pub const PARTS_IN_FLIGHT: usize = 2;
 /// How long an abort is retried while the server does not answer (it may be restarting).
-const ABORT_PATIENCE: Duration = Duration::from_secs(30);
+pub const ABORT_PATIENCE: Duration = Duration::from_secs(30);
 
 /// One multipart upload in progress.
 pub struct PartUpload {
