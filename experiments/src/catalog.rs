@@ -104,7 +104,7 @@ impl Optimization {
             ReuseNumberBuffer | ReuseNameBuffer | InternedNames | DirectNames | DirectDigits => {
                 &[NoRowStructs]
             }
-            GuidedNameRanks => &[PrecomputedSampling],
+            GuidedNameRanks | LookedUpSmallWeights | BitGuidedRanks => &[PrecomputedSampling],
             // Only persistent builders can take spent buffers back.
             RecyclingChannel => &[ThreadLocalBuilders],
             _ => &[],
@@ -129,8 +129,11 @@ impl Optimization {
                 | DirectNames
                 | DirectDigits
                 | FittedWriterProperties
+                | NoTypeStatistics
                 | GuidedNameRanks
                 | RecyclingChannel
+                | LookedUpSmallWeights
+                | BitGuidedRanks
         )
     }
 }
@@ -427,6 +430,24 @@ catalog! {
     23 adds Jemalloc "jemalloc" {
         summary: "new allocations from jemalloc with a single arena: 22's memory, with far less of glibc's creep over long runs",
         changes: "with glibc, 22's peak RSS grew from 62 MiB at 100 M rows to 127 MiB at 1,000 M (make billion N=22) while its live heap stayed near 30 MiB: arenas fragment as batches built on producer threads are freed on encoder threads and page buffers the other way round. jemalloc with one arena (narenas:1, set at link time) reuses those extents across threads: make billion N=23 grows from 50 to 67 MiB over the same billion rows",
+        study: None,
+    },
+    /// NULL, phone count, shape and type weights looked up in tables instead of searched.
+    24 adds LookedUpSmallWeights "looked-up-small-weights" {
+        summary: "the NULL-name, phone count, shape and type draws read their index from a table of one entry per unit of weight instead of a binary search (identical draws)",
+        changes: "after 15, the profile of generation alone (perf record, --sink null) put about 10% of its CPU in the binary searches of WeightedIndex<u32> over 2-4 weights, four draws per row; a table of one u8 per unit of weight (100 entries each here) indexed by the same uniform value gives the same index without the search. Generation alone, 10 M rows: 0.72 -> 0.67 CPU s (medians of 7 interleaved runs of --sink null against 23)",
+        study: None,
+    },
+    /// No statistics for `phone_type`, whose every row group holds all three values.
+    25 adds NoTypeStatistics "no-type-statistics" {
+        summary: "no statistics for `phone_type`: every row group holds all three types and NULLs, so its min/max and null counts prune nothing",
+        changes: "with the other columns' statistics gone (14), phone_type's were the writer's last per-value min/max and level histograms; every row group of a 10 M-row file holds Home, Mobile and Work and NULLs (checked with pyarrow on all 39), so min/max and null counts prune no row group and no page for any type that exists. Encoding alone (--prebuilt --sink count), 10 M rows: 0.96 -> 0.88 CPU s, medians of 7 interleaved runs against 24; the file loses phone_type's statistics and its column index",
+        study: None,
+    },
+    /// Zipf name ranks through a guide table indexed by the random word's top bits.
+    26 adds BitGuidedRanks "bit-guided-ranks" {
+        summary: "Zipf name ranks through a guide table indexed by the top bits of the random word, which settles most draws with one read (identical draws)",
+        changes: "the guide table of 15 is indexed by the uniform float, so its read waits for the float arithmetic; here it is indexed by the top bits of the random word the float is made of (monotone in it), and marks the buckets whose every word lands on one rank, so most draws take one read and the float is computed only to finish the others. Generation alone, 10 M rows: 0.67 -> 0.54 CPU s (medians of 7 interleaved runs of --sink null against 24)",
         study: None,
     },
 }

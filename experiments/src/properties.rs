@@ -18,6 +18,16 @@ pub fn phone_number_path() -> ColumnPath {
     ])
 }
 
+/// The Parquet path of the phone-type leaf.
+pub fn phone_type_path() -> ColumnPath {
+    ColumnPath::from(vec![
+        "phones".to_string(),
+        "list".to_string(),
+        "item".to_string(),
+        "phone_type".to_string(),
+    ])
+}
+
 /// The Parquet path of the `name` column.
 pub fn name_path() -> ColumnPath {
     ColumnPath::from("name")
@@ -29,8 +39,8 @@ pub fn name_path() -> ColumnPath {
 /// many distinct values for the 1 MiB dictionary page too (it is abandoned within the first
 /// ~100K rows of every row group), and as they are unsorted and nearly every first name occurs
 /// in every row group, each chunk's min/max would span the whole vocabulary and prune nothing,
-/// so they get no statistics either. `phone_type`, three values, keeps its dictionary and
-/// statistics.
+/// so they get no statistics either. `phone_type`, three values, keeps its dictionary, and its
+/// statistics unless [`Optimization::NoTypeStatistics`] drops them.
 pub fn writer_properties(
     optimizations: Optimizations,
     compression: CompressionSpec,
@@ -45,6 +55,11 @@ pub fn writer_properties(
             .set_column_statistics_enabled(phone_number_path(), EnabledStatistics::None)
             .set_column_dictionary_enabled(name_path(), false)
             .set_column_statistics_enabled(name_path(), EnabledStatistics::None)
+    } else {
+        builder
+    };
+    let builder = if optimizations.has(Optimization::NoTypeStatistics) {
+        builder.set_column_statistics_enabled(phone_type_path(), EnabledStatistics::None)
     } else {
         builder
     };

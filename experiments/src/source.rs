@@ -11,9 +11,9 @@ use shredlab_generator::text::{
     NumberText, ReusedNameBuffer, ReusedNumberBuffer,
 };
 use shredlab_generator::{
-    contact_schema, contacts_to_batch, ConfigError, ContactBatchBuilder, ContactGenerator,
-    ContactSampler, GuidedIndex, PerCallSampler, PhoneTypeColumn, PhoneTypeEncoding, PhoneTypeKeys,
-    PhoneTypeStrings, PrecomputedSampler, SkewConfig,
+    contact_schema, contacts_to_batch, BitGuidedIndex, ConfigError, ContactBatchBuilder,
+    ContactGenerator, ContactSampler, GuidedIndex, PerCallSampler, PhoneTypeColumn,
+    PhoneTypeEncoding, PhoneTypeKeys, PhoneTypeStrings, PrecomputedSampler, RankTable, SkewConfig,
 };
 
 use crate::catalog::{Optimization, Optimizations};
@@ -43,6 +43,7 @@ pub struct ContactSource {
     shared_per_call: Arc<PerCallSampler>,
     shared_precomputed: Arc<PrecomputedSampler>,
     shared_guided: Arc<PrecomputedSampler<GuidedIndex>>,
+    shared_bit_guided: Arc<PrecomputedSampler<BitGuidedIndex>>,
     interner: Arc<NameInterner>,
 }
 
@@ -53,10 +54,12 @@ impl ContactSource {
         skew: SkewConfig,
         optimizations: Optimizations,
     ) -> Result<Self, ConfigError> {
+        let lookups = optimizations.has(Optimization::LookedUpSmallWeights);
         Ok(Self {
             shared_per_call: Arc::new(PerCallSampler::try_new(skew.clone())?),
-            shared_precomputed: Arc::new(PrecomputedSampler::try_new(skew.clone())?),
-            shared_guided: Arc::new(PrecomputedSampler::try_with_ranks(skew.clone())?),
+            shared_precomputed: Arc::new(precomputed(skew.clone(), lookups)?),
+            shared_guided: Arc::new(precomputed(skew.clone(), lookups)?),
+            shared_bit_guided: Arc::new(precomputed(skew.clone(), lookups)?),
             interner: Arc::default(),
             seed,
             skew,
@@ -66,6 +69,15 @@ impl ContactSource {
 
     fn on(&self, o: Optimization) -> bool {
         self.optimizations.has(o)
+    }
+
+    /// A precomputed sampler of this source's skew, searching name ranks with `R`.
+    fn precomputed<R: RankTable>(&self) -> PrecomputedSampler<R> {
+        precomputed(
+            self.skew.clone(),
+            self.on(Optimization::LookedUpSmallWeights),
+        )
+        .expect("skew validated by ContactSource")
     }
 
     fn encoding(&self) -> PhoneTypeEncoding {
@@ -162,17 +174,14 @@ impl BatchSource for ContactSource {
 
     fn maker(&self) -> Box<dyn BatchMaker + '_> {
         let precomputed = self.on(Optimization::PrecomputedSampling);
-        if precomputed && self.on(Optimization::GuidedNameRanks) {
-            let skew = self.skew.clone();
-            let sampler = self.sampler(&self.shared_guided, || {
-                PrecomputedSampler::try_with_ranks(skew).expect("skew validated by ContactSource")
-            });
+        if precomputed && self.on(Optimization::BitGuidedRanks) {
+            let sampler = self.sampler(&self.shared_bit_guided, || self.precomputed());
+            self.with_sampler(sampler)
+        } else if precomputed && self.on(Optimization::GuidedNameRanks) {
+            let sampler = self.sampler(&self.shared_guided, || self.precomputed());
             self.with_sampler(sampler)
         } else if precomputed {
-            let skew = self.skew.clone();
-            let sampler = self.sampler(&self.shared_precomputed, || {
-                PrecomputedSampler::try_new(skew).expect("skew validated by ContactSource")
-            });
+            let sampler = self.sampler(&self.shared_precomputed, || self.precomputed());
             self.with_sampler(sampler)
         } else {
             let skew = self.skew.clone();
@@ -181,6 +190,19 @@ impl BatchSource for ContactSource {
             });
             self.with_sampler(sampler)
         }
+    }
+}
+
+/// A precomputed sampler searching name ranks with `R`, its small weights looked up in tables
+/// when `lookups` is on.
+fn precomputed<R: RankTable>(
+    skew: SkewConfig,
+    lookups: bool,
+) -> Result<PrecomputedSampler<R>, ConfigError> {
+    if lookups {
+        PrecomputedSampler::try_with_lookups(skew)
+    } else {
+        PrecomputedSampler::try_with_ranks(skew)
     }
 }
 

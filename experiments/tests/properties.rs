@@ -4,7 +4,7 @@ use indicatif::ProgressBar;
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use shredlab_experiments::config::RunRequest;
 use shredlab_experiments::output::OutputDir;
-use shredlab_experiments::properties::phone_number_path;
+use shredlab_experiments::properties::{phone_number_path, phone_type_path};
 use shredlab_experiments::run::{execute, resolve};
 use shredlab_experiments::shard::Shard;
 
@@ -53,6 +53,19 @@ fn fitted_properties_reach_their_columns() {
         };
         assert_eq!((dictionary, statistics), expected, "{path}");
     }
+}
+
+#[test]
+fn type_statistics_are_dropped_at_25_and_kept_before() {
+    let phone_type = phone_type_path().string();
+    let statistics_of = |experiment| {
+        leaves(experiment, "none")
+            .into_iter()
+            .find(|(path, ..)| *path == phone_type)
+            .map(|(_, dictionary, statistics, _)| (dictionary, statistics))
+    };
+    assert_eq!(statistics_of(24), Some((true, true)));
+    assert_eq!(statistics_of(25), Some((true, false)));
 }
 
 #[test]

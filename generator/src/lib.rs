@@ -35,6 +35,7 @@ mod config;
 mod contact;
 mod draw;
 mod generator;
+mod lookup;
 mod ranks;
 mod recycle;
 pub mod rng;
@@ -52,6 +53,7 @@ pub use config::{ConfigError, SkewConfig, MAX_PHONES_LIMIT, PHONE_ID_DIGITS, PHO
 pub use contact::{format_phone_number, Contact, Phone, PhoneShape, PhoneType};
 pub use draw::{draw_contacts, ContactSink};
 pub use generator::ContactGenerator;
-pub use ranks::{GuidedIndex, RankTable};
+pub use lookup::SmallWeights;
+pub use ranks::{BitGuidedIndex, GuidedIndex, RankTable};
 pub use sampler::{ContactSampler, NameTables, PerCallSampler, PrecomputedSampler};
 pub use schema::{contact_schema, phone_fields, phone_item_field, PhoneTypeEncoding};

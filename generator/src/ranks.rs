@@ -1,10 +1,14 @@
 //! Drawing a Zipf rank: the inverse CDF of the rank weights, as `rand`'s `WeightedIndex<f64>`
-//! defines it, found by binary search ([`WeightedIndex`]) or through a guide table
-//! ([`GuidedIndex`]). Both give the same rank for the same random stream.
+//! defines it, found by binary search ([`WeightedIndex`]), through a guide table indexed by the
+//! uniform value ([`GuidedIndex`]), or through one indexed by the random bits that value is made
+//! of ([`BitGuidedIndex`]). All give the same rank for the same random stream.
+
+use std::convert::Infallible;
 
 use rand::distr::uniform::Uniform;
 use rand::distr::weighted::WeightedIndex;
 use rand::distr::Distribution;
+use rand::{Rng, TryRng};
 
 use crate::rng::RowRng;
 
@@ -77,16 +81,7 @@ impl GuidedIndex {
 
 impl RankTable for GuidedIndex {
     fn from_weights(weights: &[f64]) -> Option<Self> {
-        let (&first, rest) = weights.split_first()?;
-        let mut cumulative = Vec::with_capacity(rest.len());
-        let mut total = first;
-        for &weight in rest {
-            cumulative.push(total);
-            total += weight;
-        }
-        if !(total > 0.0 && total.is_finite()) || weights.iter().any(|w| w.is_nan() || *w < 0.0) {
-            return None;
-        }
+        let (cumulative, total) = cumulative_sums(weights)?;
         let buckets = weights.len().max(1) * BUCKETS_PER_INDEX;
         let scale = buckets as f64 / total;
         let guide = (0..buckets)
@@ -110,13 +105,133 @@ impl RankTable for GuidedIndex {
     }
 }
 
+/// The running sums of all weights but the last, as `WeightedIndex::new` computes them, and the
+/// total; `None` unless the weights are finite, non-negative and not all zero.
+fn cumulative_sums(weights: &[f64]) -> Option<(Vec<f64>, f64)> {
+    let (&first, rest) = weights.split_first()?;
+    let mut cumulative = Vec::with_capacity(rest.len());
+    let mut total = first;
+    for &weight in rest {
+        cumulative.push(total);
+        total += weight;
+    }
+    if !(total > 0.0 && total.is_finite()) || weights.iter().any(|w| w.is_nan() || *w < 0.0) {
+        return None;
+    }
+    Some((cumulative, total))
+}
+
+/// Marks a [`BitGuidedIndex`] bucket whose every value has the same index.
+const SETTLED: u32 = 1 << 31;
+
+/// `WeightedIndex<f64>`'s exact sampling with a guide table indexed by the top bits of the random
+/// word, before it becomes a float. The uniform value is a monotone function of that word, so a
+/// bucket of words maps to a known range of indices: the table holds the lowest, and marks the
+/// buckets where the highest is the same. Most draws then take one table read straight from the
+/// random word, with no float arithmetic and no read of the cumulative sums on their path; the
+/// others compute the value as `Uniform<f64>` does and scan forward from the bucket's lowest
+/// index. [`GuidedIndex`], by contrast, must finish the float arithmetic before it can read its
+/// table.
+#[derive(Debug, Clone)]
+pub struct BitGuidedIndex {
+    cumulative: Vec<f64>,
+    uniform: Uniform<f64>,
+    /// `guide[b]`: the index of the lowest word of bucket `b`, `| SETTLED` if every word of the
+    /// bucket has that index.
+    guide: Vec<u32>,
+    /// A word's bucket is its top `64 - shift` bits.
+    shift: u32,
+}
+
+/// A random source that yields one given word: replays a draw's word through `Uniform::sample`.
+struct Replay(u64);
+
+impl TryRng for Replay {
+    type Error = Infallible;
+
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        Ok((self.0 >> 32) as u32)
+    }
+
+    #[inline]
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
+        Ok(self.0)
+    }
+
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), Infallible> {
+        rand::rand_core::utils::fill_bytes_via_next_word(dest, || self.try_next_u64())
+    }
+}
+
+impl BitGuidedIndex {
+    /// The index of the uniform value made from `word`.
+    #[inline]
+    fn scan(&self, word: u64, from: usize) -> usize {
+        let chosen = self.uniform.sample(&mut Replay(word));
+        let mut index = from;
+        while index < self.cumulative.len() && self.cumulative[index] <= chosen {
+            index += 1;
+        }
+        index
+    }
+}
+
+impl RankTable for BitGuidedIndex {
+    fn from_weights(weights: &[f64]) -> Option<Self> {
+        if weights.len() >= SETTLED as usize {
+            return None;
+        }
+        let (cumulative, total) = cumulative_sums(weights)?;
+        let uniform = Uniform::new(0.0, total).ok()?;
+        let index_of = |word: u64| {
+            let chosen = uniform.sample(&mut Replay(word));
+            cumulative.partition_point(|&c| c <= chosen) as u32
+        };
+        let bits = (weights.len().max(1) * BUCKETS_PER_INDEX)
+            .next_power_of_two()
+            .trailing_zeros();
+        let shift = 64 - bits;
+        let guide = (0..1u64 << bits)
+            .map(|bucket| {
+                let lowest = index_of(bucket << shift);
+                let highest = index_of(((bucket + 1) << shift).wrapping_sub(1));
+                if lowest == highest {
+                    lowest | SETTLED
+                } else {
+                    lowest
+                }
+            })
+            .collect();
+        Some(Self {
+            cumulative,
+            uniform,
+            guide,
+            shift,
+        })
+    }
+
+    #[inline]
+    fn draw(&self, rng: &mut RowRng) -> usize {
+        let word = rng.next_u64();
+        let entry = self.guide[(word >> self.shift) as usize];
+        let lowest = (entry & !SETTLED) as usize;
+        if entry & SETTLED != 0 {
+            lowest
+        } else {
+            self.scan(word, lowest)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use rand::Rng;
+
     use super::*;
     use crate::rng::row_rng;
 
     #[test]
-    fn guided_draws_equal_weighted_index_draws() {
+    fn guide_tables_draw_what_weighted_index_draws() {
         for (n, exponent) in [
             (1500, 1.0),
             (2000, 1.0),
@@ -128,13 +243,22 @@ mod tests {
             let weights: Vec<f64> = (1..=n).map(|k| (k as f64).powf(-exponent)).collect();
             let binary = WeightedIndex::<f64>::from_weights(&weights).unwrap();
             let guided = GuidedIndex::from_weights(&weights).unwrap();
+            let bit_guided = BitGuidedIndex::from_weights(&weights).unwrap();
             for row in 0..200_000 {
-                let (mut a, mut b) = (row_rng(5, row), row_rng(5, row));
+                let mut rngs = [row_rng(5, row), row_rng(5, row), row_rng(5, row)];
+                let expected = binary.draw(&mut rngs[0]);
                 assert_eq!(
-                    binary.draw(&mut a),
-                    guided.draw(&mut b),
+                    guided.draw(&mut rngs[1]),
+                    expected,
                     "n={n} s={exponent} row={row}"
                 );
+                assert_eq!(
+                    bit_guided.draw(&mut rngs[2]),
+                    expected,
+                    "n={n} s={exponent} row={row}"
+                );
+                let next = rngs.map(|mut rng| rng.next_u64());
+                assert!(next[1] == next[0] && next[2] == next[0], "same words used");
             }
         }
     }
@@ -144,5 +268,17 @@ mod tests {
         assert!(GuidedIndex::from_weights(&[]).is_none());
         assert!(GuidedIndex::from_weights(&[0.0, 0.0]).is_none());
         assert!(GuidedIndex::from_weights(&[1.0, f64::NAN]).is_none());
+        assert!(BitGuidedIndex::from_weights(&[]).is_none());
+        assert!(BitGuidedIndex::from_weights(&[0.0, 0.0]).is_none());
+        assert!(BitGuidedIndex::from_weights(&[1.0, -1.0]).is_none());
+    }
+
+    #[test]
+    fn zero_weights_are_never_drawn() {
+        let table = BitGuidedIndex::from_weights(&[0.0, 2.0, 0.0, 0.0, 1.0, 0.0]).unwrap();
+        for row in 0..50_000 {
+            let index = table.draw(&mut row_rng(9, row));
+            assert!(index == 1 || index == 4, "row {row}: {index}");
+        }
     }
 }

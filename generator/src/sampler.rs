@@ -12,6 +12,7 @@ use rand::distr::{Distribution, Uniform};
 
 use crate::config::{ConfigError, SkewConfig};
 use crate::contact::{PhoneShape, PhoneType};
+use crate::lookup::SmallWeights;
 use crate::ranks::RankTable;
 use crate::rng::RowRng;
 use crate::vocab;
@@ -134,11 +135,11 @@ impl ContactSampler for PerCallSampler {
 pub struct PrecomputedSampler<R = WeightedIndex<f64>> {
     skew: SkewConfig,
     names: Arc<NameTables<R>>,
-    name_null: WeightedIndex<u32>,
-    phone_count: WeightedIndex<u32>,
+    name_null: SmallWeights,
+    phone_count: SmallWeights,
     extra_phones: Uniform<usize>,
-    phone_shape: WeightedIndex<u32>,
-    phone_type: WeightedIndex<u32>,
+    phone_shape: SmallWeights,
+    phone_type: SmallWeights,
 }
 
 impl PrecomputedSampler {
@@ -151,15 +152,31 @@ impl PrecomputedSampler {
 impl<R: RankTable> PrecomputedSampler<R> {
     /// A sampler for a validated configuration, searching name ranks with `R`.
     pub fn try_with_ranks(skew: SkewConfig) -> Result<Self, ConfigError> {
+        Self::try_with(skew, SmallWeights::search)
+    }
+
+    /// [`PrecomputedSampler::try_with_ranks`], with the NULL, count, shape and type weights
+    /// looked up in tables instead of searched ([`SmallWeights::lookup`], identical draws).
+    pub fn try_with_lookups(skew: SkewConfig) -> Result<Self, ConfigError> {
+        Self::try_with(skew, SmallWeights::lookup)
+    }
+
+    fn try_with(
+        skew: SkewConfig,
+        small: fn(&[u32]) -> Option<SmallWeights>,
+    ) -> Result<Self, ConfigError> {
         skew.validate()?;
         let null = u32::from(skew.null_name_percent);
+        let table = |weights: &[u32]| {
+            small(weights).expect("weights were validated by SkewConfig::validate")
+        };
         Ok(Self {
             names: Arc::new(NameTables::new(skew.name_zipf_exponent)?),
-            name_null: weighted(&[100 - null, null]),
-            phone_count: weighted(&skew.phone_count_weights),
+            name_null: table(&[100 - null, null]),
+            phone_count: table(&skew.phone_count_weights),
             extra_phones: extra_phones(skew.max_phones),
-            phone_shape: weighted(&skew.phone_shape_weights),
-            phone_type: weighted(&skew.phone_type_weights),
+            phone_shape: table(&skew.phone_shape_weights),
+            phone_type: table(&skew.phone_type_weights),
             skew,
         })
     }
@@ -172,7 +189,7 @@ impl<R: RankTable> ContactSampler for PrecomputedSampler<R> {
 
     #[inline]
     fn name_is_null(&self, rng: &mut RowRng) -> bool {
-        self.name_null.sample(rng) == 1
+        self.name_null.draw(rng) == 1
     }
 
     #[inline]
@@ -187,7 +204,7 @@ impl<R: RankTable> ContactSampler for PrecomputedSampler<R> {
 
     #[inline]
     fn phone_count(&self, rng: &mut RowRng) -> usize {
-        match self.phone_count.sample(rng) {
+        match self.phone_count.draw(rng) {
             3 => self.extra_phones.sample(rng),
             bucket => bucket,
         }
@@ -195,12 +212,12 @@ impl<R: RankTable> ContactSampler for PrecomputedSampler<R> {
 
     #[inline]
     fn phone_shape(&self, rng: &mut RowRng) -> PhoneShape {
-        PhoneShape::ALL[self.phone_shape.sample(rng)]
+        PhoneShape::ALL[self.phone_shape.draw(rng)]
     }
 
     #[inline]
     fn phone_type(&self, rng: &mut RowRng) -> PhoneType {
-        PhoneType::ALL[self.phone_type.sample(rng)]
+        PhoneType::ALL[self.phone_type.draw(rng)]
     }
 }
 

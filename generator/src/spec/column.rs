@@ -14,7 +14,7 @@ use arrow_schema::{DataType, FieldRef, TimeUnit};
 use half::f16;
 
 use super::bytes::Bytes;
-use super::draw::{mix, Draw, Lengths, Slot, Stream};
+use super::draw::{splitmix, Draw, Lengths, Slot, Stream};
 use super::numbers::{Booleans, Floats, Integers};
 use super::parse::error;
 use super::{Distribution, FieldSpec, Params, SpecError};
@@ -75,7 +75,7 @@ impl Column {
             spec.children
                 .iter()
                 .enumerate()
-                .map(|(i, child)| Column::new(child, seed, mix(position ^ (i as u64 + 1))))
+                .map(|(i, child)| Column::new(child, seed, splitmix(position ^ (i as u64 + 1))))
                 .collect()
         };
         let first_child =

@@ -5,13 +5,7 @@ use crate::{GuidedIndex, RankTable};
 
 use super::Params;
 
-/// SplitMix64's finaliser: a bijection of u64 with full avalanche.
-pub(super) fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+pub(super) use crate::rng::splitmix;
 
 /// Where a value sits: the key its draws hash, and its ordinal (the row at the top level;
 /// `parent * stride + index` for list items), which sequential and unique values count with.
@@ -33,7 +27,7 @@ impl Slot {
     /// The slot of item `index` of a list in this slot whose lists hold at most `stride` items.
     pub fn item(self, index: u64, stride: u64) -> Self {
         Self {
-            key: mix(self.key.wrapping_mul(0x100_0000_01B3) ^ mix(index)),
+            key: splitmix(self.key.wrapping_mul(0x100_0000_01B3) ^ splitmix(index)),
             ordinal: self.ordinal.wrapping_mul(stride).wrapping_add(index),
         }
     }
@@ -41,7 +35,7 @@ impl Slot {
     /// A slot for vocabulary entry `rank`, outside every row's key space in practice.
     pub fn rank(rank: u64) -> Self {
         Self {
-            key: mix(!rank),
+            key: splitmix(!rank),
             ordinal: rank,
         }
     }
@@ -81,13 +75,13 @@ pub(super) struct Stream(u64);
 impl Stream {
     /// The stream of the column at `path` (a hash of its position in the schema) for `seed`.
     pub fn new(seed: u64, path: u64) -> Self {
-        Self(mix(seed ^ mix(path)))
+        Self(splitmix(seed ^ splitmix(path)))
     }
 
     /// A uniform u64.
     #[inline]
     pub fn bits(self, slot: Slot, draw: Draw) -> u64 {
-        mix(self.0 ^ mix(slot.key ^ draw.salt().wrapping_mul(0xD6E8_FEB8_6659_FD93)))
+        splitmix(self.0 ^ splitmix(slot.key ^ draw.salt().wrapping_mul(0xD6E8_FEB8_6659_FD93)))
     }
 
     /// A uniform f64 in [0, 1).
@@ -98,7 +92,7 @@ impl Stream {
 
     /// A bijective scramble of `ordinal`: distinct ordinals give distinct values.
     pub fn scramble(self, ordinal: u64) -> u64 {
-        mix(ordinal ^ self.0)
+        splitmix(ordinal ^ self.0)
     }
 }
 
