@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Where one experiment's time goes: perf record with frame-pointer call graphs rendered as a
-# flamegraph (inferno), and an AMD uProf session when uProf is installed.
+# flamegraph (inferno) and sorted into the pipeline's parts (README.md, `results profile`), and an
+# AMD uProf session when uProf is installed.
 # Usage: scripts/profile.sh N   (ROWS from the Makefile)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -24,10 +25,13 @@ if command -v perf >/dev/null 2>&1; then
   fi
   perf record -e "$event" -F 999 --call-graph fp -o "$dir/perf.data" -- "${cmd[@]}"
   perf script -i "$dir/perf.data" | inferno-collapse-perf > "$dir/stacks.folded"
-  inferno-flamegraph --title "experiment ${dir##*/}, $rows rows, event $event" \
-    < "$dir/stacks.folded" > "$dir/flamegraph.svg"
+  title="experiment ${dir##*/}, $rows rows, event $event"
+  inferno-flamegraph --title "$title" < "$dir/stacks.folded" > "$dir/flamegraph.svg"
   rm -f "$dir/perf.data"
-  echo "flamegraph: $dir/flamegraph.svg" >&2
+  "$results" profile "$dir" --header "# Where the CPU goes: $title
+
+Command: \`perf record -e $event -F 999 --call-graph fp -- pipeline --experiment $n --rows $rows\` (output on disk, allocator $SHREDLAB_ALLOCATOR), build \`$(git -C "$root" rev-parse --short=12 HEAD)\`$(git -C "$root" diff --quiet -- . ':!results' || echo ' (dirty tree)')."
+  echo "flamegraph: $dir/flamegraph.svg, shares: $dir/README.md" >&2
 else
   echo "perf is not installed: no flamegraph (apt-get install linux-perf)" >&2
 fi

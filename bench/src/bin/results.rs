@@ -80,6 +80,14 @@ enum Command {
         /// The folder, e.g. results/vm/peers.
         dir: PathBuf,
     },
+    /// Where a profile's CPU goes (README.md) from `make profile`'s stacks.folded.
+    Profile {
+        /// The folder, e.g. results/vm/profile/26-bit-guided-ranks.
+        dir: PathBuf,
+        /// The README's header: what was profiled, how.
+        #[arg(long)]
+        header: String,
+    },
     /// The thread sweep beside the single-CPU pinned run.
     Threads {
         /// The sweep's hyperfine JSON (parameter `threads`).
@@ -187,6 +195,10 @@ fn main() -> Result<()> {
                 long_run::markdown(&milestones, &header),
             )
             .context("writing README.md")?;
+        }
+        Command::Profile { dir, header } => {
+            let shares = shredlab_bench::profile::write_report(&dir, &header)?;
+            eprintln!("{}: {} samples sorted", dir.display(), shares.total());
         }
         Command::Memory { dir } => {
             let runs = memory::load(&dir)?;
