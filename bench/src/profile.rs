@@ -105,7 +105,7 @@ const PARTS: &[Part] = &[
     },
     Part {
         side: Side::Encoding,
-        name: "column writer: mini-batches, pages, statistics",
+        name: "column writer: mini-batches with their inlined level RLE, pages, statistics",
         patterns: &["parquet::"],
     },
     Part {
@@ -125,7 +125,7 @@ const PARTS: &[Part] = &[
     },
     Part {
         side: Side::Generation,
-        name: "rows into Arrow builders (seeding, text, offsets)",
+        name: "rows into Arrow builders (seeding, the draws inlined there, text, offsets)",
         patterns: &[
             "shredlab_generator::",
             "arrow_array::builder",
@@ -138,9 +138,10 @@ const PARTS: &[Part] = &[
 /// The CPU samples of one profile, by part.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Shares {
-    /// Samples per (side, part name); parts no sample reached are absent.
+    /// Sample weight per (side, part name); parts no sample reached are absent. inferno weighs
+    /// a sample by its period: nanoseconds of CPU for `cpu-clock`, cycles for `cycles`.
     pub samples: BTreeMap<(Side, &'static str), u64>,
-    /// Samples no part claims.
+    /// Weight of the samples no part claims.
     pub unclaimed: u64,
 }
 
@@ -163,12 +164,12 @@ impl Shares {
         Ok(shares)
     }
 
-    /// All samples.
+    /// Weight of all samples.
     pub fn total(&self) -> u64 {
         self.samples.values().sum::<u64>() + self.unclaimed
     }
 
-    /// Samples of one side.
+    /// Weight of one side's samples.
     pub fn side_total(&self, side: Side) -> u64 {
         self.samples
             .iter()
@@ -227,9 +228,11 @@ pub fn write_report(dir: &Path, header: &str) -> Result<Shares> {
         .with_context(|| format!("cannot read {}", path.display()))?;
     let shares = Shares::from_folded(&folded)?;
     let text = format!(
-        "{header}\n\n{}\n{} samples. Each sample goes to the first part, from the leaf of its \
-         stack towards the root, that one of its frames names (see `bench/src/profile.rs`); \
-         the flame graph is `flamegraph.svg`.\n",
+        "{header}\n\n{}\nTotal sample weight {} (perf's period: nanoseconds of CPU for \
+         cpu-clock, cycles for cycles). A sample in the kernel is the kernel's; any other goes \
+         to the first part, from the leaf of its stack towards the root, that one of its frames \
+         names (see `bench/src/profile.rs`). Code inlined into a frame counts as that frame's. \
+         The flame graph is `flamegraph.svg`.\n",
         shares.markdown(),
         shares.total()
     );

@@ -198,7 +198,7 @@ fn main() -> Result<()> {
         }
         Command::Profile { dir, header } => {
             let shares = shredlab_bench::profile::write_report(&dir, &header)?;
-            eprintln!("{}: {} samples sorted", dir.display(), shares.total());
+            eprintln!("{}: sample weight {} sorted", dir.display(), shares.total());
         }
         Command::Memory { dir } => {
             let runs = memory::load(&dir)?;
