@@ -24,4 +24,5 @@ pub mod spec_bench;
 pub mod stats;
 pub mod stream;
 pub mod summary;
+pub mod targets;
 pub mod writer_bench;

@@ -1,0 +1,122 @@
+//! The catalog's performance targets, judged from one catalog run: the fastest experiment
+//! against the baseline and against experiment 20 measured in the same run, and, where a target
+//! is missed, what the run's own floor says stands in the way.
+
+use std::fmt::Write as _;
+
+use crate::summary::Summary;
+
+/// The fastest experiment's wall time is at least this many times shorter than the baseline's.
+pub const SPEEDUP_OVER_BASELINE: f64 = 5.0;
+/// Cores it keeps busy on average (of the 2 cores of the project's VM).
+pub const CORES_BUSY: f64 = 1.85;
+/// Its wall time at most this multiple of its ideal (its floor's CPU spread over every core).
+pub const WALL_OVER_IDEAL: f64 = 1.15;
+/// Its CPU time at most this fraction of experiment 20's.
+pub const CPU_OVER_REFERENCE: f64 = 0.75;
+/// The experiment whose CPU time the best is held against.
+pub const REFERENCE: u32 = 20;
+/// Its peak RSS at most this many MiB.
+pub const PEAK_RSS_MIB: f64 = 64.0;
+
+fn verdict(met: bool) -> &'static str {
+    if met {
+        "met"
+    } else {
+        "**missed**"
+    }
+}
+
+fn cpu_s(summary: &Summary) -> f64 {
+    summary.user_s + summary.system_s
+}
+
+/// The targets section of the results README, or `None` without the baseline in the run.
+pub fn section(summaries: &[Summary]) -> Option<String> {
+    let baseline = summaries.iter().find(|s| s.experiment == 0)?;
+    let best = summaries
+        .iter()
+        .filter(|s| s.experiment != 0)
+        .min_by(|a, b| a.median_s.total_cmp(&b.median_s))?;
+    let name = format!("{:02} {}", best.experiment, best.slug);
+    let mut text = format!(
+        "## Targets\n\nThe fastest experiment of this run is {name}. Each figure is from this \
+         run's tables above.\n\n| target | measured | verdict |\n|---|---|---|\n"
+    );
+    let speedup = baseline.median_s / best.median_s;
+    let _ = writeln!(
+        text,
+        "| wall time at least {SPEEDUP_OVER_BASELINE}x shorter than 00's | {:.3} s / {:.3} s = \
+         {speedup:.2}x | {} |",
+        baseline.median_s,
+        best.median_s,
+        verdict(speedup >= SPEEDUP_OVER_BASELINE)
+    );
+    if let Some(busy) = best.cores_busy {
+        let _ = writeln!(
+            text,
+            "| at least {CORES_BUSY} cores busy | {busy:.2} | {} |",
+            verdict(busy >= CORES_BUSY)
+        );
+    }
+    if let Some(ratio) = best.wall_over_ideal() {
+        let _ = writeln!(
+            text,
+            "| wall time at most {WALL_OVER_IDEAL}x its ideal | {ratio:.2} | {} |",
+            verdict(ratio <= WALL_OVER_IDEAL)
+        );
+    }
+    if let Some(reference) = summaries.iter().find(|s| s.experiment == REFERENCE) {
+        let ratio = cpu_s(best) / cpu_s(reference);
+        let _ = writeln!(
+            text,
+            "| CPU time at most {CPU_OVER_REFERENCE}x {REFERENCE:02}'s | {:.2} s / {:.2} s = \
+             {ratio:.2}x | {} |",
+            cpu_s(best),
+            cpu_s(reference),
+            verdict(ratio <= CPU_OVER_REFERENCE)
+        );
+    }
+    if let Some(rss) = best.peak_rss_bytes {
+        let mib = rss as f64 / 1048576.0;
+        let _ = writeln!(
+            text,
+            "| peak RSS at most {PEAK_RSS_MIB} MiB ({} M rows) | {mib:.0} MiB | {} |",
+            best.rows / 1_000_000,
+            verdict(mib <= PEAK_RSS_MIB)
+        );
+    }
+    if let Some(floor) = &best.floor {
+        let work = floor.generation_cpu_s + floor.encoding_cpu_s;
+        let encoding_alone = floor.encoding_cpu_s / f64::from(floor.cores);
+        let _ = write!(
+            text,
+            "\nWhat stands in the way, from {name}'s floor: encoding a file byte-identical to \
+             arrow-rs's `ArrowWriter` takes {:.2} of the {work:.2} CPU s its work needs ({:.0}%), \
+             all of it inside the `parquet` crate, which no writer setting of this catalog \
+             reaches further. Were generation free, the ideal would be {encoding_alone:.3} s on \
+             {} cores: at most {:.2}x 00's wall time.",
+            floor.encoding_cpu_s,
+            100.0 * floor.encoding_cpu_s / work,
+            floor.cores,
+            baseline.median_s / encoding_alone,
+        );
+        let extra = cpu_s(best) - work;
+        if extra > 0.0 {
+            let _ = write!(
+                text,
+                " The timed runs spend {:.2} CPU s against the {work:.2} of the floor's two parts \
+                 measured apart: {extra:.2} s go to writing the file through the kernel, which \
+                 the encoding floor leaves out, and to the two sides sharing the cores' caches.",
+                cpu_s(best),
+            );
+        }
+        let _ = writeln!(
+            text,
+            " `make profile N={}` sorts the CPU into the encoder's stages \
+             (`results/<host>/profile/`).",
+            best.experiment
+        );
+    }
+    Some(text)
+}
