@@ -7,8 +7,8 @@ use shredlab_bench::charts;
 use shredlab_bench::floor::{Floor, Heap};
 use shredlab_bench::parse::cachegrind::Cachegrind;
 use shredlab_bench::parse::perf_stat::PerfStat;
-use shredlab_bench::{readme, targets};
 use shredlab_bench::summary::{load_host, Counters, Simulated, Summary};
+use shredlab_bench::{readme, targets};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
@@ -167,21 +167,47 @@ fn targets_judge_the_fastest_experiment_against_00_and_20() {
     };
     assert!(text.contains("fastest experiment of this run is 26 bit-guided-ranks"));
     // 3.5 s / 0.68 s.
-    assert!(row("wall time at least 5x").ends_with("= 5.15x | met |"), "{text}");
-    assert!(row("at least 1.85 cores").contains("| 1.91 | met |"), "{text}");
+    assert!(
+        row("wall time at least 5x").ends_with("= 5.15x | met |"),
+        "{text}"
+    );
+    assert!(
+        row("at least 1.85 cores").contains("| 1.91 | met |"),
+        "{text}"
+    );
     // 0.68 s against the fixture's ideal of 0.85 s.
-    assert!(row("wall time at most 1.15x").contains("| 0.80 | met |"), "{text}");
+    assert!(
+        row("wall time at most 1.15x").contains("| 0.80 | met |"),
+        "{text}"
+    );
     // (1.2 + 0.1) / (1.6 + 0.1).
-    assert!(row("CPU time at most 0.75x 20's").contains("= 0.76x | **missed** |"), "{text}");
+    assert!(
+        row("CPU time at most 0.75x 20's").contains("= 0.76x | **missed** |"),
+        "{text}"
+    );
     assert!(row("peak RSS at most 64 MiB (10 M rows)").contains("| 50 MiB | met |"));
     // Encoding 1.00 of 0.70 + 1.00 CPU s; alone on 2 cores 0.500 s, 7.00x 00's 3.5 s.
-    assert!(text.contains("takes 1.00 of the 1.70 CPU s its work needs (59%)"), "{text}");
+    assert!(
+        text.contains("takes 1.00 of the 1.70 CPU s its work needs (59%)"),
+        "{text}"
+    );
     assert!(text.contains("at most 7.00x 00's wall time"), "{text}");
-    assert!(!text.contains("timed runs spend"), "1.30 CPU s is below the floor's 1.70");
+    assert!(
+        !text.contains("timed runs spend"),
+        "1.30 CPU s is below the floor's 1.70"
+    );
     run[6].user_s = 1.9;
     let text = targets::section(&run).unwrap();
-    assert!(text.contains("spend 2.00 CPU s against the 1.70 of the floor's two parts measured apart: 0.30 s go"), "{text}");
-    assert!(targets::section(&run[1..]).is_none(), "no baseline, no verdicts");
+    assert!(
+        text.contains(
+            "spend 2.00 CPU s against the 1.70 of the floor's two parts measured apart: 0.30 s go"
+        ),
+        "{text}"
+    );
+    assert!(
+        targets::section(&run[1..]).is_none(),
+        "no baseline, no verdicts"
+    );
 }
 
 #[test]
