@@ -91,7 +91,7 @@ pub fn section(summaries: &[Summary]) -> Option<String> {
         let encoding_alone = floor.encoding_cpu_s / f64::from(floor.cores);
         let _ = write!(
             text,
-            "\nWhat stands in the way, from {name}'s floor: encoding a file byte-identical to \
+            "\nWhat stands in the way, from the floor of {name}: encoding a file byte-identical to \
              arrow-rs's `ArrowWriter` takes {:.2} of the {work:.2} CPU s its work needs ({:.0}%), \
              all of it inside the `parquet` crate, which no writer setting of this catalog \
              reaches further. Were generation free, the ideal would be {encoding_alone:.3} s on \
@@ -106,8 +106,9 @@ pub fn section(summaries: &[Summary]) -> Option<String> {
             let _ = write!(
                 text,
                 " The timed runs spend {:.2} CPU s against the {work:.2} of the floor's two parts \
-                 measured apart: {extra:.2} s go to writing the file through the kernel, which \
-                 the encoding floor leaves out, and to the two sides sharing the cores' caches.",
+                 measured apart: {extra:.2} s that neither part contains, writing the file \
+                 through the kernel (the encoding floor writes none) and the two sides running \
+                 at once on shared caches.",
                 cpu_s(best),
             );
         }
