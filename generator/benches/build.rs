@@ -1,6 +1,7 @@
 //! Generation speed of the fast path, per stage: one row's random stream, name ranks, and whole
-//! batches as experiment 15 onwards builds them (guide-table ranks, names and digits written
-//! straight into the column buffers, buffers recycled). Run with `cargo bench -p shredlab-generator`.
+//! batches as experiments 15 and 26 build them (guide-table ranks, names and digits written
+//! straight into the column buffers, buffers recycled; 26 with bit-guided ranks and looked-up
+//! small weights). Run with `cargo bench -p shredlab-generator`.
 // criterion_group! generates a public function that cannot carry a doc comment.
 #![allow(missing_docs)]
 
@@ -12,8 +13,8 @@ use rand::Rng;
 use shredlab_generator::rng::row_rng;
 use shredlab_generator::text::{DirectDigits, DirectName};
 use shredlab_generator::{
-    ContactBatchBuilder, ContactGenerator, GuidedIndex, PhoneTypeKeys, PrecomputedSampler,
-    RankTable, SkewConfig,
+    BitGuidedIndex, ContactBatchBuilder, ContactGenerator, ContactSampler, GuidedIndex,
+    PhoneTypeKeys, PrecomputedSampler, RankTable, SkewConfig,
 };
 
 const ROWS: u64 = 16_384;
@@ -35,28 +36,47 @@ fn name_ranks(c: &mut Criterion) {
         (0..ROWS).map(|row| table.draw(&mut row_rng(7, row))).sum()
     }
     let guided = GuidedIndex::from_weights(&weights).expect("valid weights");
+    let bit_guided = BitGuidedIndex::from_weights(&weights).expect("valid weights");
     let binary = WeightedIndex::<f64>::from_weights(&weights).expect("valid weights");
     group.bench_function("guided", |b| b.iter(|| draws(black_box(&guided))));
+    group.bench_function("bit_guided", |b| b.iter(|| draws(black_box(&bit_guided))));
     group.bench_function("binary_search", |b| b.iter(|| draws(black_box(&binary))));
     group.finish();
 }
 
 fn batches(c: &mut Criterion) {
-    let sampler = PrecomputedSampler::<GuidedIndex>::try_with_ranks(SkewConfig::default())
-        .expect("default skew is valid");
-    let generator = ContactGenerator::new(42, sampler);
-    let mut builder = ContactBatchBuilder::<PhoneTypeKeys, DirectName, DirectDigits>::default();
+    let skew = SkewConfig::default;
     let mut group = c.benchmark_group("batch");
     group.throughput(Throughput::Elements(ROWS));
+    fast_path(
+        &mut group,
+        "fast_path_16384_rows",
+        PrecomputedSampler::<GuidedIndex>::try_with_ranks(skew()).expect("valid skew"),
+    );
+    fast_path(
+        &mut group,
+        "bit_guided_lookups_16384_rows",
+        PrecomputedSampler::<BitGuidedIndex>::try_with_lookups(skew()).expect("valid skew"),
+    );
+    group.finish();
+}
+
+/// Builds and recycles 16,384-row batches of the fast path drawn with `sampler`.
+fn fast_path<S: ContactSampler>(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    sampler: S,
+) {
+    let generator = ContactGenerator::new(42, sampler);
+    let mut builder = ContactBatchBuilder::<PhoneTypeKeys, DirectName, DirectDigits>::default();
     let mut start = 0;
-    group.bench_function("fast_path_16384_rows", |b| {
+    group.bench_function(name, |b| {
         b.iter(|| {
             let batch = builder.build(&generator, start..start + ROWS);
             start += ROWS;
             builder.recycle(batch);
         })
     });
-    group.finish();
 }
 
 criterion_group!(benches, row_streams, name_ranks, batches);
