@@ -150,11 +150,12 @@ impl Shares {
     pub fn from_folded(folded: &str) -> Result<Self> {
         let mut shares = Shares::default();
         for (number, line) in folded.lines().enumerate() {
-            let Some((stack, count)) = line.rsplit_once(' ') else {
+            if line.trim().is_empty() {
                 continue;
-            };
-            let count: u64 = count
-                .parse()
+            }
+            let (stack, count) = line
+                .rsplit_once(' ')
+                .and_then(|(stack, count)| Some((stack, count.parse::<u64>().ok()?)))
                 .with_context(|| format!("line {}: no sample count", number + 1))?;
             match part_of(stack) {
                 Some(part) => *shares.samples.entry((part.side, part.name)).or_default() += count,
@@ -300,5 +301,10 @@ pipeline;[unknown] 1
     #[test]
     fn a_line_without_a_count_is_an_error() {
         assert!(Shares::from_folded("a;b;c x\n").is_err());
+        assert!(Shares::from_folded("a;b;c\n").is_err(), "no count at all");
+        assert!(
+            Shares::from_folded("a;b 3\n\n").is_ok(),
+            "blank lines are skipped"
+        );
     }
 }

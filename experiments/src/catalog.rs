@@ -435,7 +435,7 @@ catalog! {
     /// NULL, phone count, shape and type weights looked up in tables instead of searched.
     24 adds LookedUpSmallWeights "looked-up-small-weights" {
         summary: "the NULL-name, phone count, shape and type draws read their index from a table of one entry per unit of weight instead of a binary search (identical draws)",
-        changes: "after 15, the profile of generation alone (perf record, --sink null) put about 10% of its CPU in the binary searches of WeightedIndex<u32> over 2-4 weights, four draws per row; a table of one u8 per unit of weight (100 entries each here) indexed by the same uniform value gives the same index without the search. Generation alone, 10 M rows: 0.72 -> 0.67 CPU s (medians of 7 interleaved runs of --sink null against 23)",
+        changes: "a profile of 23's generation alone (perf record -e cpu-clock on --sink null, then perf annotate of the batch builder) put about a fifth of the builder's samples, a tenth of generation, on the inlined binary searches of WeightedIndex<u32> over 2-4 weights, four draws per row; a table of one u8 per unit of weight (100 entries each here) indexed by the same uniform value gives the same index without the search. Generation alone, 10 M rows: 0.72 -> 0.67 CPU s (medians of 7 interleaved runs of --sink null against 23)",
         study: None,
     },
     /// No statistics for `phone_type`, whose every row group holds all three values.
