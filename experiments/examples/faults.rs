@@ -16,7 +16,7 @@ use indicatif::ProgressBar;
 use shredlab_experiments::config::RunRequest;
 use shredlab_experiments::error::PipelineError;
 use shredlab_experiments::fault::{FaultySink, FaultySinks, PanickingSource, SinkFault};
-use shredlab_experiments::output::OutputDir;
+use shredlab_experiments::output::dir::OutputDir;
 use shredlab_experiments::pipeline::generate_and_write;
 use shredlab_experiments::run::{finish, resolve};
 use shredlab_experiments::signals;

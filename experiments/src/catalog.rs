@@ -14,8 +14,9 @@ use std::str::FromStr;
 use thiserror::Error;
 
 /// Generates [`Optimization`] and [`CATALOG`] from one list of entries, each written as
-/// `NUMBER baseline "slug" { .. }`, `NUMBER adds Variant "slug" { .. }` (with the variant's doc
-/// comment before it) or `NUMBER reverts Variant "slug" { .. }`. The first rules walk the list and
+/// `NUMBER baseline "slug" { .. }`, `NUMBER adds Variant "slug" on WORKLOADS { .. }` (with the
+/// variant's doc comment before it; `WORKLOADS` is `contacts` or `any_workload`, see
+/// [`Workloads`]) or `NUMBER reverts Variant "slug" { .. }`. The first rules walk the list and
 /// sort it into optimizations and entries; the `@emit` rule writes the items.
 macro_rules! catalog {
     (@walk [$($optimizations:tt)*] [$($entries:tt)*]) => {
@@ -27,11 +28,12 @@ macro_rules! catalog {
         catalog!(@walk [$($optimizations)*] [$($entries)* { $number $slug None, None, $body }] $($rest)*);
     };
     (@walk [$($optimizations:tt)*] [$($entries:tt)*]
-        $(#[doc = $doc:literal])* $number:literal adds $variant:ident $slug:literal $body:tt,
+        $(#[doc = $doc:literal])* $number:literal adds $variant:ident $slug:literal
+        on $workloads:ident $body:tt,
         $($rest:tt)*
     ) => {
         catalog!(@walk
-            [$($optimizations)* { $(#[doc = $doc])* $variant $slug }]
+            [$($optimizations)* { $(#[doc = $doc])* $variant $slug $workloads }]
             [$($entries)* { $number $slug Some(Optimization::$variant), None, $body }]
             $($rest)*);
     };
@@ -43,7 +45,7 @@ macro_rules! catalog {
             $($rest)*);
     };
     (@emit
-        [$({ $(#[doc = $doc:literal])* $variant:ident $variant_slug:literal })*]
+        [$({ $(#[doc = $doc:literal])* $variant:ident $variant_slug:literal $workloads:ident })*]
         [$({ $number:literal $slug:literal $adds:expr, $reverts:expr, {
             summary: $summary:literal, changes: $changes:literal, study: $study:expr $(,)?
         } })*]
@@ -64,6 +66,13 @@ macro_rules! catalog {
                     $(Self::$variant => $variant_slug,)*
                 }
             }
+
+            /// The workloads it acts on, as its catalog entry says.
+            pub fn workloads(self) -> Workloads {
+                match self {
+                    $(Self::$variant => catalog!(@workloads $workloads),)*
+                }
+            }
         }
 
         /// Every experiment, by number.
@@ -79,6 +88,8 @@ macro_rules! catalog {
             },
         )*];
     };
+    (@workloads contacts) => { Workloads::Contacts };
+    (@workloads any_workload) => { Workloads::Any };
     ($($entries:tt)*) => {
         catalog!(@walk [] [] $($entries)*);
     };
@@ -112,29 +123,21 @@ impl Optimization {
     }
 }
 
+/// Which workloads an optimization acts on: every catalog entry that adds one says so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Workloads {
+    /// The contacts generator or the contacts' columns: it means nothing for a workload read
+    /// from a spec file, so `--spec` runs switch it off and refuse it with `--enable`.
+    Contacts,
+    /// Any workload: threads, channels, the writer, the allocator, the files.
+    Any,
+}
+
 impl Optimization {
     /// Whether this optimization acts on the contacts generator or on the contacts' columns,
     /// and so means nothing for a workload read from a spec file.
     pub fn contacts_only(self) -> bool {
-        use Optimization::*;
-        matches!(
-            self,
-            DictionaryPhoneType
-                | NoRowStructs
-                | ReuseNumberBuffer
-                | ReuseNameBuffer
-                | PrecomputedSampling
-                | ThreadLocalBuilders
-                | InternedNames
-                | DirectNames
-                | DirectDigits
-                | FittedWriterProperties
-                | NoTypeStatistics
-                | GuidedNameRanks
-                | RecyclingChannel
-                | LookedUpSmallWeights
-                | BitGuidedRanks
-        )
+        self.workloads() == Workloads::Contacts
     }
 }
 
@@ -286,6 +289,42 @@ pub fn markdown_table() -> String {
     text
 }
 
+/// The catalog entry by entry, as Markdown: what each changes in the code and why, the workloads
+/// it acts on, what it needs, and the study's figure where it is one of the study's steps.
+pub fn markdown_details() -> String {
+    let mut text = String::new();
+    for e in CATALOG {
+        text.push_str(&format!(
+            "### {:02} {}\n\n{}.\n",
+            e.number, e.slug, e.changes
+        ));
+        let mut facts = Vec::new();
+        if let Some(o) = e.adds {
+            facts.push(match o.workloads() {
+                Workloads::Contacts => {
+                    "Acts on the contacts only: off for `--spec` runs.".to_string()
+                }
+                Workloads::Any => "Acts on every workload, spec files included.".to_string(),
+            });
+            let needs: Vec<String> = o.needs().iter().map(|n| format!("`{n}`")).collect();
+            if !needs.is_empty() {
+                facts.push(format!("Needs {}.", needs.join(", ")));
+            }
+        }
+        if let Some(o) = e.reverts {
+            facts.push(format!("Reverts `{o}`."));
+        }
+        if let Some(s) = e.study {
+            facts.push(format!("The study: {:.2} s, IPC {:.2}.", s.median_s, s.ipc));
+        }
+        if !facts.is_empty() {
+            text.push_str(&format!("\n{}\n", facts.join(" ")));
+        }
+        text.push('\n');
+    }
+    text
+}
+
 const fn study(median_s: f64, ipc: f64) -> Option<StudyFigure> {
     Some(StudyFigure { median_s, ipc })
 }
@@ -297,55 +336,55 @@ catalog! {
         study: study(3.69, 1.20),
     },
     /// `phone_type` as `Dictionary(UInt8, Utf8)` instead of `Utf8`.
-    1 adds DictionaryPhoneType "dictionary-phone-type" {
+    1 adds DictionaryPhoneType "dictionary-phone-type" on contacts {
         summary: "`phone_type` as `Dictionary(UInt8, Utf8)`",
         changes: "three distinct values stored as u8 keys instead of repeated strings",
         study: study(3.77, 1.21),
     },
     /// Draw rows straight into Arrow builders instead of per-row structs.
-    2 adds NoRowStructs "no-row-structs" {
+    2 adds NoRowStructs "no-row-structs" on contacts {
         summary: "rows drawn straight into Arrow builders",
         changes: "rows drawn straight into Arrow builders; still a fresh String per name and number",
         study: study(3.79, 1.19),
     },
     /// One reused buffer for phone-number formatting.
-    3 adds ReuseNumberBuffer "reuse-number-buffer" {
+    3 adds ReuseNumberBuffer "reuse-number-buffer" on contacts {
         summary: "one reused buffer for phone numbers",
         changes: "numbers formatted with write! into one String per producer (needs no-row-structs)",
         study: study(3.74, 1.17),
     },
     /// One reused buffer for names.
-    4 adds ReuseNameBuffer "reuse-name-buffer" {
+    4 adds ReuseNameBuffer "reuse-name-buffer" on contacts {
         summary: "one reused buffer for names",
         changes: "names assembled in one String per producer (needs no-row-structs)",
         study: study(3.61, 1.18),
     },
     /// Two writer threads and files instead of one.
-    5 adds TwoWriters "two-writers" {
+    5 adds TwoWriters "two-writers" on any_workload {
         summary: "two writer threads and files",
         changes: "batch i goes to writer i mod 2 (unless --writers is given)",
         study: study(2.76, 1.05),
     },
     /// Distributions built once instead of at every draw.
-    6 adds PrecomputedSampling "precomputed-sampling" {
+    6 adds PrecomputedSampling "precomputed-sampling" on contacts {
         summary: "distributions built once, not per draw",
         changes: "WeightedIndex and Uniform tables built once per producer instead of at every draw; the draws themselves are identical",
         study: study(1.18, 2.02),
     },
     /// Writer and producer thread counts sized to the machine.
-    7 adds SizedThreadPools "sized-thread-pools" {
+    7 adds SizedThreadPools "sized-thread-pools" on any_workload {
         summary: "writers = max(2, cores/2), producers = cores",
         changes: "writers = max(2, cores / 2), producers = cores (unless --writers / --producers are given); on 2 cores this equals 05's counts",
         study: study(0.81, 1.76),
     },
     /// Per-thread generator state and persistent builders, 4,096-row batches.
-    8 adds ThreadLocalBuilders "thread-local-builders" {
+    8 adds ThreadLocalBuilders "thread-local-builders" on contacts {
         summary: "per-producer sampler and persistent builders, 4,096-row batches",
         changes: "each producer keeps its own sampler and batch builder across batches; default batch size 4,096",
         study: study(0.58, 2.21),
     },
     /// Names interned in one map shared by all producers.
-    9 adds InternedNames "interned-names" {
+    9 adds InternedNames "interned-names" on contacts {
         summary: "names interned in one shared map (a regression, as in the study)",
         changes: "every name is looked up in a shared RwLock<HashMap> and its Arc<str> cloned; the shared cache lines bounce between cores",
         study: study(0.97, 1.10),
@@ -356,98 +395,98 @@ catalog! {
         study: study(0.53, 2.05),
     },
     /// Each producer owns a fixed stride of batches instead of claiming them from a shared counter.
-    11 adds StaticBatchAssignment "static-batch-assignment" {
+    11 adds StaticBatchAssignment "static-batch-assignment" on any_workload {
         summary: "fixed batch strides per producer instead of a shared counter (ids already follow from the row, so the study's per-batch id ranges are moot here)",
         changes: "the study replaced a global atomic phone-id counter with per-batch id ranges; ids here already follow from the row number, so the nearest honest equivalent drops the one remaining shared counter: producers take fixed batch strides instead of claiming batches from an atomic",
         study: study(0.57, 2.23),
     },
     /// Names written straight into the column buffer, never copied through a `String`.
-    12 adds DirectNames "direct-names" {
+    12 adds DirectNames "direct-names" on contacts {
         summary: "names written into the column buffer with no intermediate `String`",
         changes: "the study stopped cloning the name buffer; here names are written straight into the Arrow value buffer with no intermediate String",
         study: study(0.57, 2.21),
     },
     /// Phone-number digits written by hand instead of through `fmt`.
-    13 adds DirectDigits "direct-digits" {
+    13 adds DirectDigits "direct-digits" on contacts {
         summary: "phone digits written by hand instead of through `fmt`",
         changes: "the ten digits are written two at a time from a 100-entry table straight into the value buffer instead of formatted with {:010}",
         study: None,
     },
     /// Writer properties fitted to the data: no dictionary or statistics for the unique numbers.
-    14 adds FittedWriterProperties "fitted-writer-properties" {
+    14 adds FittedWriterProperties "fitted-writer-properties" on contacts {
         summary: "no dictionary and no statistics for the unique `phones.number`; no dictionary (it overflows anyway) and no statistics (unsorted: min/max prune nothing) for `name`",
-        changes: "no dictionary and no statistics for the unique phones.number column; no dictionary (it overflows and falls back within each row group) and no statistics for the Zipfian names (unsorted, so every chunk's min/max spans the vocabulary and prunes nothing); phone_type keeps its dictionary. Output grows ~3% (names plain)",
+        changes: "no dictionary and no statistics for the unique phones.number column; no dictionary (it overflows and falls back within each row group) and no statistics for the Zipfian names (unsorted, so every chunk's min/max spans the vocabulary and prunes nothing); phone_type keeps its dictionary. The files grow a little, as names are stored plain",
         study: None,
     },
     /// Name ranks found through a guide table instead of a binary search.
-    15 adds GuidedNameRanks "guided-name-ranks" {
+    15 adds GuidedNameRanks "guided-name-ranks" on contacts {
         summary: "Zipf name ranks found through a guide table instead of a binary search (identical draws)",
-        changes: "profiling (make profile N=14) put ~17% of CPU in the binary search of WeightedIndex<f64> over 1,500-2,000 Zipf weights; the same uniform draw now indexes a bucket table and scans forward, giving the identical rank (needs precomputed-sampling)",
+        changes: "the binary search of WeightedIndex<f64> over 1,500-2,000 Zipf weights is replaced: the same uniform draw indexes a bucket table and scans forward, giving the identical rank (needs precomputed-sampling)",
         study: None,
     },
     /// New allocations from mimalloc instead of the system allocator.
-    16 adds Mimalloc "mimalloc" {
+    16 adds Mimalloc "mimalloc" on any_workload {
         summary: "new allocations from mimalloc instead of glibc (chosen at start-up, no second build)",
-        changes: "new blocks come from mimalloc (switched at start-up; each block is freed by the allocator that made it); profiling showed glibc's per-thread arenas trimming and re-faulting memory, i.e. system time, under multi-threaded encoding",
+        changes: "new blocks come from mimalloc (switched at start-up; each block is freed by the allocator that made it), against glibc's per-thread arenas trimming and re-faulting memory, i.e. system time, under multi-threaded encoding (results/vm/profile/16-mimalloc)",
         study: None,
     },
     /// One file per writer encoded by `shredlab-writer`'s parallel column-encoding writer.
-    17 adds ParallelWriter "parallel-writer" {
+    17 adds ParallelWriter "parallel-writer" on any_workload {
         summary: "one file encoded by `ParallelArrowWriter` with an encoder pool (default 1 writer)",
         changes: "each file is encoded by ParallelArrowWriter (leaf columns on a worker pool, byte-identical to ArrowWriter); default 1 writer with an encoder pool of max(2, cores / writers) threads",
         study: None,
     },
     /// Bounded crossbeam channels, and spent batches returned to producers for buffer reuse.
-    18 adds RecyclingChannel "recycling-channel" {
+    18 adds RecyclingChannel "recycling-channel" on contacts {
         summary: "bounded crossbeam channels; written batches go back to producers, whose builders reuse their buffers",
         changes: "bounded crossbeam channels replace std::sync::mpsc, and writers hand written batches back so producers' persistent builders reuse their buffers (needs thread-local-builders; buffers still held elsewhere, e.g. by parallel-writer's workers, are dropped)",
         study: None,
     },
     /// 16,384-row batches, the best batch size of `make sweep`.
-    19 adds LargeBatches "large-batches" {
+    19 adds LargeBatches "large-batches" on any_workload {
         summary: "16,384-row batches, the best cell of an early `make sweep`",
-        changes: "an early make sweep over experiment 18 (writers 1-4 x batch 1,024-65,536) put 16,384-row batches fastest: fewer per-batch costs (channel hand-offs, builder finishes, Arrow array assembly). The rerun on the current code (results/vm/sweep-18) no longer separates 4,096 to 65,536 rows (medians 1.07-1.15 s), and the catalog run finds 19 against 18 not significant",
+        changes: "an early make sweep over experiment 18 (writers 1-4 x batch 1,024-65,536) put 16,384-row batches fastest: fewer per-batch costs (channel hand-offs, builder finishes, Arrow array assembly). The rerun on the current code (results/vm/sweep-18) no longer separates 4,096 to 65,536 rows",
         study: None,
     },
     /// The kernel starts writing each file to disk while it is produced, not at the final sync.
-    20 adds EarlyWriteback "early-writeback" {
+    20 adds EarlyWriteback "early-writeback" on any_workload {
         summary: "the kernel writes each file back to disk while it is produced (`sync_file_range` every 8 MiB), so the final sync waits only for the tail",
-        changes: "every file is synced before its rename, so a finished file is durable; without help the kernel holds the whole file in the page cache until that sync, and the run then waits idle ~0.1 s for the disk (strace -T: fdatasync 85-100 ms for 279 MiB). Now sync_file_range starts writeback every 8 MiB, so the disk works alongside the CPUs and the final sync waits only for the tail",
+        changes: "every file is synced before its rename, so a finished file is durable; without help the kernel holds the whole file in the page cache until that sync, and the run then waits idle for the disk. Now sync_file_range starts writeback every 8 MiB, so the disk works alongside the CPUs and the final sync waits only for the tail",
         study: None,
     },
     /// Smaller row groups, one in flight and a smaller queue: the writer's memory bounded.
-    21 adds BoundedWriterMemory "bounded-writer-memory" {
+    21 adds BoundedWriterMemory "bounded-writer-memory" on any_workload {
         summary: "262,144-row row groups, 1 row group in flight, an 8 MiB queue: the writer holds a fifth of the memory",
-        changes: "every writer holds a whole row group's encoded pages until it closes (about 28 MB per 1,048,576 rows here), and the parallel writer kept 2 closed row groups encoding plus a 32 MiB queue of Arrow data: --count-allocations put the peak live heap of 20 at ~120 MiB. Row groups of 262,144 rows (about 7 MB, still 4 pages per column chunk), 1 in flight and an 8 MiB queue cut it to ~30 MiB, and the freshly faulted pages (system time) with it; readers get 4x as many row groups, whose cost issue 16's read-side tables measure",
+        changes: "every writer holds a whole row group's encoded pages until it closes, and the parallel writer kept 2 closed row groups encoding plus a 32 MiB queue of Arrow data. Row groups of 262,144 rows (still 4 pages per column chunk), 1 in flight and an 8 MiB queue cut the peak live heap (--count-allocations, in the memory table of results/vm/README.md and in results/vm/memory-20), and the freshly faulted pages (system time) with it; readers get 4x as many row groups, whose cost the read-side tables of results/vm/peers measure",
         study: None,
     },
     22 reverts Mimalloc "system-allocator" {
         summary: "back to glibc's allocator: with the writer's buffers bounded, mimalloc's retained pages were most of the RSS",
-        changes: "with 21's bounded buffers, mimalloc kept ~180 MiB resident for ~30 MiB of live heap (its per-thread pages of large page buffers are retained, not returned), while glibc holds ~50 MiB at the same speed; 16's reason (glibc trimming and re-faulting its arenas) went away with the buffers that caused it",
+        changes: "with 21's bounded buffers, mimalloc kept several times the live heap resident (its per-thread pages of large page buffers are retained, not returned), while glibc holds far less at the same speed (peak RSS against peak live heap in the memory table of results/vm/README.md); 16's reason (glibc trimming and re-faulting its arenas) went away with the buffers that caused it",
         study: None,
     },
     /// New allocations from jemalloc with one arena.
-    23 adds Jemalloc "jemalloc" {
+    23 adds Jemalloc "jemalloc" on any_workload {
         summary: "new allocations from jemalloc with a single arena: 22's memory, with far less of glibc's creep over long runs",
-        changes: "with glibc, 22's peak RSS grew from 62 MiB at 100 M rows to 127 MiB at 1,000 M (make billion N=22) while its live heap stayed near 30 MiB: arenas fragment as batches built on producer threads are freed on encoder threads and page buffers the other way round. jemalloc with one arena (narenas:1, set at link time) reuses those extents across threads: make billion N=23 grows from 50 to 67 MiB over the same billion rows",
+        changes: "with glibc, 22's peak RSS keeps growing over a billion rows while its live heap stays flat (make billion N=22, results/vm/billion-22): arenas fragment as batches built on producer threads are freed on encoder threads and page buffers the other way round. jemalloc with one arena (narenas:1, set at link time) reuses those extents across threads, and grows far less over the same billion rows (results/vm/billion-23)",
         study: None,
     },
     /// NULL, phone count, shape and type weights looked up in tables instead of searched.
-    24 adds LookedUpSmallWeights "looked-up-small-weights" {
+    24 adds LookedUpSmallWeights "looked-up-small-weights" on contacts {
         summary: "the NULL-name, phone count, shape and type draws read their index from a table of one entry per unit of weight instead of a binary search (identical draws)",
-        changes: "a profile of 23's generation alone (perf record -e cpu-clock on --sink null, then perf annotate of the batch builder) put about a fifth of the builder's samples, a tenth of generation, on the inlined binary searches of WeightedIndex<u32> over 2-4 weights, four draws per row; a table of one u8 per unit of weight (100 entries each here) indexed by the same uniform value gives the same index without the search. Generation alone, 10 M rows: 0.72 -> 0.67 CPU s (medians of 7 interleaved runs of --sink null against 23)",
+        changes: "four draws per row (NULL name, phone count, shape, type) binary-search WeightedIndex<u32> over 2-4 weights; a table of one u8 per unit of weight (100 entries each here) indexed by the same uniform value gives the same index without the search. Its generation CPU (--sink null) is in the floor table of results/vm/README.md",
         study: None,
     },
     /// No statistics for `phone_type`, whose every row group holds all three values.
-    25 adds NoTypeStatistics "no-type-statistics" {
+    25 adds NoTypeStatistics "no-type-statistics" on contacts {
         summary: "no statistics for `phone_type`: every row group holds all three types and NULLs, so its min/max and null counts prune nothing",
-        changes: "with the other columns' statistics gone (14), phone_type's were the writer's last per-value min/max and level histograms; every row group of a 10 M-row file holds Home, Mobile and Work and NULLs (checked with pyarrow on all 39), so min/max and null counts prune no row group and no page for any type that exists. Encoding alone (--prebuilt --sink count), 10 M rows: 0.96 -> 0.88 CPU s, medians of 7 interleaved runs against 24; the file loses phone_type's statistics and its column index",
+        changes: "with the other columns' statistics gone (14), phone_type's were the writer's last per-value min/max and level histograms; every row group holds Home, Mobile and Work and NULLs, so min/max and null counts prune no row group and no page for any type that exists. The file loses phone_type's statistics and its column index; its encoding CPU (--prebuilt --sink count) is in the floor table of results/vm/README.md",
         study: None,
     },
     /// Zipf name ranks through a guide table indexed by the random word's top bits.
-    26 adds BitGuidedRanks "bit-guided-ranks" {
+    26 adds BitGuidedRanks "bit-guided-ranks" on contacts {
         summary: "Zipf name ranks through a guide table indexed by the top bits of the random word, which settles most draws with one read (identical draws)",
-        changes: "the guide table of 15 is indexed by the uniform float, so its read waits for the float arithmetic; here it is indexed by the top bits of the random word the float is made of (monotone in it), and marks the buckets whose every word lands on one rank, so most draws take one read and the float is computed only to finish the others. Generation alone, 10 M rows: 0.67 -> 0.54 CPU s (medians of 7 interleaved runs of --sink null against 24)",
+        changes: "the guide table of 15 is indexed by the uniform float, so its read waits for the float arithmetic; here it is indexed by the top bits of the random word the float is made of (monotone in it), and marks the buckets whose every word lands on one rank, so most draws take one read and the float is computed only to finish the others. Its generation CPU (--sink null) is in the floor table of results/vm/README.md",
         study: None,
     },
 }
@@ -470,6 +509,29 @@ mod tests {
             assert_eq!(adders, 1, "{o}");
             assert_eq!(o.slug().parse::<Optimization>(), Ok(o));
         }
+    }
+
+    #[test]
+    fn what_acts_through_a_contacts_optimization_is_contacts_only() {
+        for &o in Optimization::ALL {
+            if o.needs().iter().any(|n| n.contacts_only()) {
+                assert!(o.contacts_only(), "{o} needs a contacts-only optimization");
+            }
+        }
+    }
+
+    #[test]
+    fn details_give_every_entry_its_changes_and_workloads() {
+        let details = markdown_details();
+        for e in CATALOG {
+            let heading = format!("### {:02} {}\n\n{}.", e.number, e.slug, e.changes);
+            assert!(details.contains(&heading), "{heading}");
+        }
+        let on_contacts = details.matches("Acts on the contacts only").count();
+        let on_any = details.matches("Acts on every workload").count();
+        let contacts_only = Optimization::ALL.iter().filter(|o| o.contacts_only());
+        assert_eq!(on_contacts, contacts_only.count());
+        assert_eq!(on_contacts + on_any, Optimization::ALL.len());
     }
 
     #[test]

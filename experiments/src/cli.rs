@@ -19,7 +19,8 @@ pub struct Cli {
     /// Experiment number: the baseline plus optimizations 1..=N (see --list).
     #[arg(long, short = 'e', default_value_t = 0)]
     pub experiment: u32,
-    /// Print the experiment catalog and exit: as text, or as the README's Markdown table.
+    /// Print the experiment catalog and exit: as text, as a Markdown table, or entry by entry
+    /// with what each changes in the code.
     #[arg(long, value_name = "FORMAT", num_args = 0..=1, default_missing_value = "text")]
     pub list: Option<ListFormat>,
     /// Switch optimizations on, on top of the experiment (comma-separated slugs).
@@ -114,8 +115,11 @@ pub struct Cli {
 pub enum ListFormat {
     /// Aligned columns: number, slug, the study's figure, summary.
     Text,
-    /// The Markdown table of the README's catalog section.
+    /// A Markdown table: number, slug, summary.
     Markdown,
+    /// Markdown, entry by entry: what each changes in the code and why, the workloads it acts
+    /// on and the optimizations it needs.
+    Details,
 }
 
 impl Cli {

@@ -26,6 +26,5 @@ pub mod run;
 pub mod shard;
 pub mod signals;
 pub mod source;
-pub mod store;
 pub mod usage;
 pub mod workload;

@@ -8,10 +8,11 @@ use shredlab_experiments::alloc::{self, SwitchableAllocator};
 use shredlab_experiments::catalog;
 use shredlab_experiments::cli::{Cli, ListFormat};
 use shredlab_experiments::error::PipelineError;
-use shredlab_experiments::output::{Destination, OutputDir, SinkKind};
+use shredlab_experiments::output::dir::OutputDir;
+use shredlab_experiments::output::store::StoreOutput;
+use shredlab_experiments::output::{Destination, SinkKind};
 use shredlab_experiments::run::{execute, execute_without_files, progress_bar, resolve};
 use shredlab_experiments::signals;
-use shredlab_experiments::store::StoreOutput;
 
 #[global_allocator]
 static ALLOCATOR: SwitchableAllocator = SwitchableAllocator;
@@ -22,6 +23,7 @@ fn main() -> ExitCode {
         let table = match format {
             ListFormat::Text => catalog::text_table(),
             ListFormat::Markdown => catalog::markdown_table(),
+            ListFormat::Details => catalog::markdown_details(),
         };
         return print(&table, "");
     }

@@ -7,7 +7,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::config::{PipelineConfig, RunRequest};
 use crate::error::PipelineError;
 use crate::gate::Digest;
-use crate::output::{CountingSinks, Output};
+use crate::output::counting::CountingSinks;
+use crate::output::Output;
 use crate::pipeline::{generate_and_write, PipelineOutcome};
 use crate::prebuilt::PrebuiltSource;
 use crate::report::{RunReport, Totals};
@@ -170,7 +171,8 @@ mod tests {
 
     use super::*;
     use crate::config::RunRequest;
-    use crate::output::{OutputDir, SinkFactory};
+    use crate::output::dir::OutputDir;
+    use crate::output::SinkFactory;
     use crate::shard::Shard;
     use crate::source::BatchSource;
     use crate::usage::UsageMark;

@@ -1,11 +1,13 @@
 //! The allocator experiment: the binary restarts itself on the allocator its experiment needs,
 //! and the data stays the same.
 
-use std::process::Command;
+mod common;
+
+use common::pipeline_command;
 
 fn report(args: &[&str]) -> serde_json::Value {
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_pipeline"))
+    let out = pipeline_command()
         .args([
             "-n",
             "20000",

@@ -8,8 +8,9 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{entries, pipeline, run_ok};
-use shredlab_experiments::output::{Output, OutputDir, SinkFactory};
+use common::{entries, pipeline_command, run_ok};
+use shredlab_experiments::output::dir::OutputDir;
+use shredlab_experiments::output::{Output, SinkFactory};
 use shredlab_experiments::shard::Shard;
 
 #[test]
@@ -105,7 +106,7 @@ fn more_writers_than_batches_write_no_empty_files() {
 
 /// Starts a long run, waits until its temporary files exist, and sends it `signal`.
 fn interrupt(dir: &Path, signal: &str) -> std::process::Output {
-    let child: Child = pipeline()
+    let child: Child = pipeline_command()
         .args(["-e", "8", "-n", "2000000000", "-q", "-o"])
         .arg(dir)
         .stdout(Stdio::piped())
@@ -174,7 +175,7 @@ fn a_closed_or_full_stdout_is_an_error_not_a_panic() {
         .write(true)
         .open("/dev/full")
         .unwrap();
-    let out = pipeline()
+    let out = pipeline_command()
         .args(["-n", "1000", "-q", "-o"])
         .arg(dir.path())
         .stdout(full)
@@ -185,7 +186,7 @@ fn a_closed_or_full_stdout_is_an_error_not_a_panic() {
     assert!(stderr.contains("cannot write to stdout"), "{stderr}");
     assert!(stderr.contains("its files are committed"), "{stderr}");
 
-    let mut child = pipeline()
+    let mut child = pipeline_command()
         .args(["--list"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -237,7 +238,7 @@ fn sink_null_generates_every_row_and_writes_nothing() {
         "--sink null created the output directory"
     );
     for sink in ["null", "count"] {
-        let refused = pipeline()
+        let refused = pipeline_command()
             .args(["--sink", sink, "--verify", "-n", "10"])
             .output()
             .unwrap();

@@ -3,27 +3,20 @@
 mod common;
 
 use std::io;
-use std::process::{Command, Output};
 
-use common::entries;
+use common::{entries, run_pipeline};
 use indicatif::ProgressBar;
 use shredlab_experiments::config::{PipelineConfig, RunRequest};
 use shredlab_experiments::error::PipelineError;
 use shredlab_experiments::fault::PanickingSource;
-use shredlab_experiments::output::{OutputDir, SinkFactory};
+use shredlab_experiments::output::dir::OutputDir;
+use shredlab_experiments::output::SinkFactory;
 use shredlab_experiments::pipeline::generate_and_write;
 use shredlab_experiments::shard::Shard;
 use shredlab_experiments::source::ContactSource;
 
-fn pipeline(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pipeline"))
-        .args(args)
-        .output()
-        .expect("pipeline runs")
-}
-
 fn assert_fails(args: &[&str], expected: &str) {
-    let out = pipeline(args);
+    let out = run_pipeline(args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{args:?} succeeded");
     assert!(stderr.contains(expected), "{args:?}: stderr was {stderr}");
@@ -143,7 +136,7 @@ fn overwrite_replaces_parts_and_removes_stale_ones_only() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().to_str().unwrap();
     let run = |writers: &str| {
-        pipeline(&[
+        run_pipeline(&[
             "-n",
             "5000",
             "-o",
@@ -165,7 +158,7 @@ fn overwrite_replaces_parts_and_removes_stale_ones_only() {
 
 #[test]
 fn list_prints_every_catalog_entry() {
-    let out = pipeline(&["--list"]);
+    let out = run_pipeline(&["--list"]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let rows: Vec<_> = text.lines().skip(1).collect();
@@ -183,7 +176,7 @@ fn list_prints_every_catalog_entry() {
 #[test]
 fn json_is_one_line_with_the_metrics() {
     let dir = tempfile::tempdir().unwrap();
-    let out = pipeline(&[
+    let out = run_pipeline(&[
         "-n",
         "3000",
         "-o",

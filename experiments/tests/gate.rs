@@ -10,7 +10,7 @@ use indicatif::ProgressBar;
 use shredlab_experiments::catalog::{Optimization, CATALOG};
 use shredlab_experiments::config::RunRequest;
 use shredlab_experiments::gate::Digest;
-use shredlab_experiments::output::OutputDir;
+use shredlab_experiments::output::dir::OutputDir;
 use shredlab_experiments::run::{execute, resolve};
 use shredlab_experiments::shard::Shard;
 

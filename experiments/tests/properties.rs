@@ -3,7 +3,7 @@
 use indicatif::ProgressBar;
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use shredlab_experiments::config::RunRequest;
-use shredlab_experiments::output::OutputDir;
+use shredlab_experiments::output::dir::OutputDir;
 use shredlab_experiments::properties::{phone_number_path, phone_type_path};
 use shredlab_experiments::run::{execute, resolve};
 use shredlab_experiments::shard::Shard;

@@ -1,11 +1,13 @@
 //! Sharding: the parts of a run, written into one directory, hold exactly the run's data.
 
-use std::process::Command;
+mod common;
 
+use common::pipeline_command;
 use indicatif::ProgressBar;
 use shredlab_experiments::config::RunRequest;
 use shredlab_experiments::gate::Digest;
-use shredlab_experiments::output::{Manifest, OutputDir};
+use shredlab_experiments::output::dir::OutputDir;
+use shredlab_experiments::output::Manifest;
 use shredlab_experiments::run::{execute, resolve};
 use shredlab_experiments::shard::Shard;
 
@@ -67,7 +69,7 @@ fn parts_compose_into_the_whole_run() {
 #[test]
 fn bad_parts_are_rejected_with_the_fix() {
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_pipeline"))
+    let out = pipeline_command()
         .args(["-n", "100", "--part", "2", "--parts", "2", "-o"])
         .arg(dir.path())
         .output()
@@ -78,7 +80,7 @@ fn bad_parts_are_rejected_with_the_fix() {
         stderr.contains("--part 2 is out of range for --parts 2: parts are numbered 0 to 1"),
         "{stderr}"
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_pipeline"))
+    let out = pipeline_command()
         .args(["-n", "100", "--parts", "0", "-o"])
         .arg(dir.path())
         .output()

@@ -1,14 +1,16 @@
 //! `pipeline --spec`: every preset gives the same data whatever the experiment, thread counts,
 //! batch size or part split, and contacts-only settings are refused by name.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
+use std::path::PathBuf;
+
+use common::run_pipeline;
 use indicatif::ProgressBar;
 use shredlab_experiments::catalog::Optimization;
 use shredlab_experiments::config::RunRequest;
 use shredlab_experiments::gate::Digest;
-use shredlab_experiments::output::OutputDir;
+use shredlab_experiments::output::dir::OutputDir;
 use shredlab_experiments::run::{execute, resolve};
 
 const ROWS: u64 = 6_001;
@@ -129,13 +131,6 @@ fn an_experiment_keeps_only_what_applies_to_a_spec() {
     assert_eq!(config.batch_size, 16_384);
 }
 
-fn pipeline(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_pipeline"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
 #[test]
 fn bad_specs_and_contacts_settings_fail_with_the_fix() {
     let dir = tempfile::tempdir().unwrap();
@@ -174,7 +169,7 @@ fn bad_specs_and_contacts_settings_fail_with_the_fix() {
     for (args, expected) in cases {
         let mut all = vec!["--rows", "100", "-q", "-o", out.to_str().unwrap()];
         all.extend(args);
-        let output = pipeline(&all);
+        let output = run_pipeline(&all);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(1), "{all:?}: {stderr}");
         assert!(stderr.contains(expected), "{all:?}: {stderr}");

@@ -12,10 +12,10 @@ use common::run_ok;
 use common::s3::{LocalS3, BUCKET};
 use shredlab_experiments::config::{PipelineConfig, RunRequest};
 use shredlab_experiments::gate::Digest;
-use shredlab_experiments::output::{Manifest, Output as _, SinkFactory};
+use shredlab_experiments::output::store::{StoreOutput, PART_BYTES};
+use shredlab_experiments::output::{Manifest, Output as _, SinkFactory, StoreUrl};
 use shredlab_experiments::shard::Shard;
 use shredlab_experiments::source::{BatchSource, ContactSource};
-use shredlab_experiments::store::{StoreOutput, StoreUrl, PART_BYTES};
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
@@ -23,7 +23,7 @@ fn stderr(out: &Output) -> String {
 
 fn run_to_store(server: &LocalS3, args: &[&str], prefix: &str) -> Output {
     server
-        .pipeline()
+        .pipeline_command()
         .args(args)
         .args(["-q", "-o", &format!("s3://{BUCKET}/{prefix}")])
         .output()
@@ -110,7 +110,7 @@ fn a_prefix_in_use_needs_overwrite_and_old_parts_go_at_the_commit() {
 /// exits 1 saying `says`.
 fn refused(server: &LocalS3, env: &[(&str, &str)], url: &str, says: &str) {
     let out = server
-        .pipeline()
+        .pipeline_command()
         .envs(env.iter().copied())
         .args(["-n", "1000", "-q", "-o", url])
         .output()
@@ -152,7 +152,7 @@ fn refused_credentials_a_missing_bucket_and_no_server_are_named() {
 /// Starts a run long enough to be stopped mid-upload, and waits until its upload has begun.
 fn start_long_run(server: &LocalS3, prefix: &str) -> std::process::Child {
     let child = server
-        .pipeline()
+        .pipeline_command()
         .args([
             "-e",
             "20",

@@ -7,14 +7,27 @@ pub mod s3;
 use std::path::Path;
 use std::process::{Command, Output};
 
-/// The `pipeline` binary cargo built for these tests.
-pub fn pipeline() -> Command {
+/// A command for the `pipeline` binary cargo built for these tests, to add arguments to.
+pub fn pipeline_command() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pipeline"))
+}
+
+/// Runs `pipeline ARGS` to its end, whatever its exit status, and returns its output.
+pub fn run_pipeline(args: &[&str]) -> Output {
+    pipeline_command()
+        .args(args)
+        .output()
+        .expect("the pipeline binary starts")
 }
 
 /// Runs `pipeline ARGS -o DIR`, asserts that it succeeded, and returns its output.
 pub fn run_ok(args: &[&str], dir: &Path) -> Output {
-    let out = pipeline().args(args).arg("-o").arg(dir).output().unwrap();
+    let out = pipeline_command()
+        .args(args)
+        .arg("-o")
+        .arg(dir)
+        .output()
+        .unwrap();
     assert!(
         out.status.success(),
         "pipeline {args:?} failed: {}",

@@ -67,8 +67,8 @@ impl LocalS3 {
 
     /// The `pipeline` binary, with the variables that reach this server (and none from the
     /// environment the tests run in).
-    pub fn pipeline(&self) -> Command {
-        let mut command = super::pipeline();
+    pub fn pipeline_command(&self) -> Command {
+        let mut command = super::pipeline_command();
         for (name, _) in std::env::vars().filter(|(k, _)| k.starts_with("AWS_")) {
             command.env_remove(name);
         }

@@ -1,5 +1,5 @@
 //! Output to S3-compatible object storage: [`StoreOutput`], the object-store form of
-//! [`crate::output::OutputDir`], with the same promises. Each writer's file streams to the store
+//! [`OutputDir`](crate::output::dir::OutputDir), with the same promises. Each writer's file streams to the store
 //! as a multipart upload ([`ObjectSink`]) while it is encoded, so memory stays bounded whatever
 //! the file's size; an object appears under its final key only at the commit, after the checks;
 //! on any error, signal or gate mismatch the uploads are aborted and the uncommitted objects
@@ -15,7 +15,7 @@ use std::collections::HashSet;
 use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
 
-pub use client::{Client, StoreUrl};
+pub use client::Client;
 pub use sink::ObjectSink;
 pub use upload::PART_BYTES;
 
@@ -24,14 +24,14 @@ use read::digest_object;
 use crate::error::PipelineError;
 use crate::gate::Digest;
 use crate::output::{
-    blocks_new_run, cleared_by_overwrite, is_part_file, manifest_name, CommittedFile, Manifest,
-    Output, SinkFactory,
+    blocks_new_run, cleared_by_overwrite, is_part_file, part_name, CommittedFile, Manifest, Output,
+    SinkFactory, StoreUrl,
 };
 use crate::shard::Shard;
 use client::store_error;
 
 /// A prefix in a bucket that receives `PREFIX-NNNNN.parquet` objects, one per writer, and
-/// `PREFIXmanifest.json`, written last, as [`crate::output::OutputDir`] does in a directory.
+/// `PREFIXmanifest.json`, written last, as [`OutputDir`](crate::output::dir::OutputDir) does in a directory.
 /// With `staged` (the data gate is on), each file uploads under a temporary key, is read back
 /// from the store, and is renamed to its final key at the commit; without, it uploads straight
 /// to its final key, where it appears when its upload completes at the commit.
@@ -88,14 +88,15 @@ impl StoreOutput {
 
     /// The final key of writer `index`'s file.
     pub fn part_key(&self, index: usize) -> Path {
-        self.url.key(&format!("{}{index:05}.parquet", self.prefix))
+        self.url.key(&part_name(&self.prefix, index))
     }
 
     /// The temporary key writer `index`'s file uploads to when staged.
     fn staging_key(&self, index: usize) -> Path {
         self.url.key(&format!(
-            ".{}{index:05}.parquet.{}.tmp",
-            self.prefix, self.nonce
+            ".{}.{}.tmp",
+            part_name(&self.prefix, index),
+            self.nonce
         ))
     }
 
@@ -199,7 +200,7 @@ impl Output for StoreOutput {
                 self.delete(&name)?;
             }
         }
-        let manifest = self.url.key(&manifest_name(&self.prefix));
+        let manifest = self.url.key(&Manifest::file_name(&self.prefix));
         let json = Manifest::json_of(&committed, rows, digest);
         self.client
             .block_on(self.client.store().put(&manifest, PutPayload::from(json)))

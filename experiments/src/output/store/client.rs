@@ -2,17 +2,16 @@
 //! `AWS_*` environment variables), the runtime its requests run on, and errors that say what
 //! to fix.
 
-use std::fmt;
 use std::future::Future;
 use std::sync::{Arc, Once};
 use std::time::Duration;
 
 use object_store::aws::{AmazonS3, AmazonS3Builder, AmazonS3ConfigKey};
-use object_store::path::Path;
 use object_store::{BackoffConfig, ClientConfigKey, RetryConfig};
 use tokio::runtime::Runtime;
 
 use crate::error::PipelineError;
+use crate::output::StoreUrl;
 
 /// Retries of one request before it fails: enough to ride out a busy server, bounded so that an
 /// unreachable endpoint fails the run within seconds instead of hanging it.
@@ -23,56 +22,6 @@ const RETRY_TIMEOUT: Duration = Duration::from_secs(15);
 const CONNECT_TIMEOUT: &str = "5s";
 /// How long one request (an 8 MiB part on a slow link) may take.
 const REQUEST_TIMEOUT: &str = "120s";
-
-/// An `s3://bucket/prefix` output location.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoreUrl {
-    /// The bucket.
-    pub bucket: String,
-    /// The key prefix the run's objects go under (no leading or trailing `/`; may be empty).
-    pub prefix: Path,
-}
-
-impl StoreUrl {
-    /// `s3://bucket/prefix` or `s3a://bucket/prefix`; `None` for anything else (a local path).
-    pub fn parse(text: &str) -> Option<Result<StoreUrl, PipelineError>> {
-        let rest = text
-            .strip_prefix("s3://")
-            .or_else(|| text.strip_prefix("s3a://"))?;
-        let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
-        let bad = |message: String| PipelineError::StoreUrl {
-            url: text.to_string(),
-            message,
-        };
-        if bucket.is_empty() {
-            return Some(Err(bad("it names no bucket".to_string())));
-        }
-        Some(
-            Path::parse(prefix.trim_end_matches('/'))
-                .map(|prefix| StoreUrl {
-                    bucket: bucket.to_string(),
-                    prefix,
-                })
-                .map_err(|e| bad(e.to_string())),
-        )
-    }
-
-    /// The URL of the object at `key`.
-    pub fn object_url(&self, key: &Path) -> String {
-        format!("s3://{}/{key}", self.bucket)
-    }
-
-    /// The key of `name` under the prefix.
-    pub fn key(&self, name: &str) -> Path {
-        self.prefix.clone().join(name)
-    }
-}
-
-impl fmt::Display for StoreUrl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "s3://{}/{}", self.bucket, self.prefix)
-    }
-}
 
 /// A store and the runtime its requests run on, shared by the output and every sink.
 #[derive(Debug, Clone)]

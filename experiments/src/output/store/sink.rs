@@ -5,9 +5,10 @@ use std::io::{self, Write};
 use object_store::path::Path;
 use object_store::ObjectStoreExt;
 
-use super::client::{hint, store_error, Client, StoreUrl};
+use super::client::{hint, store_error, Client};
 use super::upload::{PartUpload, ABORT_PATIENCE};
 use crate::error::PipelineError;
+use crate::output::StoreUrl;
 
 /// Where an [`ObjectSink`] is in its life.
 enum State {

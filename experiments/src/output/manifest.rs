@@ -1,0 +1,94 @@
+//! The manifest: the file, written last, that lists a finished run's files and what they hold.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::build_info::{BuildInfo, BUILD};
+use crate::error::PipelineError;
+use crate::gate::Digest;
+use crate::shard::Shard;
+
+/// One finished output file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommittedFile {
+    /// Where it is: a path, or an object's URL.
+    pub location: String,
+    /// Its name beside the manifest.
+    pub name: String,
+    /// Its size.
+    pub bytes: u64,
+}
+
+/// What `PREFIXmanifest.json` says: the run's files, and what they hold.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// File names in the directory, in writer order, with their sizes.
+    pub files: Vec<ManifestFile>,
+    /// Rows in all the files together.
+    pub rows: u64,
+    /// The gate's digest of the files, when the run was verified.
+    pub digest: Option<Digest>,
+    /// The binary that wrote them.
+    pub build: BuildInfo,
+}
+
+impl Manifest {
+    /// The manifest's file name for a run (or shard) whose files are named `prefix...`.
+    pub fn file_name(prefix: &str) -> String {
+        format!("{prefix}manifest.json")
+    }
+
+    /// The manifest of a run that committed `files`, as the bytes of its JSON.
+    pub fn json_of(files: &[CommittedFile], rows: u64, digest: Option<Digest>) -> Vec<u8> {
+        let manifest = Manifest {
+            files: files
+                .iter()
+                .map(|f| ManifestFile {
+                    name: f.name.clone(),
+                    bytes: f.bytes,
+                })
+                .collect(),
+            rows,
+            digest,
+            build: BUILD,
+        };
+        serde_json::to_vec_pretty(&manifest).expect("a manifest serializes")
+    }
+
+    /// The manifest of `shard`'s last committed run in `dir`, if there is one. Readers trust the
+    /// files it lists: part files without a manifest are not a finished run.
+    pub fn read(dir: &Path, shard: Shard) -> Result<Option<Manifest>, PipelineError> {
+        let path = dir.join(Self::file_name(&shard.file_prefix()));
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => {
+                return Err(PipelineError::OutputDirectory {
+                    dir: dir.to_path_buf(),
+                    source,
+                })
+            }
+        };
+        serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|error| PipelineError::BadManifest {
+                path,
+                message: error.to_string(),
+            })
+    }
+
+    /// The paths of the files it lists, in `dir`.
+    pub fn paths(&self, dir: &Path) -> Vec<PathBuf> {
+        self.files.iter().map(|f| dir.join(&f.name)).collect()
+    }
+}
+
+/// One file of a [`Manifest`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManifestFile {
+    /// Its name in the output directory.
+    pub name: String,
+    /// Its size in bytes.
+    pub bytes: u64,
+}
