@@ -146,7 +146,7 @@ fn digest_ignores_order_batching_and_encoding_but_not_values() {
     assert_eq!(whole.rows, 4);
 }
 
-/// Data version 1 (see the README's "Data" section): any change to these digests changes every
+/// Data version 1 (see "Data version 1" in docs/pipeline.md): any change to these digests changes every
 /// generated row, so it must come with a new data version, documented, never unnoticed.
 #[test]
 fn data_version_1_is_pinned() {
