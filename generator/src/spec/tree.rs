@@ -1,6 +1,6 @@
 //! The validated spec: its fields, each with its Arrow field, generator parameters and
-//! children. [`parse`](super::parse) reads one from a file; [`Spec::from_schema`] makes one for
-//! a schema one already has.
+//! children. `parse` reads one from a file; [`Spec::from_schema`] makes one for a schema one
+//! already has.
 
 use std::sync::Arc;
 

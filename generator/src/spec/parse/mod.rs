@@ -1,5 +1,5 @@
-//! Reading a spec file: the JSON document and its fields. The field's type is read by
-//! [`types`], its metadata by [`metadata`] and turned into generator parameters by [`params`].
+//! Reading a spec file: the JSON document and its fields. A field's type is read by
+//! `types`, its metadata by `metadata` and turned into generator parameters by `params`.
 
 mod metadata;
 mod params;
