@@ -34,9 +34,8 @@ impl RankTable for WeightedIndex<f64> {
 /// Guide buckets per index. With one per index, the Zipf tail shares buckets: for s = 1 over
 /// 2,000 names, ranks past ~245 hold about a quarter of the weight, and draws there scan several
 /// entries, ending in a mispredicted branch. Eight per index give almost every draw a bucket of
-/// its own rank (`cargo bench -p shredlab-generator`:
-/// a 16,384-row batch 1.17 ms with 1, 1.07 ms with 4, 1.03 ms with 8, 1.01 ms with 16, at 64 KiB
-/// of table per 2,000 names for 8). [`BitGuidedIndex`] rounds the same count up to a power of two.
+/// its own rank, at 64 KiB of table per 2,000 names (`cargo bench -p shredlab-generator` times
+/// the draws). [`BitGuidedIndex`] rounds the same count up to a power of two.
 const BUCKETS_PER_INDEX: usize = 8;
 
 /// `WeightedIndex<f64>`'s exact sampling (the same uniform draw over the same cumulative sums)

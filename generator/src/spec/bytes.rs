@@ -6,7 +6,7 @@ use std::io::Write;
 use arrow_schema::DataType;
 
 use super::draw::{random_bytes, Lengths, Slot, Stream};
-use super::parse::error;
+use super::error::error;
 use super::vocabulary::{word_draw, Picker};
 use super::{Distribution, Params, SpecError};
 use crate::vocab::{first_names, last_names};
@@ -85,22 +85,7 @@ impl Bytes {
                 step: step.round() as i128,
             },
             _ if params.unique => Source::Unique,
-            _ if !params.vocabulary.is_empty() => Source::Words(
-                params
-                    .vocabulary
-                    .iter()
-                    .map(|list| {
-                        let words: Vec<Vec<u8>> = match list.as_str() {
-                            "first_names" => first_names(),
-                            _ => last_names(),
-                        }
-                        .iter()
-                        .map(|w| w.as_bytes().to_vec())
-                        .collect();
-                        (Picker::new(params, words.len()), words)
-                    })
-                    .collect(),
-            ),
+            _ if !params.word_lists.is_empty() => word_lists(params),
             _ if !params.values.is_empty() => Source::Words(vec![(
                 Picker::new(params, params.values.len()),
                 params.values.iter().map(|v| v.as_bytes().to_vec()).collect(),
@@ -122,6 +107,7 @@ impl Bytes {
         Ok(bytes)
     }
 
+    /// Appends random characters (text) or bytes of a drawn length to `out`.
     fn random(&self, out: &mut Vec<u8>, stream: Stream, slot: Slot) {
         let length = self.lengths.draw(stream, slot);
         random_bytes(out, stream, slot, length, self.text);
@@ -201,8 +187,9 @@ impl Bytes {
         }
     }
 
-    /// Whether values are drawn from one list of entries (a dictionary can hold them).
-    pub fn entries(&self) -> Option<&[Vec<u8>]> {
+    /// The vocabulary entries, when values are drawn from one list of them (a dictionary can
+    /// hold them).
+    pub fn vocabulary(&self) -> Option<&[Vec<u8>]> {
         match &self.source {
             Source::Words(lists) if lists.len() == 1 => Some(&lists[0].1),
             _ => None,
@@ -221,4 +208,24 @@ impl Bytes {
             _ => None,
         }
     }
+}
+
+/// Values of one word from each of `params`' shipped word lists.
+fn word_lists(params: &Params) -> Source {
+    Source::Words(
+        params
+            .word_lists
+            .iter()
+            .map(|list| {
+                let words: Vec<Vec<u8>> = match list.as_str() {
+                    "first_names" => first_names(),
+                    _ => last_names(),
+                }
+                .iter()
+                .map(|w| w.as_bytes().to_vec())
+                .collect();
+                (Picker::new(params, words.len()), words)
+            })
+            .collect(),
+    )
 }

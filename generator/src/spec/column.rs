@@ -3,20 +3,17 @@
 
 use std::sync::Arc;
 
-use arrow_array::types::*;
-use arrow_array::{
-    ArrayRef, ArrowPrimitiveType, BinaryArray, BinaryViewArray, BooleanArray, DictionaryArray,
-    FixedSizeBinaryArray, FixedSizeListArray, GenericListArray, LargeBinaryArray, LargeStringArray,
-    MapArray, NullArray, PrimitiveArray, StringArray, StringViewArray, StructArray,
-};
-use arrow_buffer::{i256, BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
-use arrow_schema::{DataType, FieldRef, TimeUnit};
-use half::f16;
+use arrow_array::{ArrayRef, BooleanArray, FixedSizeListArray, MapArray, NullArray, StructArray};
+use arrow_buffer::{BooleanBuffer, NullBuffer};
+use arrow_schema::{ArrowError, DataType, FieldRef};
 
+use super::arrays::{
+    byte_array, dictionary_array, float_array, integer_array, key_capacity, list_array, offsets,
+};
 use super::bytes::Bytes;
 use super::draw::{splitmix, Draw, Lengths, Slot, Stream};
+use super::error::error;
 use super::numbers::{Booleans, Floats, Integers};
-use super::parse::error;
 use super::{Distribution, FieldSpec, Params, SpecError};
 
 /// A leaf's values, by kind of type.
@@ -90,19 +87,7 @@ impl Column {
                 item: first_child()?,
             },
             DataType::Map(_, sorted) => {
-                if *sorted {
-                    return Err(error(
-                        path,
-                        "maps with keysSorted are not generated: set keysSorted to false",
-                    ));
-                }
-                let key = spec.children.first().and_then(|e| e.children.first());
-                if !key.is_some_and(|k| draws_distinct_keys(&k.params)) {
-                    return Err(error(
-                        path,
-                        "a map's keys must be distinct within each map: give the key values, cardinality or vocabulary, or make it sequential or unique",
-                    ));
-                }
+                check_map(spec, *sorted)?;
                 Kind::Map {
                     lengths: Lengths::new(params, (0, 4)),
                     entries: first_child()?,
@@ -110,19 +95,7 @@ impl Column {
             }
             DataType::Struct(_) => Kind::Struct(children()?),
             DataType::Dictionary(key_type, value_type) => {
-                let values = leaf(value_type, params, stream, path)?;
-                let dictionary = vocabulary_array(&values, value_type, path)?;
-                let capacity = key_capacity(key_type);
-                if dictionary.len() as u64 > capacity {
-                    return Err(error(
-                        path,
-                        format!(
-                            "{} dictionary entries do not fit {key_type} keys (at most {capacity}): use a wider indexType",
-                            dictionary.len()
-                        ),
-                    ));
-                }
-                Kind::Dictionary { values, dictionary }
+                dictionary_kind(key_type, value_type, params, stream, path)?
             }
             other => Kind::Leaf(leaf(other, params, stream, path)?),
         };
@@ -197,7 +170,7 @@ impl Column {
         (self.null_probability > 0.0).then(|| {
             slots
                 .iter()
-                .map(|&slot| self.stream.unit(slot, Draw::Null) >= self.null_probability)
+                .map(|&slot| self.stream.fraction(slot, Draw::Null) >= self.null_probability)
                 .collect()
         })
     }
@@ -205,124 +178,222 @@ impl Column {
     /// The column's values for `slots`.
     pub fn array(&self, slots: &[Slot]) -> Result<ArrayRef, SpecError> {
         let validity = self.validity(slots);
-        let valid = |i: usize| validity.as_ref().is_none_or(|v| v[i]);
         let nulls = validity
             .as_deref()
             .map(|v| NullBuffer::new(BooleanBuffer::from(v)));
-        let data_type = self.field.data_type();
-        let failed = |e: arrow_schema::ArrowError| {
-            error(&self.path, format!("cannot assemble the column: {e}"))
-        };
-        Ok(match &self.kind {
-            Kind::Leaf(leaf) => leaf_array(leaf, data_type, self.stream, slots, nulls, &self.path)?,
-            Kind::Dictionary { dictionary, .. } => {
-                let DataType::Dictionary(key_type, _) = data_type else {
-                    unreachable!("a dictionary column has a dictionary type")
-                };
-                // Every key is in range: the vocabulary is the dictionary.
-                let keys = slots
-                    .iter()
-                    .map(|&slot| self.vocabulary_index(slot).unwrap_or(0));
-                dictionary_array(key_type, keys, nulls, dictionary.clone()).map_err(failed)?
-            }
-            Kind::List { lengths, item } => {
-                let mut items = Vec::new();
-                let mut ends = Vec::with_capacity(slots.len());
-                for (i, &slot) in slots.iter().enumerate() {
-                    if valid(i) {
-                        let length = lengths.draw(self.stream, slot);
-                        items.extend((0..length).map(|k| slot.item(k, lengths.max())));
-                    }
-                    ends.push(items.len());
-                }
-                let values = item.array(&items)?;
-                match data_type {
-                    DataType::LargeList(field) => {
-                        list_array::<i64>(field, &ends, values, nulls, &self.path)?
-                    }
-                    DataType::List(field) => {
-                        list_array::<i32>(field, &ends, values, nulls, &self.path)?
-                    }
-                    _ => unreachable!("a list column has a list type"),
-                }
-            }
+        let validity = validity.as_deref();
+        match &self.kind {
+            Kind::Leaf(leaf) => leaf_array(
+                leaf,
+                self.field.data_type(),
+                self.stream,
+                slots,
+                nulls,
+                &self.path,
+            ),
+            Kind::Dictionary { dictionary, .. } => self.dictionary_array(dictionary, slots, nulls),
+            Kind::List { lengths, item } => self.list_array(lengths, item, slots, validity, nulls),
             Kind::Map { lengths, entries } => {
-                let Kind::Struct(fields) = &entries.kind else {
-                    unreachable!("map entries are a struct, checked at construction")
-                };
-                let key = &fields[0];
-                let mut items = Vec::new();
-                let mut ends = Vec::with_capacity(slots.len());
-                let mut seen = Vec::new();
-                for (i, &slot) in slots.iter().enumerate() {
-                    if valid(i) {
-                        seen.clear();
-                        for k in 0..lengths.draw(self.stream, slot) {
-                            let item = slot.item(k, lengths.max());
-                            // A key drawn twice in one map keeps its first entry only.
-                            match key.vocabulary_index(item) {
-                                Some(id) if seen.contains(&id) => continue,
-                                Some(id) => seen.push(id),
-                                None => {}
-                            }
-                            items.push(item);
-                        }
-                    }
-                    ends.push(items.len());
-                }
-                let DataType::Map(field, sorted) = data_type else {
-                    unreachable!("a map column has a map type")
-                };
-                let entries = entries.array(&items)?;
-                let entries = entries
-                    .as_any()
-                    .downcast_ref::<StructArray>()
-                    .cloned()
-                    .ok_or_else(|| error(&self.path, "map entries must be a struct"))?;
-                Arc::new(
-                    MapArray::try_new(
-                        field.clone(),
-                        offsets(&ends, &self.path)?,
-                        entries,
-                        nulls,
-                        *sorted,
-                    )
-                    .map_err(failed)?,
-                )
+                self.map_array(lengths, entries, slots, validity, nulls)
             }
             Kind::FixedSizeList { size, item } => {
-                let items: Vec<Slot> = slots
-                    .iter()
-                    .flat_map(|&slot| (0..*size).map(move |k| slot.item(k, *size)))
-                    .collect();
-                let DataType::FixedSizeList(field, size) = data_type else {
-                    unreachable!("a fixed-size list column has a fixed-size list type")
-                };
-                Arc::new(
-                    FixedSizeListArray::try_new(field.clone(), *size, item.array(&items)?, nulls)
-                        .map_err(failed)?,
-                )
+                self.fixed_size_list_array(*size, item, slots, nulls)
             }
-            Kind::Struct(children) => {
-                let DataType::Struct(fields) = data_type else {
-                    unreachable!("a struct column has a struct type")
-                };
-                let columns = children
-                    .iter()
-                    .map(|c| c.array(slots))
-                    .collect::<Result<Vec<_>, _>>()?;
-                Arc::new(StructArray::try_new(fields.clone(), columns, nulls).map_err(failed)?)
-            }
-        })
+            Kind::Struct(children) => self.struct_array(children, slots, nulls),
+        }
     }
+
+    /// The error for an array Arrow refuses to assemble.
+    fn assembly_error(&self, e: ArrowError) -> SpecError {
+        error(&self.path, format!("cannot assemble the column: {e}"))
+    }
+
+    fn dictionary_array(
+        &self,
+        dictionary: &ArrayRef,
+        slots: &[Slot],
+        nulls: Option<NullBuffer>,
+    ) -> Result<ArrayRef, SpecError> {
+        let DataType::Dictionary(key_type, _) = self.field.data_type() else {
+            unreachable!("a dictionary column has a dictionary type")
+        };
+        // Every key is in range: the vocabulary is the dictionary.
+        let keys = slots
+            .iter()
+            .map(|&slot| self.vocabulary_index(slot).unwrap_or(0));
+        dictionary_array(key_type, keys, nulls, dictionary.clone())
+            .map_err(|e| self.assembly_error(e))
+    }
+
+    fn list_array(
+        &self,
+        lengths: &Lengths,
+        item: &Column,
+        slots: &[Slot],
+        validity: Option<&[bool]>,
+        nulls: Option<NullBuffer>,
+    ) -> Result<ArrayRef, SpecError> {
+        let (items, ends) = self.list_items(lengths, slots, validity, None);
+        let values = item.array(&items)?;
+        match self.field.data_type() {
+            DataType::LargeList(field) => {
+                list_array::<i64>(field, &ends, values, nulls, &self.path)
+            }
+            DataType::List(field) => list_array::<i32>(field, &ends, values, nulls, &self.path),
+            _ => unreachable!("a list column has a list type"),
+        }
+    }
+
+    fn map_array(
+        &self,
+        lengths: &Lengths,
+        entries: &Column,
+        slots: &[Slot],
+        validity: Option<&[bool]>,
+        nulls: Option<NullBuffer>,
+    ) -> Result<ArrayRef, SpecError> {
+        let Kind::Struct(fields) = &entries.kind else {
+            unreachable!("map entries are a struct, checked at construction")
+        };
+        let (items, ends) = self.list_items(lengths, slots, validity, Some(&fields[0]));
+        let DataType::Map(field, sorted) = self.field.data_type() else {
+            unreachable!("a map column has a map type")
+        };
+        let entries = entries.array(&items)?;
+        let entries = entries
+            .as_any()
+            .downcast_ref::<StructArray>()
+            .cloned()
+            .ok_or_else(|| error(&self.path, "map entries must be a struct"))?;
+        let offsets = offsets(&ends, &self.path)?;
+        let map = MapArray::try_new(field.clone(), offsets, entries, nulls, *sorted)
+            .map_err(|e| self.assembly_error(e))?;
+        Ok(Arc::new(map))
+    }
+
+    /// The items of the lists in `slots` (none for NULL lists), end to end, and where each list
+    /// ends. With a map's `key` column, an item whose key is already in its map is left out:
+    /// a key drawn twice keeps its first entry only.
+    fn list_items(
+        &self,
+        lengths: &Lengths,
+        slots: &[Slot],
+        validity: Option<&[bool]>,
+        key: Option<&Column>,
+    ) -> (Vec<Slot>, Vec<usize>) {
+        let mut items = Vec::new();
+        let mut ends = Vec::with_capacity(slots.len());
+        let mut seen = Vec::new();
+        for (i, &slot) in slots.iter().enumerate() {
+            if validity.is_none_or(|v| v[i]) {
+                let length = lengths.draw(self.stream, slot);
+                let list = (0..length).map(|k| slot.item(k, lengths.max()));
+                match key {
+                    None => items.extend(list),
+                    Some(key) => {
+                        seen.clear();
+                        items.extend(list.filter(|&item| match key.vocabulary_index(item) {
+                            Some(id) if seen.contains(&id) => false,
+                            Some(id) => {
+                                seen.push(id);
+                                true
+                            }
+                            None => true,
+                        }));
+                    }
+                }
+            }
+            ends.push(items.len());
+        }
+        (items, ends)
+    }
+
+    fn fixed_size_list_array(
+        &self,
+        size: u64,
+        item: &Column,
+        slots: &[Slot],
+        nulls: Option<NullBuffer>,
+    ) -> Result<ArrayRef, SpecError> {
+        let items: Vec<Slot> = slots
+            .iter()
+            .flat_map(|&slot| (0..size).map(move |k| slot.item(k, size)))
+            .collect();
+        let DataType::FixedSizeList(field, size) = self.field.data_type() else {
+            unreachable!("a fixed-size list column has a fixed-size list type")
+        };
+        let array = FixedSizeListArray::try_new(field.clone(), *size, item.array(&items)?, nulls)
+            .map_err(|e| self.assembly_error(e))?;
+        Ok(Arc::new(array))
+    }
+
+    fn struct_array(
+        &self,
+        children: &[Column],
+        slots: &[Slot],
+        nulls: Option<NullBuffer>,
+    ) -> Result<ArrayRef, SpecError> {
+        let DataType::Struct(fields) = self.field.data_type() else {
+            unreachable!("a struct column has a struct type")
+        };
+        let columns = children
+            .iter()
+            .map(|c| c.array(slots))
+            .collect::<Result<Vec<_>, _>>()?;
+        let array = StructArray::try_new(fields.clone(), columns, nulls)
+            .map_err(|e| self.assembly_error(e))?;
+        Ok(Arc::new(array))
+    }
+}
+
+/// Fails unless the map `spec` can be generated: keys unsorted, and drawn distinct.
+fn check_map(spec: &FieldSpec, sorted: bool) -> Result<(), SpecError> {
+    if sorted {
+        return Err(error(
+            &spec.path,
+            "maps with keysSorted are not generated: set keysSorted to false",
+        ));
+    }
+    let key = spec.children.first().and_then(|e| e.children.first());
+    if !key.is_some_and(|k| draws_distinct_keys(&k.params)) {
+        return Err(error(
+            &spec.path,
+            "a map's keys must be distinct within each map: give the key values, cardinality or vocabulary, or make it sequential or unique",
+        ));
+    }
+    Ok(())
 }
 
 /// Whether values drawn under `params` can serve as a map's keys: from a vocabulary (then
 /// deduplicated within each map), unique, or sequential with steps of at least 1.
 fn draws_distinct_keys(params: &Params) -> bool {
-    params.has_vocabulary()
+    params.draws_from_vocabulary()
         || params.unique
         || matches!(params.distribution, Distribution::Sequential { step } if step.abs() >= 1.0)
+}
+
+/// A dictionary-encoded column: its values' leaf, whose vocabulary is the dictionary, which
+/// keys of `key_type` must address.
+fn dictionary_kind(
+    key_type: &DataType,
+    value_type: &DataType,
+    params: &Params,
+    stream: Stream,
+    path: &str,
+) -> Result<Kind, SpecError> {
+    let values = leaf(value_type, params, stream, path)?;
+    let dictionary = vocabulary_array(&values, value_type, path)?;
+    let capacity = key_capacity(key_type);
+    if dictionary.len() as u64 > capacity {
+        return Err(error(
+            path,
+            format!(
+                "{} dictionary entries do not fit {key_type} keys (at most {capacity}): use a wider indexType",
+                dictionary.len()
+            ),
+        ));
+    }
+    Ok(Kind::Dictionary { values, dictionary })
 }
 
 /// The leaf values for `data_type` under `params`.
@@ -341,8 +412,10 @@ fn leaf(
     if let Some(bytes) = Bytes::new(data_type, params, stream, path) {
         return bytes.map(Leaf::Bytes);
     }
+    if let Some(booleans) = Booleans::new(data_type, params, path) {
+        return booleans.map(Leaf::Boolean);
+    }
     match data_type {
-        DataType::Boolean => Booleans::new(params, path).map(Leaf::Boolean),
         DataType::Null => Ok(Leaf::Null),
         other => Err(error(path, format!("{other} values are not generated"))),
     }
@@ -362,15 +435,15 @@ fn vocabulary_array(
     };
     match values {
         Leaf::Integer(integers) => {
-            let entries = integers.entries().ok_or_else(needs_vocabulary)?;
+            let entries = integers.vocabulary().ok_or_else(needs_vocabulary)?;
             Ok(integer_array(data_type, entries.iter().copied(), None))
         }
         Leaf::Float(floats) => {
-            let entries = floats.entries().ok_or_else(needs_vocabulary)?;
+            let entries = floats.vocabulary().ok_or_else(needs_vocabulary)?;
             Ok(float_array(data_type, entries.iter().copied(), None))
         }
         Leaf::Bytes(bytes) => {
-            let entries = bytes.entries().ok_or_else(needs_vocabulary)?;
+            let entries = bytes.vocabulary().ok_or_else(needs_vocabulary)?;
             let mut data = Vec::new();
             let ends: Vec<usize> = entries
                 .iter()
@@ -388,6 +461,7 @@ fn vocabulary_array(
     }
 }
 
+/// The values of `leaf` for `slots`, as an array of `data_type`.
 fn leaf_array(
     leaf: &Leaf,
     data_type: &DataType,
@@ -426,163 +500,5 @@ fn leaf_array(
                 .collect();
             byte_array(data_type, data, &ends, nulls, path)?
         }
-    })
-}
-
-fn primitive<T: ArrowPrimitiveType>(
-    values: impl Iterator<Item = T::Native>,
-    data_type: &DataType,
-    nulls: Option<NullBuffer>,
-) -> ArrayRef {
-    Arc::new(
-        PrimitiveArray::<T>::new(values.collect::<ScalarBuffer<_>>(), nulls)
-            .with_data_type(data_type.clone()),
-    )
-}
-
-/// An integer-like array of `data_type` from values in range for it.
-fn integer_array(
-    data_type: &DataType,
-    values: impl Iterator<Item = i128>,
-    nulls: Option<NullBuffer>,
-) -> ArrayRef {
-    macro_rules! of {
-        ($t:ty, $native:ty) => {
-            primitive::<$t>(values.map(|v| v as $native), data_type, nulls)
-        };
-    }
-    match data_type {
-        DataType::Int8 => of!(Int8Type, i8),
-        DataType::Int16 => of!(Int16Type, i16),
-        DataType::Int32 => of!(Int32Type, i32),
-        DataType::Int64 => of!(Int64Type, i64),
-        DataType::UInt8 => of!(UInt8Type, u8),
-        DataType::UInt16 => of!(UInt16Type, u16),
-        DataType::UInt32 => of!(UInt32Type, u32),
-        DataType::UInt64 => of!(UInt64Type, u64),
-        DataType::Date32 => of!(Date32Type, i32),
-        DataType::Date64 => of!(Date64Type, i64),
-        DataType::Time32(TimeUnit::Second) => of!(Time32SecondType, i32),
-        DataType::Time32(_) => of!(Time32MillisecondType, i32),
-        DataType::Time64(TimeUnit::Microsecond) => of!(Time64MicrosecondType, i64),
-        DataType::Time64(_) => of!(Time64NanosecondType, i64),
-        DataType::Timestamp(TimeUnit::Second, _) => of!(TimestampSecondType, i64),
-        DataType::Timestamp(TimeUnit::Millisecond, _) => of!(TimestampMillisecondType, i64),
-        DataType::Timestamp(TimeUnit::Microsecond, _) => of!(TimestampMicrosecondType, i64),
-        DataType::Timestamp(TimeUnit::Nanosecond, _) => of!(TimestampNanosecondType, i64),
-        DataType::Decimal128(..) => of!(Decimal128Type, i128),
-        DataType::Decimal256(..) => {
-            primitive::<Decimal256Type>(values.map(i256::from_i128), data_type, nulls)
-        }
-        other => unreachable!("{other} is not integer-like"),
-    }
-}
-
-fn float_array(
-    data_type: &DataType,
-    values: impl Iterator<Item = f64>,
-    nulls: Option<NullBuffer>,
-) -> ArrayRef {
-    match data_type {
-        DataType::Float16 => primitive::<Float16Type>(values.map(f16::from_f64), data_type, nulls),
-        DataType::Float32 => primitive::<Float32Type>(values.map(|v| v as f32), data_type, nulls),
-        _ => primitive::<Float64Type>(values, data_type, nulls),
-    }
-}
-
-/// A list array with offsets of type `O` from the end of each list in `values`.
-fn list_array<O: arrow_array::OffsetSizeTrait>(
-    field: &FieldRef,
-    ends: &[usize],
-    values: ArrayRef,
-    nulls: Option<NullBuffer>,
-    path: &str,
-) -> Result<ArrayRef, SpecError> {
-    let array = GenericListArray::<O>::try_new(field.clone(), offsets(ends, path)?, values, nulls)
-        .map_err(|e| error(path, format!("cannot assemble the column: {e}")))?;
-    Ok(Arc::new(array))
-}
-
-/// Offsets from the end of each value; fails when they do not fit `O`.
-fn offsets<O: arrow_array::OffsetSizeTrait>(
-    ends: &[usize],
-    path: &str,
-) -> Result<OffsetBuffer<O>, SpecError> {
-    let offsets = std::iter::once(0)
-        .chain(ends.iter().copied())
-        .map(|end| {
-            O::from_usize(end).ok_or_else(|| {
-                error(path, "a batch holds more than 32-bit offsets address: use a smaller batch size, or the Large variant of the type")
-            })
-        })
-        .collect::<Result<Vec<O>, _>>()?;
-    Ok(OffsetBuffer::new(ScalarBuffer::from(offsets)))
-}
-
-/// A string or binary array of `data_type` from values laid end to end in `data`.
-fn byte_array(
-    data_type: &DataType,
-    data: Vec<u8>,
-    ends: &[usize],
-    nulls: Option<NullBuffer>,
-    path: &str,
-) -> Result<ArrayRef, SpecError> {
-    let data = Buffer::from_vec(data);
-    Ok(match data_type {
-        DataType::Utf8 => Arc::new(StringArray::new(offsets(ends, path)?, data, nulls)),
-        DataType::LargeUtf8 => Arc::new(LargeStringArray::new(offsets(ends, path)?, data, nulls)),
-        DataType::Utf8View => Arc::new(StringViewArray::from(&LargeStringArray::new(
-            offsets(ends, path)?,
-            data,
-            nulls,
-        ))),
-        DataType::Binary => Arc::new(BinaryArray::new(offsets(ends, path)?, data, nulls)),
-        DataType::LargeBinary => Arc::new(LargeBinaryArray::new(offsets(ends, path)?, data, nulls)),
-        DataType::BinaryView => Arc::new(BinaryViewArray::from(&LargeBinaryArray::new(
-            offsets(ends, path)?,
-            data,
-            nulls,
-        ))),
-        DataType::FixedSizeBinary(width) => {
-            Arc::new(FixedSizeBinaryArray::new(*width, data, nulls))
-        }
-        other => unreachable!("{other} is not a string or binary type"),
-    })
-}
-
-/// How many entries keys of `key_type` can address.
-fn key_capacity(key_type: &DataType) -> u64 {
-    match key_type {
-        DataType::Int8 => i8::MAX as u64 + 1,
-        DataType::Int16 => i16::MAX as u64 + 1,
-        DataType::UInt8 => u64::from(u8::MAX) + 1,
-        DataType::UInt16 => u64::from(u16::MAX) + 1,
-        DataType::Int32 => i32::MAX as u64 + 1,
-        _ => u64::from(u32::MAX) + 1,
-    }
-}
-
-/// A dictionary array with keys of `key_type`.
-fn dictionary_array(
-    key_type: &DataType,
-    keys: impl Iterator<Item = usize>,
-    nulls: Option<NullBuffer>,
-    dictionary: ArrayRef,
-) -> Result<ArrayRef, arrow_schema::ArrowError> {
-    macro_rules! of {
-        ($t:ty, $native:ty) => {{
-            let keys = PrimitiveArray::<$t>::new(keys.map(|k| k as $native).collect(), nulls);
-            Arc::new(DictionaryArray::<$t>::try_new(keys, dictionary)?)
-        }};
-    }
-    Ok(match key_type {
-        DataType::Int8 => of!(Int8Type, i8),
-        DataType::Int16 => of!(Int16Type, i16),
-        DataType::Int32 => of!(Int32Type, i32),
-        DataType::Int64 => of!(Int64Type, i64),
-        DataType::UInt8 => of!(UInt8Type, u8),
-        DataType::UInt16 => of!(UInt16Type, u16),
-        DataType::UInt32 => of!(UInt32Type, u32),
-        _ => of!(UInt64Type, u64),
     })
 }

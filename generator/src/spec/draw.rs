@@ -7,11 +7,11 @@ use super::Params;
 
 pub(super) use crate::rng::splitmix;
 
-/// Where a value sits: the key its draws hash, and its ordinal (the row at the top level;
+/// Where a value sits: the address its draws hash, and its ordinal (the row at the top level;
 /// `parent * stride + index` for list items), which sequential and unique values count with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Slot {
-    key: u64,
+    address: u64,
     pub ordinal: u64,
 }
 
@@ -19,7 +19,7 @@ impl Slot {
     /// The slot of a top-level row.
     pub fn row(row: u64) -> Self {
         Self {
-            key: row,
+            address: row,
             ordinal: row,
         }
     }
@@ -27,15 +27,15 @@ impl Slot {
     /// The slot of item `index` of a list in this slot whose lists hold at most `stride` items.
     pub fn item(self, index: u64, stride: u64) -> Self {
         Self {
-            key: splitmix(self.key.wrapping_mul(0x100_0000_01B3) ^ splitmix(index)),
+            address: splitmix(self.address.wrapping_mul(0x100_0000_01B3) ^ splitmix(index)),
             ordinal: self.ordinal.wrapping_mul(stride).wrapping_add(index),
         }
     }
 
-    /// A slot for vocabulary entry `rank`, outside every row's key space in practice.
+    /// A slot for vocabulary entry `rank`, outside every row's address space in practice.
     pub fn rank(rank: u64) -> Self {
         Self {
-            key: splitmix(!rank),
+            address: splitmix(!rank),
             ordinal: rank,
         }
     }
@@ -73,20 +73,21 @@ impl Draw {
 pub(super) struct Stream(u64);
 
 impl Stream {
-    /// The stream of the column at `path` (a hash of its position in the schema) for `seed`.
-    pub fn new(seed: u64, path: u64) -> Self {
-        Self(splitmix(seed ^ splitmix(path)))
+    /// The stream of the column at `position` (a hash of its position in the schema) for
+    /// `seed`.
+    pub fn new(seed: u64, position: u64) -> Self {
+        Self(splitmix(seed ^ splitmix(position)))
     }
 
     /// A uniform u64.
     #[inline]
     pub fn bits(self, slot: Slot, draw: Draw) -> u64 {
-        splitmix(self.0 ^ splitmix(slot.key ^ draw.salt().wrapping_mul(0xD6E8_FEB8_6659_FD93)))
+        splitmix(self.0 ^ splitmix(slot.address ^ draw.salt().wrapping_mul(0xD6E8_FEB8_6659_FD93)))
     }
 
     /// A uniform f64 in [0, 1).
     #[inline]
-    pub fn unit(self, slot: Slot, draw: Draw) -> f64 {
+    pub fn fraction(self, slot: Slot, draw: Draw) -> f64 {
         (self.bits(slot, draw) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
@@ -137,7 +138,8 @@ impl Lengths {
     pub fn draw(&self, stream: Stream, slot: Slot) -> u64 {
         match &self.weights {
             Some(table) => {
-                self.min + table.index_of(stream.unit(slot, Draw::Length) * table.total()) as u64
+                self.min
+                    + table.index_of(stream.fraction(slot, Draw::Length) * table.total()) as u64
             }
             None => self.min + below(stream.bits(slot, Draw::Length), self.max - self.min + 1),
         }

@@ -10,7 +10,7 @@ use arrow_schema::{Schema, SchemaRef};
 
 use super::column::Column;
 use super::draw::Slot;
-use super::parse::error;
+use super::error::error;
 use super::{Spec, SpecError};
 
 /// Batches of a spec's rows for one seed.

@@ -24,13 +24,18 @@
 //! # Ok::<(), shredlab_generator::spec::SpecError>(())
 //! ```
 
+mod arrays;
 mod bytes;
 mod column;
 mod draw;
+mod error;
 mod generate;
 mod numbers;
 mod parse;
+mod tree;
 mod vocabulary;
 
+pub use error::SpecError;
 pub use generate::SpecGenerator;
-pub use parse::{parse, Distribution, FieldSpec, Params, Spec, SpecError, WORD_LISTS};
+pub use parse::{parse, WORD_LISTS};
+pub use tree::{Distribution, FieldSpec, Params, Spec};

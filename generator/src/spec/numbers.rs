@@ -4,7 +4,7 @@
 use arrow_schema::{DataType, TimeUnit};
 
 use super::draw::{below, Draw, Slot, Stream};
-use super::parse::error;
+use super::error::error;
 use super::vocabulary::Picker;
 use super::{Distribution, Params, SpecError};
 
@@ -28,7 +28,29 @@ enum Source<T> {
 }
 
 impl<T> Source<T> {
-    fn entries(&self) -> Option<&[T]> {
+    /// The source `params` ask for, their numbers multiplied by `scale` into the column's
+    /// representation; `vocabulary` makes the entries when values are drawn from one.
+    fn new(
+        params: &Params,
+        scale: f64,
+        vocabulary: impl FnOnce() -> Result<Vec<T>, SpecError>,
+    ) -> Result<Self, SpecError> {
+        Ok(match params.distribution {
+            _ if params.draws_from_vocabulary() => {
+                let entries = vocabulary()?;
+                Source::Vocabulary(Picker::new(params, entries.len()), entries)
+            }
+            Distribution::Normal { mean, stddev } => Source::Normal {
+                mean: mean * scale,
+                stddev: stddev * scale,
+            },
+            Distribution::Sequential { step } => Source::Sequential { step: step * scale },
+            _ => Source::Uniform,
+        })
+    }
+
+    /// The entries, when values are drawn from a vocabulary.
+    fn vocabulary(&self) -> Option<&[T]> {
         match self {
             Source::Vocabulary(_, entries) => Some(entries),
             _ => None,
@@ -52,6 +74,24 @@ struct Domain {
     scale: f64,
     /// Values are rounded down to a multiple of this (a day for Date64).
     granule: i128,
+}
+
+impl Domain {
+    /// The range drawn when `min` or `max` is not given; sequential keys count up from 0 (or
+    /// the default start of dates and timestamps) to the largest value.
+    fn default_range(&self, sequential: bool) -> (i128, i128) {
+        let lo = if sequential && self.default == self.bounds {
+            0.clamp(self.bounds.0, self.bounds.1)
+        } else {
+            self.default.0
+        };
+        let hi = if sequential {
+            self.bounds.1
+        } else {
+            self.default.1
+        };
+        (lo, hi)
+    }
 }
 
 fn domain(data_type: &DataType) -> Option<Domain> {
@@ -138,56 +178,19 @@ impl Integers {
             if value >= min as f64 && value <= max as f64 {
                 Ok(value as i128)
             } else {
-                Err(error(
-                    path,
-                    format!("{key} {x} is outside what {data_type} holds"),
-                ))
+                Err(outside(data_type, key, x, path))
             }
         };
         let sequential = matches!(params.distribution, Distribution::Sequential { .. });
-        // Sequential keys count up from 0 (or the default start of dates and timestamps).
-        let default_lo = if sequential && domain.default == domain.bounds {
-            0.clamp(min, max)
-        } else {
-            domain.default.0
-        };
-        let lo = params.min.map_or(Ok(default_lo), |x| convert("min", x))?;
-        let default_hi = if sequential { max } else { domain.default.1 };
-        let hi = params
-            .max
-            .map_or(Ok(default_hi.max(lo)), |x| convert("max", x))?;
-        if params.unique || !params.vocabulary.is_empty() || params.true_probability != 0.5 {
-            return Err(error(
-                path,
-                format!("{data_type} takes none of unique, vocabulary and true_probability"),
-            ));
-        }
-        let source = match params.distribution {
-            _ if params.has_vocabulary() => {
-                let entries = if params.values.is_empty() {
-                    spread(lo, hi, params.cardinality.unwrap_or(1), path)?
-                } else {
-                    params
-                        .values
-                        .iter()
-                        .map(|v| {
-                            v.parse::<f64>()
-                                .map_err(|_| error(path, format!("value \"{v}\" is not a number")))
-                                .and_then(|x| convert("value", x))
-                        })
-                        .collect::<Result<_, _>>()?
-                };
-                Source::Vocabulary(Picker::new(params, entries.len()), entries)
+        let (lo, hi) = bounds(params, domain.default_range(sequential), convert)?;
+        refuse_non_numeric_keys(data_type, params, path)?;
+        let source = Source::new(params, domain.scale, || {
+            if params.values.is_empty() {
+                spread(lo, hi, params.cardinality.unwrap_or(1), path)
+            } else {
+                numeric_values(params, path, |x| convert("value", x))
             }
-            Distribution::Normal { mean, stddev } => Source::Normal {
-                mean: mean * domain.scale,
-                stddev: stddev * domain.scale,
-            },
-            Distribution::Sequential { step } => Source::Sequential {
-                step: step * domain.scale,
-            },
-            _ => Source::Uniform,
-        };
+        })?;
         Ok(Self {
             lo,
             hi,
@@ -249,14 +252,64 @@ impl Integers {
     }
 
     /// The vocabulary entries, when values are drawn from one.
-    pub fn entries(&self) -> Option<&[i128]> {
-        self.source.entries()
+    pub fn vocabulary(&self) -> Option<&[i128]> {
+        self.source.vocabulary()
     }
 
     /// The vocabulary index of `slot`'s value, when values are drawn from one.
     pub fn vocabulary_index(&self, stream: Stream, slot: Slot) -> Option<usize> {
         self.source.vocabulary_index(stream, slot)
     }
+}
+
+/// `[min, max]` of `params`, each converted by `convert` into the column's representation;
+/// `default` where one is not given, the upper end never below the lower.
+fn bounds<T: Copy + PartialOrd>(
+    params: &Params,
+    default: (T, T),
+    convert: impl Fn(&str, f64) -> Result<T, SpecError>,
+) -> Result<(T, T), SpecError> {
+    let lo = params.min.map_or(Ok(default.0), |x| convert("min", x))?;
+    let default_hi = if default.1 < lo { lo } else { default.1 };
+    let hi = params.max.map_or(Ok(default_hi), |x| convert("max", x))?;
+    Ok((lo, hi))
+}
+
+/// The error for the number `x` given as `key`, which `data_type` cannot hold.
+fn outside(data_type: &DataType, key: &str, x: f64, path: &str) -> SpecError {
+    error(path, format!("{key} {x} is outside what {data_type} holds"))
+}
+
+/// Fails when `params` give a number column what only strings and booleans take.
+fn refuse_non_numeric_keys(
+    data_type: &DataType,
+    params: &Params,
+    path: &str,
+) -> Result<(), SpecError> {
+    if params.unique || !params.word_lists.is_empty() || params.true_probability != 0.5 {
+        return Err(error(
+            path,
+            format!("{data_type} takes none of unique, vocabulary and true_probability"),
+        ));
+    }
+    Ok(())
+}
+
+/// The `values` of `params`, each read as a number and converted by `convert`.
+fn numeric_values<T>(
+    params: &Params,
+    path: &str,
+    convert: impl Fn(f64) -> Result<T, SpecError>,
+) -> Result<Vec<T>, SpecError> {
+    params
+        .values
+        .iter()
+        .map(|v| {
+            v.parse::<f64>()
+                .map_err(|_| error(path, format!("value \"{v}\" is not a number")))
+                .and_then(&convert)
+        })
+        .collect()
 }
 
 /// `count` values spread evenly over `[lo, hi]`.
@@ -276,8 +329,8 @@ fn spread(lo: i128, hi: i128, count: u64, path: &str) -> Result<Vec<i128>, SpecE
 
 /// A standard normal value from two of the cell's draws (Box-Muller).
 fn standard_normal(stream: Stream, slot: Slot) -> f64 {
-    let u1 = stream.unit(slot, Draw::Value).max(f64::MIN_POSITIVE);
-    let u2 = stream.unit(slot, Draw::Second);
+    let u1 = stream.fraction(slot, Draw::Value).max(f64::MIN_POSITIVE);
+    let u2 = stream.fraction(slot, Draw::Second);
     (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
 }
 
@@ -311,64 +364,38 @@ impl Floats {
         params: &Params,
         path: &str,
     ) -> Result<Self, SpecError> {
-        let check = |key: &str, x: f64| {
+        let convert = |key: &str, x: f64| {
             if x.abs() <= largest {
                 Ok(x)
             } else {
-                Err(error(
-                    path,
-                    format!("{key} {x} is outside what {data_type} holds"),
-                ))
+                Err(outside(data_type, key, x, path))
             }
         };
-        let bounded = |key: &str, value: Option<f64>, default: f64| {
-            value.map_or(Ok(default), |x| check(key, x))
-        };
         let normal = matches!(params.distribution, Distribution::Normal { .. });
-        let (default_lo, default_hi) = if normal {
+        let default_range = if normal {
             (-largest, largest)
         } else {
             (0.0, 1.0)
         };
-        let lo = bounded("min", params.min, default_lo)?;
-        let hi = bounded("max", params.max, default_hi.max(lo))?;
-        if params.unique || !params.vocabulary.is_empty() || params.true_probability != 0.5 {
-            return Err(error(
-                path,
-                format!("{data_type} takes none of unique, vocabulary and true_probability"),
-            ));
-        }
-        let source = match params.distribution {
-            _ if params.has_vocabulary() => {
-                let entries: Vec<f64> = if params.values.is_empty() {
-                    let count = params.cardinality.unwrap_or(1);
-                    (0..count)
-                        .map(|k| lo + (hi - lo) * k as f64 / count as f64)
-                        .collect()
-                } else {
-                    params
-                        .values
-                        .iter()
-                        .map(|v| {
-                            // NaN and infinities are values a float column may hold.
-                            v.parse::<f64>()
-                                .map_err(|_| error(path, format!("value \"{v}\" is not a number")))
-                                .and_then(|x| {
-                                    if x.is_finite() {
-                                        check("value", x)
-                                    } else {
-                                        Ok(x)
-                                    }
-                                })
-                        })
-                        .collect::<Result<_, _>>()?
-                };
-                Source::Vocabulary(Picker::new(params, entries.len()), entries)
+        let (lo, hi) = bounds(params, default_range, convert)?;
+        refuse_non_numeric_keys(data_type, params, path)?;
+        let source = Source::new(params, 1.0, || {
+            if params.values.is_empty() {
+                let count = params.cardinality.unwrap_or(1);
+                Ok((0..count)
+                    .map(|k| lo + (hi - lo) * k as f64 / count as f64)
+                    .collect())
+            } else {
+                // NaN and infinities are values a float column may hold.
+                numeric_values(params, path, |x| {
+                    if x.is_finite() {
+                        convert("value", x)
+                    } else {
+                        Ok(x)
+                    }
+                })
             }
-            Distribution::Normal { mean, stddev } => Source::Normal { mean, stddev },
-            Distribution::Sequential { step } => Source::Sequential { step },
-            _ => Source::Uniform,
-        };
+        })?;
         Ok(Self { lo, hi, source })
     }
 
@@ -377,7 +404,7 @@ impl Floats {
     pub fn value(&self, stream: Stream, slot: Slot) -> f64 {
         match &self.source {
             Source::Vocabulary(picker, entries) => entries[picker.pick(stream, slot, Draw::Value)],
-            Source::Uniform => self.lo + stream.unit(slot, Draw::Value) * (self.hi - self.lo),
+            Source::Uniform => self.lo + stream.fraction(slot, Draw::Value) * (self.hi - self.lo),
             Source::Normal { mean, stddev } => {
                 (mean + stddev * standard_normal(stream, slot)).clamp(self.lo, self.hi)
             }
@@ -386,8 +413,8 @@ impl Floats {
     }
 
     /// The vocabulary entries, when values are drawn from one.
-    pub fn entries(&self) -> Option<&[f64]> {
-        self.source.entries()
+    pub fn vocabulary(&self) -> Option<&[f64]> {
+        self.source.vocabulary()
     }
 
     /// The vocabulary index of `slot`'s value, when values are drawn from one.
@@ -406,22 +433,30 @@ pub(super) enum Booleans {
 }
 
 impl Booleans {
-    /// Under `params`.
-    pub fn new(params: &Params, path: &str) -> Result<Self, SpecError> {
+    /// For `data_type` under `params`, or `None` when it is not the boolean type.
+    pub fn new(
+        data_type: &DataType,
+        params: &Params,
+        path: &str,
+    ) -> Option<Result<Self, SpecError>> {
+        (data_type == &DataType::Boolean).then(|| Self::from_params(params, path))
+    }
+
+    fn from_params(params: &Params, path: &str) -> Result<Self, SpecError> {
         if matches!(
             params.distribution,
             Distribution::Normal { .. } | Distribution::Sequential { .. }
         ) || params.unique
             || params.min.is_some()
             || params.max.is_some()
-            || !params.vocabulary.is_empty()
+            || !params.word_lists.is_empty()
         {
             return Err(error(
                 path,
                 "booleans take true_probability, or values/cardinality with uniform, zipf or categorical",
             ));
         }
-        if !params.has_vocabulary() {
+        if !params.draws_from_vocabulary() {
             return Ok(Self::Chance(params.true_probability));
         }
         let entries: Vec<bool> = if params.values.is_empty() {
@@ -454,7 +489,7 @@ impl Booleans {
     pub fn value(&self, stream: Stream, slot: Slot) -> bool {
         match self {
             Self::Vocabulary(picker, entries) => entries[picker.pick(stream, slot, Draw::Value)],
-            Self::Chance(p) => stream.unit(slot, Draw::Value) < *p,
+            Self::Chance(p) => stream.fraction(slot, Draw::Value) < *p,
         }
     }
 

@@ -28,7 +28,7 @@ impl Picker {
     #[inline]
     pub fn pick(&self, stream: Stream, slot: Slot, draw: Draw) -> usize {
         self.table
-            .index_of(stream.unit(slot, draw) * self.table.total())
+            .index_of(stream.fraction(slot, draw) * self.table.total())
     }
 }
 

@@ -1,0 +1,197 @@
+//! Arrow arrays of a given type assembled from generated values: primitive, string and
+//! binary, list and dictionary arrays.
+
+use std::sync::Arc;
+
+use arrow_array::types::*;
+use arrow_array::{
+    ArrayRef, ArrowPrimitiveType, BinaryArray, BinaryViewArray, DictionaryArray,
+    FixedSizeBinaryArray, GenericListArray, LargeBinaryArray, LargeStringArray, OffsetSizeTrait,
+    PrimitiveArray, StringArray, StringViewArray,
+};
+use arrow_buffer::{i256, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_schema::{ArrowError, DataType, FieldRef, TimeUnit};
+use half::f16;
+
+use super::error::{error, SpecError};
+
+/// Matches `$data_type` against the eight Arrow integer types and evaluates `$body` with
+/// `$arrow` naming the matched Arrow type and `$native` its Rust type, so each type gets its
+/// own monomorphized arm; any other type is matched by `$other` and evaluates `$fallback`.
+macro_rules! match_integer_type {
+    ($data_type:expr, |$arrow:ident, $native:ident| $body:expr, $other:pat => $fallback:expr) => {
+        match $data_type {
+            DataType::Int8 => match_integer_type!(@arm Int8Type, i8, $arrow, $native, $body),
+            DataType::Int16 => match_integer_type!(@arm Int16Type, i16, $arrow, $native, $body),
+            DataType::Int32 => match_integer_type!(@arm Int32Type, i32, $arrow, $native, $body),
+            DataType::Int64 => match_integer_type!(@arm Int64Type, i64, $arrow, $native, $body),
+            DataType::UInt8 => match_integer_type!(@arm UInt8Type, u8, $arrow, $native, $body),
+            DataType::UInt16 => match_integer_type!(@arm UInt16Type, u16, $arrow, $native, $body),
+            DataType::UInt32 => match_integer_type!(@arm UInt32Type, u32, $arrow, $native, $body),
+            DataType::UInt64 => match_integer_type!(@arm UInt64Type, u64, $arrow, $native, $body),
+            $other => $fallback,
+        }
+    };
+    (@arm $arrow_type:ty, $native_type:ty, $arrow:ident, $native:ident, $body:expr) => {{
+        type $arrow = $arrow_type;
+        type $native = $native_type;
+        $body
+    }};
+}
+
+/// A primitive array of `data_type` (whose Arrow type is `T`) from `values`.
+fn primitive<T: ArrowPrimitiveType>(
+    values: impl Iterator<Item = T::Native>,
+    data_type: &DataType,
+    nulls: Option<NullBuffer>,
+) -> ArrayRef {
+    Arc::new(
+        PrimitiveArray::<T>::new(values.collect::<ScalarBuffer<_>>(), nulls)
+            .with_data_type(data_type.clone()),
+    )
+}
+
+/// An integer-like array of `data_type` from values in range for it.
+pub(super) fn integer_array(
+    data_type: &DataType,
+    values: impl Iterator<Item = i128>,
+    nulls: Option<NullBuffer>,
+) -> ArrayRef {
+    macro_rules! of {
+        ($t:ty, $native:ty) => {
+            primitive::<$t>(values.map(|v| v as $native), data_type, nulls)
+        };
+    }
+    match_integer_type!(
+        data_type,
+        |Arrow, Native| primitive::<Arrow>(values.map(|v| v as Native), data_type, nulls),
+        other => match other {
+            DataType::Date32 => of!(Date32Type, i32),
+            DataType::Date64 => of!(Date64Type, i64),
+            DataType::Time32(TimeUnit::Second) => of!(Time32SecondType, i32),
+            DataType::Time32(_) => of!(Time32MillisecondType, i32),
+            DataType::Time64(TimeUnit::Microsecond) => of!(Time64MicrosecondType, i64),
+            DataType::Time64(_) => of!(Time64NanosecondType, i64),
+            DataType::Timestamp(TimeUnit::Second, _) => of!(TimestampSecondType, i64),
+            DataType::Timestamp(TimeUnit::Millisecond, _) => of!(TimestampMillisecondType, i64),
+            DataType::Timestamp(TimeUnit::Microsecond, _) => of!(TimestampMicrosecondType, i64),
+            DataType::Timestamp(TimeUnit::Nanosecond, _) => of!(TimestampNanosecondType, i64),
+            DataType::Decimal128(..) => of!(Decimal128Type, i128),
+            DataType::Decimal256(..) => {
+                primitive::<Decimal256Type>(values.map(i256::from_i128), data_type, nulls)
+            }
+            other => unreachable!("{other} is not integer-like"),
+        }
+    )
+}
+
+/// A floating-point array of `data_type` from `values`.
+pub(super) fn float_array(
+    data_type: &DataType,
+    values: impl Iterator<Item = f64>,
+    nulls: Option<NullBuffer>,
+) -> ArrayRef {
+    match data_type {
+        DataType::Float16 => primitive::<Float16Type>(values.map(f16::from_f64), data_type, nulls),
+        DataType::Float32 => primitive::<Float32Type>(values.map(|v| v as f32), data_type, nulls),
+        _ => primitive::<Float64Type>(values, data_type, nulls),
+    }
+}
+
+/// A list array with offsets of type `O` from the end of each list in `values`.
+pub(super) fn list_array<O: OffsetSizeTrait>(
+    field: &FieldRef,
+    ends: &[usize],
+    values: ArrayRef,
+    nulls: Option<NullBuffer>,
+    path: &str,
+) -> Result<ArrayRef, SpecError> {
+    let array = GenericListArray::<O>::try_new(field.clone(), offsets(ends, path)?, values, nulls)
+        .map_err(|e| error(path, format!("cannot assemble the column: {e}")))?;
+    Ok(Arc::new(array))
+}
+
+/// Offsets from the end of each value; fails when they do not fit `O`.
+pub(super) fn offsets<O: OffsetSizeTrait>(
+    ends: &[usize],
+    path: &str,
+) -> Result<OffsetBuffer<O>, SpecError> {
+    let offsets = std::iter::once(0)
+        .chain(ends.iter().copied())
+        .map(|end| {
+            O::from_usize(end).ok_or_else(|| {
+                error(path, "a batch holds more than 32-bit offsets address: use a smaller batch size, or the Large variant of the type")
+            })
+        })
+        .collect::<Result<Vec<O>, _>>()?;
+    Ok(OffsetBuffer::new(ScalarBuffer::from(offsets)))
+}
+
+/// A string or binary array of `data_type` from values laid end to end in `data`.
+pub(super) fn byte_array(
+    data_type: &DataType,
+    data: Vec<u8>,
+    ends: &[usize],
+    nulls: Option<NullBuffer>,
+    path: &str,
+) -> Result<ArrayRef, SpecError> {
+    let data = Buffer::from_vec(data);
+    Ok(match data_type {
+        DataType::Utf8 => Arc::new(StringArray::new(offsets(ends, path)?, data, nulls)),
+        DataType::LargeUtf8 => Arc::new(LargeStringArray::new(offsets(ends, path)?, data, nulls)),
+        DataType::Utf8View => Arc::new(StringViewArray::from(&LargeStringArray::new(
+            offsets(ends, path)?,
+            data,
+            nulls,
+        ))),
+        DataType::Binary => Arc::new(BinaryArray::new(offsets(ends, path)?, data, nulls)),
+        DataType::LargeBinary => Arc::new(LargeBinaryArray::new(offsets(ends, path)?, data, nulls)),
+        DataType::BinaryView => Arc::new(BinaryViewArray::from(&LargeBinaryArray::new(
+            offsets(ends, path)?,
+            data,
+            nulls,
+        ))),
+        DataType::FixedSizeBinary(width) => {
+            Arc::new(FixedSizeBinaryArray::new(*width, data, nulls))
+        }
+        other => unreachable!("{other} is not a string or binary type"),
+    })
+}
+
+/// How many entries keys of `key_type` can address.
+pub(super) fn key_capacity(key_type: &DataType) -> u64 {
+    match key_type {
+        DataType::Int8 => i8::MAX as u64 + 1,
+        DataType::Int16 => i16::MAX as u64 + 1,
+        DataType::UInt8 => u64::from(u8::MAX) + 1,
+        DataType::UInt16 => u64::from(u16::MAX) + 1,
+        DataType::Int32 => i32::MAX as u64 + 1,
+        _ => u64::from(u32::MAX) + 1,
+    }
+}
+
+/// A dictionary array with keys of `key_type`.
+pub(super) fn dictionary_array(
+    key_type: &DataType,
+    keys: impl Iterator<Item = usize>,
+    nulls: Option<NullBuffer>,
+    dictionary: ArrayRef,
+) -> Result<ArrayRef, ArrowError> {
+    match_integer_type!(
+        key_type,
+        |Key, Native| keyed_dictionary::<Key>(keys.map(|k| k as Native), nulls, dictionary),
+        // Not a key type (only a schema made by hand names one): the batch's assembly refuses
+        // the mismatch.
+        _ => keyed_dictionary::<UInt64Type>(keys.map(|k| k as u64), nulls, dictionary)
+    )
+}
+
+/// A dictionary array with keys of Arrow type `K`.
+fn keyed_dictionary<K: ArrowDictionaryKeyType>(
+    keys: impl Iterator<Item = K::Native>,
+    nulls: Option<NullBuffer>,
+    dictionary: ArrayRef,
+) -> Result<ArrayRef, ArrowError> {
+    let keys = PrimitiveArray::<K>::new(keys.collect(), nulls);
+    Ok(Arc::new(DictionaryArray::<K>::try_new(keys, dictionary)?))
+}

@@ -1,0 +1,387 @@
+//! A field's metadata turned into its generator [`Params`]: each key checked on its own, then
+//! against the others. Keys a field's distribution does not use are not read.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::spec::error::{error, SpecError};
+use crate::spec::{Distribution, Params};
+
+/// The largest vocabulary `cardinality` may ask for: each is held in memory with a guide table
+/// of 8 entries per value.
+const MAX_CARDINALITY: u64 = 1 << 22;
+
+/// The shipped word lists `vocabulary` may name.
+pub const WORD_LISTS: &[&str] = &["first_names", "last_names"];
+
+/// The parameters that the metadata `entries` of the field at `path` give.
+pub(super) fn read_params(
+    entries: &BTreeMap<String, String>,
+    nullable: bool,
+    path: &str,
+) -> Result<Params, SpecError> {
+    let metadata = Metadata { entries, path };
+    let null_probability = null_probability(&metadata, nullable)?;
+    let (min, max) = value_bounds(&metadata)?;
+    let (min_length, max_length) = length_bounds(&metadata)?;
+    let vocabulary = read_vocabulary(&metadata)?;
+    let length_weights = length_weights(&metadata, min_length, max_length)?;
+    let digits = digits(&metadata)?;
+    let unique = unique(&metadata)?;
+    let true_probability = metadata.probability("true_probability", 0.5)?;
+    let distribution = distribution(&metadata, &vocabulary)?;
+    refuse_conflicts(&metadata, &distribution, vocabulary.is_given(), unique)?;
+    Ok(Params {
+        null_probability,
+        distribution,
+        min,
+        max,
+        min_length,
+        max_length,
+        cardinality: vocabulary.cardinality,
+        values: vocabulary.values,
+        weights: vocabulary.weights,
+        word_lists: vocabulary.word_lists,
+        length_weights,
+        prefix: metadata.text("prefix").unwrap_or_default().to_string(),
+        digits,
+        unique,
+        true_probability,
+    })
+}
+
+/// A field's metadata, read key by key, and the path its errors name.
+struct Metadata<'a> {
+    entries: &'a BTreeMap<String, String>,
+    path: &'a str,
+}
+
+impl<'a> Metadata<'a> {
+    /// A [`SpecError`] at the field's path.
+    fn error(&self, message: impl Into<String>) -> SpecError {
+        error(self.path, message)
+    }
+
+    /// The text of `key`, if given.
+    fn text(&self, key: &str) -> Option<&'a str> {
+        self.entries.get(key).map(String::as_str)
+    }
+
+    /// `key` as a finite number, if given.
+    fn number(&self, key: &str) -> Result<Option<f64>, SpecError> {
+        self.text(key)
+            .map(|v| {
+                v.parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite())
+                    .ok_or_else(|| self.error(format!("{key} \"{v}\" is not a finite number")))
+            })
+            .transpose()
+    }
+
+    /// `key` as a whole number >= 0, if given.
+    fn count(&self, key: &str) -> Result<Option<u64>, SpecError> {
+        self.text(key)
+            .map(|v| {
+                v.parse::<u64>()
+                    .map_err(|_| self.error(format!("{key} \"{v}\" must be a whole number >= 0")))
+            })
+            .transpose()
+    }
+
+    /// The items of `key`, a JSON array (none when not given).
+    fn json_array(&self, key: &str) -> Result<Vec<Value>, SpecError> {
+        match self.text(key) {
+            None => Ok(Vec::new()),
+            Some(text) => match serde_json::from_str::<Value>(text) {
+                Ok(Value::Array(items)) => Ok(items),
+                _ => Err(self.error(format!("{key} must be a JSON array"))),
+            },
+        }
+    }
+
+    /// The weights of `key`, a JSON array of numbers >= 0, each called a `noun` in errors.
+    fn weights(&self, key: &str, noun: &str) -> Result<Vec<f64>, SpecError> {
+        self.json_array(key)?
+            .into_iter()
+            .map(|w| {
+                w.as_f64()
+                    .filter(|w| w.is_finite() && *w >= 0.0)
+                    .ok_or_else(|| self.error(format!("{noun} {w} must be a number >= 0")))
+            })
+            .collect()
+    }
+
+    /// `key` as a probability in [0, 1], `default` when not given.
+    fn probability(&self, key: &str, default: f64) -> Result<f64, SpecError> {
+        let probability = self.number(key)?.unwrap_or(default);
+        if (0.0..=1.0).contains(&probability) {
+            Ok(probability)
+        } else {
+            Err(self.error(format!("{key} {probability} must be in [0, 1]")))
+        }
+    }
+
+    /// `key` as a number > 0, which the chosen distribution needs.
+    fn distribution_parameter(&self, key: &str) -> Result<f64, SpecError> {
+        let value = self
+            .number(key)?
+            .ok_or_else(|| self.error(format!("distribution needs {key}")))?;
+        if value > 0.0 {
+            Ok(value)
+        } else {
+            Err(self.error(format!("{key} must be > 0")))
+        }
+    }
+}
+
+/// `null_probability`: 0 unless given, and only on a nullable field.
+fn null_probability(metadata: &Metadata, nullable: bool) -> Result<f64, SpecError> {
+    let null_probability = metadata.probability("null_probability", 0.0)?;
+    if null_probability > 0.0 && !nullable {
+        return Err(metadata.error("null_probability > 0 on a field that is not nullable"));
+    }
+    Ok(null_probability)
+}
+
+/// `min` and `max`, in order when both are given.
+fn value_bounds(metadata: &Metadata) -> Result<(Option<f64>, Option<f64>), SpecError> {
+    let (min, max) = (metadata.number("min")?, metadata.number("max")?);
+    if let (Some(lo), Some(hi)) = (min, max) {
+        if lo > hi {
+            return Err(metadata.error(format!("min {lo} is above max {hi}")));
+        }
+    }
+    Ok((min, max))
+}
+
+/// `min_length` and `max_length`, in order when both are given, `max_length` within 32 bits.
+fn length_bounds(metadata: &Metadata) -> Result<(Option<u64>, Option<u64>), SpecError> {
+    let (min_length, max_length) = (metadata.count("min_length")?, metadata.count("max_length")?);
+    if let (Some(lo), Some(hi)) = (min_length, max_length) {
+        if lo > hi {
+            return Err(metadata.error(format!("min_length {lo} is above max_length {hi}")));
+        }
+    }
+    if max_length.is_some_and(|n| n > u64::from(u32::MAX)) {
+        return Err(metadata.error(format!("max_length must be at most {}", u32::MAX)));
+    }
+    Ok((min_length, max_length))
+}
+
+/// Where a field's vocabulary comes from: at most one of `values` (with their `weights`),
+/// `cardinality` and the word lists of `vocabulary`.
+struct Vocabulary {
+    cardinality: Option<u64>,
+    values: Vec<String>,
+    weights: Vec<f64>,
+    word_lists: Vec<String>,
+}
+
+impl Vocabulary {
+    /// How many of the three sources are given.
+    fn sources_given(&self) -> usize {
+        [
+            !self.values.is_empty(),
+            self.cardinality.is_some(),
+            !self.word_lists.is_empty(),
+        ]
+        .into_iter()
+        .filter(|&given| given)
+        .count()
+    }
+
+    /// Whether values are drawn from a vocabulary.
+    fn is_given(&self) -> bool {
+        self.sources_given() > 0
+    }
+}
+
+/// `cardinality`, `values` and `weights`, and `vocabulary`: one of them at most.
+fn read_vocabulary(metadata: &Metadata) -> Result<Vocabulary, SpecError> {
+    let cardinality = cardinality(metadata)?;
+    let values = values(metadata)?;
+    let weights = value_weights(metadata, values.len())?;
+    let word_lists = word_lists(metadata)?;
+    let vocabulary = Vocabulary {
+        cardinality,
+        values,
+        weights,
+        word_lists,
+    };
+    if vocabulary.sources_given() > 1 {
+        return Err(metadata.error("give only one of values, cardinality and vocabulary"));
+    }
+    Ok(vocabulary)
+}
+
+/// `cardinality`: at least 1, at most [`MAX_CARDINALITY`].
+fn cardinality(metadata: &Metadata) -> Result<Option<u64>, SpecError> {
+    let cardinality = metadata.count("cardinality")?;
+    if cardinality == Some(0) {
+        return Err(metadata.error("cardinality must be at least 1"));
+    }
+    if let Some(n) = cardinality.filter(|n| *n > MAX_CARDINALITY) {
+        return Err(metadata.error(format!(
+            "cardinality {n} is above {MAX_CARDINALITY}: vocabularies are held in memory; for more distinct values draw without one (uniform), or use sequential or unique"
+        )));
+    }
+    Ok(cardinality)
+}
+
+/// `values`: strings as they are, other JSON values as their JSON text.
+fn values(metadata: &Metadata) -> Result<Vec<String>, SpecError> {
+    Ok(metadata
+        .json_array("values")?
+        .into_iter()
+        .map(|v| match v {
+            Value::String(s) => s,
+            other => other.to_string(),
+        })
+        .collect())
+}
+
+/// `weights`: one per value, not all 0.
+fn value_weights(metadata: &Metadata, value_count: usize) -> Result<Vec<f64>, SpecError> {
+    let weights = metadata.weights("weights", "weight")?;
+    if !weights.is_empty() && weights.len() != value_count {
+        return Err(metadata.error(format!(
+            "{} weights for {value_count} values",
+            weights.len()
+        )));
+    }
+    if !weights.is_empty() && weights.iter().sum::<f64>() <= 0.0 {
+        return Err(metadata.error("weights must not all be 0"));
+    }
+    Ok(weights)
+}
+
+/// `vocabulary`: one word list's name, or a JSON array of them, each one of [`WORD_LISTS`].
+fn word_lists(metadata: &Metadata) -> Result<Vec<String>, SpecError> {
+    let word_lists: Vec<String> = match metadata.text("vocabulary") {
+        None => Vec::new(),
+        Some(text) if text.starts_with('[') => metadata
+            .json_array("vocabulary")?
+            .into_iter()
+            .map(|v| {
+                v.as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| v.to_string())
+            })
+            .collect(),
+        Some(text) => vec![text.to_string()],
+    };
+    if let Some(unknown) = word_lists
+        .iter()
+        .find(|v| !WORD_LISTS.contains(&v.as_str()))
+    {
+        return Err(metadata.error(format!(
+            "vocabulary \"{unknown}\" is not shipped (shipped: {})",
+            WORD_LISTS.join(", ")
+        )));
+    }
+    Ok(word_lists)
+}
+
+/// `length_weights`: one per length in `min_length..=max_length`, not all 0.
+fn length_weights(
+    metadata: &Metadata,
+    min_length: Option<u64>,
+    max_length: Option<u64>,
+) -> Result<Vec<f64>, SpecError> {
+    let length_weights = metadata.weights("length_weights", "length weight")?;
+    if length_weights.is_empty() {
+        return Ok(length_weights);
+    }
+    // min_length <= max_length <= u32::MAX, checked before.
+    let lengths = max_length.map(|max| max - min_length.unwrap_or(0) + 1);
+    if lengths != Some(length_weights.len() as u64) {
+        return Err(metadata.error(format!(
+            "length_weights needs max_length and one weight per length in min_length..=max_length ({} given)",
+            length_weights.len()
+        )));
+    }
+    if length_weights.iter().sum::<f64>() <= 0.0 {
+        return Err(metadata.error("length_weights must not all be 0"));
+    }
+    Ok(length_weights)
+}
+
+/// `digits`: 1 unless given, at most 39 (the digits of the largest 128-bit integer).
+fn digits(metadata: &Metadata) -> Result<u64, SpecError> {
+    let digits = metadata.count("digits")?.unwrap_or(1);
+    if !(1..=39).contains(&digits) {
+        return Err(metadata.error(format!("digits {digits} must be between 1 and 39")));
+    }
+    Ok(digits)
+}
+
+/// `unique`: true or false (the default).
+fn unique(metadata: &Metadata) -> Result<bool, SpecError> {
+    match metadata.text("unique") {
+        None | Some("false") => Ok(false),
+        Some("true") => Ok(true),
+        Some(other) => Err(metadata.error(format!("unique \"{other}\" must be true or false"))),
+    }
+}
+
+/// `distribution` (uniform unless given) with the parameters it needs.
+fn distribution(metadata: &Metadata, vocabulary: &Vocabulary) -> Result<Distribution, SpecError> {
+    Ok(match metadata.text("distribution") {
+        None | Some("uniform") => Distribution::Uniform,
+        Some("zipf") => {
+            if !vocabulary.is_given() {
+                return Err(metadata.error("zipf needs values, cardinality or vocabulary"));
+            }
+            Distribution::Zipf {
+                s: metadata.distribution_parameter("zipf_s")?,
+            }
+        }
+        Some("categorical") => {
+            if vocabulary.values.is_empty() {
+                return Err(metadata.error("categorical needs values"));
+            }
+            Distribution::Categorical
+        }
+        Some("normal") => Distribution::Normal {
+            mean: metadata
+                .number("mean")?
+                .ok_or_else(|| metadata.error("normal needs mean"))?,
+            stddev: metadata.distribution_parameter("stddev")?,
+        },
+        Some("sequential") => Distribution::Sequential {
+            step: metadata.number("step")?.unwrap_or(1.0),
+        },
+        Some(other) => {
+            return Err(metadata.error(format!(
+                "distribution \"{other}\": use uniform, zipf, categorical, normal or sequential"
+            )))
+        }
+    })
+}
+
+/// Fails when computed values (normal, sequential) or unique ones are also given a vocabulary,
+/// or unique ones a distribution.
+fn refuse_conflicts(
+    metadata: &Metadata,
+    distribution: &Distribution,
+    vocabulary_given: bool,
+    unique: bool,
+) -> Result<(), SpecError> {
+    let computed = matches!(
+        distribution,
+        Distribution::Normal { .. } | Distribution::Sequential { .. }
+    );
+    if computed && vocabulary_given {
+        return Err(metadata.error(
+            "normal and sequential compute values: drop values, cardinality and vocabulary, or draw from them with uniform, zipf or categorical",
+        ));
+    }
+    if unique && (vocabulary_given || metadata.text("distribution").is_some()) {
+        return Err(metadata.error(
+            "unique values are neither drawn from a vocabulary nor by a distribution: drop the others",
+        ));
+    }
+    Ok(())
+}
