@@ -1,11 +1,14 @@
-//! The documents agree with the code: the catalog table of `docs/experiments.md` is exactly what
-//! `pipeline --list markdown` prints, the README's writer example is the example file cargo
-//! builds, and every relative link of the README, CONTRIBUTING.md and the `docs/` pages points
+//! The documents agree with the code: the catalog table and entry-by-entry section of
+//! `docs/experiments.md` are exactly what `pipeline --list markdown` and `--list details` print,
+//! the README's writer example is the example file cargo builds, and every relative link of the README, CONTRIBUTING.md and the `docs/` pages points
 //! to a file inside the repository, and to a heading of it where it names one.
+
+mod common;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+use common::pipeline_command;
 
 /// The page that holds the catalog table.
 const CATALOG_PAGE: &str = "docs/experiments.md";
@@ -25,7 +28,7 @@ fn read(path: &Path) -> String {
 
 #[test]
 fn catalog_table_is_the_binary_s() {
-    let out = Command::new(env!("CARGO_BIN_EXE_pipeline"))
+    let out = pipeline_command()
         .args(["--list", "markdown"])
         .output()
         .unwrap();
@@ -38,6 +41,20 @@ fn catalog_table_is_the_binary_s() {
     assert!(
         read(&root().join(CATALOG_PAGE)).contains(&table),
         "{CATALOG_PAGE}'s catalog table differs from `pipeline --list markdown`; paste its output:\n{table}"
+    );
+}
+
+#[test]
+fn catalog_details_are_the_binary_s() {
+    let out = pipeline_command()
+        .args(["--list", "details"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let details = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        read(&root().join(CATALOG_PAGE)).contains(&details),
+        "{CATALOG_PAGE}'s entry-by-entry section differs from `pipeline --list details`; paste its output:\n{details}"
     );
 }
 

@@ -152,7 +152,7 @@ fn digest_ignores_order_batching_and_encoding_but_not_values() {
 fn data_version_1_is_pinned() {
     const SEED_42: &str = "20000:e58daaac1f409223bbcc0c20a04c3784";
     const SEED_7: &str = "20000:e91f122b8752e65ed2ad360b1fadc44e";
-    // Experiment 00 builds rows through per-row structs, 20 straight into column buffers.
+    // Experiment 00 builds rows through per-row structs, the newest straight into column buffers.
     for experiment in [0, CATALOG.len() as u32 - 1] {
         let request = RunRequest {
             experiment,
