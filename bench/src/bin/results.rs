@@ -129,7 +129,7 @@ fn main() -> Result<()> {
             }
             std::fs::write(
                 host_dir.join("README.md"),
-                readme::render(&host, &summaries),
+                readme::markdown(&host, &summaries),
             )
             .context("writing README.md")?;
             eprintln!(
@@ -197,7 +197,7 @@ fn main() -> Result<()> {
             .context("writing README.md")?;
         }
         Command::Profile { dir, header } => {
-            let shares = shredlab_bench::profile::write_report(&dir, &header)?;
+            let shares = shredlab_bench::profile::write_readme(&dir, &header)?;
             eprintln!("{}: sample weight {} sorted", dir.display(), shares.total());
         }
         Command::Memory { dir } => {
