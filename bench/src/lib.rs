@@ -6,7 +6,7 @@
 //! experiments with [`stats`], and draws every chart in [`charts`] and the results README in
 //! [`readme`]. Beside that it measures on its own: the writer benchmark ([`writer_bench`]), the
 //! STREAM bandwidth probe ([`stream`]), the multi-process [`scaling`] analysis and model, and
-//! the long-run memory report ([`long_run`]), the
+//! the long-run memory table ([`long_run`]), the
 //! memory breakdown by setting ([`memory`]) and the spec generator's figures ([`spec_bench`]).
 //!
 //! The pipeline itself lives in `shredlab-experiments`; nothing here is needed to run it.

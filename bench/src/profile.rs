@@ -223,7 +223,7 @@ fn part_of(stack: &str) -> Option<&'static Part> {
 }
 
 /// Reads `dir/stacks.folded` and writes `dir/README.md`: `header`, then the table.
-pub fn write_report(dir: &Path, header: &str) -> Result<Shares> {
+pub fn write_readme(dir: &Path, header: &str) -> Result<Shares> {
     let path = dir.join("stacks.folded");
     let folded = std::fs::read_to_string(&path)
         .with_context(|| format!("cannot read {}", path.display()))?;

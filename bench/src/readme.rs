@@ -52,7 +52,7 @@ fn changes(summaries: &[Summary]) -> Vec<String> {
         .collect()
 }
 
-fn counter_cell(summary: &Summary) -> String {
+fn counter_figure(summary: &Summary) -> String {
     match (&summary.counters.ipc, &summary.counters.simulated) {
         (Some(ipc), _) => format!("IPC {ipc:.2}"),
         (None, Some(sim)) => format!("{:.0} instr/row (sim)", sim.instructions_per_row),
@@ -143,13 +143,27 @@ fn builds(summaries: &[Summary]) -> String {
     format!("Measured at several commits: {}", parts.join("; "))
 }
 
-/// The README for a host's summaries (sorted by experiment).
-pub fn render(host: &str, summaries: &[Summary]) -> String {
-    let mut text = format!("# Results on `{host}`\n\n");
-    let Some(first) = summaries.first() else {
-        text.push_str("No experiment has been measured yet: run `make experiment N=0`.\n");
-        return text;
-    };
+/// How the timed runs were made: interleaved rounds or one experiment after another.
+fn timing(first: &Summary) -> String {
+    if first.metadata["timing"] == "interleaved" {
+        format!(
+            "{} interleaved rounds after {} warm-up round(s): each round is one hyperfine call \
+             that times every experiment once, in catalog order, so the host's drift hits \
+             neighbours alike",
+            first.times.len(),
+            metadata(first, "warmup"),
+        )
+    } else {
+        format!(
+            "{} runs after {} warm-up, one experiment after another",
+            first.times.len(),
+            metadata(first, "warmup"),
+        )
+    }
+}
+
+/// The paragraphs above the table: machine, commits, workload, how each experiment was timed.
+fn header(text: &mut String, first: &Summary, summaries: &[Summary]) {
     let _ = writeln!(
         text,
         "Machine: {} ({} cores), kernel {}, {}. {}, measured {}.\n",
@@ -169,21 +183,7 @@ pub fn render(host: &str, summaries: &[Summary]) -> String {
             "Workload: the spec file `{spec}` (`SPEC=` given; the experiments' contacts-only optimizations are left out, see SPEC.md).\n"
         );
     }
-    let timing = if first.metadata["timing"] == "interleaved" {
-        format!(
-            "{} interleaved rounds after {} warm-up round(s): each round is one hyperfine call \
-             that times every experiment once, in catalog order, so the host's drift hits \
-             neighbours alike",
-            first.times.len(),
-            metadata(first, "warmup"),
-        )
-    } else {
-        format!(
-            "{} runs after {} warm-up, one experiment after another",
-            first.times.len(),
-            metadata(first, "warmup"),
-        )
-    };
+    let timing = timing(first);
     let _ = writeln!(
         text,
         "Each experiment: hyperfine, {} rows, {timing}; output removed between runs, files synced \
@@ -201,6 +201,10 @@ pub fn render(host: &str, summaries: &[Summary]) -> String {
         summaries.len().saturating_sub(1),
         first.counters.source,
     );
+}
+
+/// The table of every experiment with its change from the previous one, and the data gate.
+fn experiment_table(text: &mut String, summaries: &[Summary]) {
     text.push_str("![trend](trend.png)\n\n");
     text.push_str("| N | experiment | median s | min s | max s | M rows/s | change vs previous | counters | peak RSS MiB | gate |\n");
     text.push_str("|---:|---|---:|---:|---:|---:|---|---|---:|---|\n");
@@ -217,7 +221,7 @@ pub fn render(host: &str, summaries: &[Summary]) -> String {
             s.max_s,
             s.rows_per_s / 1e6,
             change,
-            counter_cell(s),
+            counter_figure(s),
             s.peak_rss_bytes.map_or("-".to_string(), |b| format!("{:.0}", b as f64 / 1048576.0)),
             if s.gate_passed { "pass" } else { "FAIL" },
         );
@@ -237,6 +241,17 @@ pub fn render(host: &str, summaries: &[Summary]) -> String {
             " - MISMATCH"
         },
     );
+}
+
+/// The README for a host's summaries (sorted by experiment).
+pub fn markdown(host: &str, summaries: &[Summary]) -> String {
+    let mut text = format!("# Results on `{host}`\n\n");
+    let Some(first) = summaries.first() else {
+        text.push_str("No experiment has been measured yet: run `make experiment N=0`.\n");
+        return text;
+    };
+    header(&mut text, first, summaries);
+    experiment_table(&mut text, summaries);
     floor_table(&mut text, summaries);
     if let Some(targets) = crate::targets::section(summaries) {
         let _ = writeln!(text, "{targets}");

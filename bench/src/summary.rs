@@ -15,7 +15,7 @@ use crate::parse::perf_stat::PerfStat;
 /// Simulated counts from cachegrind for a reduced run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Simulated {
-    /// Rows of the simulated run (fewer than the timed run: valgrind is ~50x slower).
+    /// Rows of the simulated run (fewer than the timed run: valgrind is many times slower).
     pub rows: u64,
     /// The simulated totals.
     pub counts: Cachegrind,

@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use crate::floor::Floor;
 use crate::summary::Summary;
 
 /// The fastest experiment's wall time is at least this many times shorter than the baseline's.
@@ -12,10 +13,10 @@ pub const SPEEDUP_OVER_BASELINE: f64 = 5.0;
 pub const CORES_BUSY: f64 = 1.85;
 /// Its wall time at most this multiple of its ideal (its floor's CPU spread over every core).
 pub const WALL_OVER_IDEAL: f64 = 1.15;
-/// Its CPU time at most this fraction of experiment 20's.
-pub const CPU_OVER_REFERENCE: f64 = 0.75;
-/// The experiment whose CPU time the best is held against.
-pub const REFERENCE: u32 = 20;
+/// Its CPU time at most this fraction of [`CPU_YARDSTICK_EXPERIMENT`]'s.
+pub const CPU_OVER_YARDSTICK: f64 = 0.75;
+/// The experiment whose CPU time the fastest is held against.
+pub const CPU_YARDSTICK_EXPERIMENT: u32 = 20;
 /// Its peak RSS at most this many MiB.
 pub const PEAK_RSS_MIB: f64 = 64.0;
 
@@ -29,6 +30,42 @@ fn verdict(met: bool) -> &'static str {
 
 fn cpu_s(summary: &Summary) -> f64 {
     summary.user_s + summary.system_s
+}
+
+/// What stands in the way of `best`, from its floor: the share of its work that encoding
+/// takes, the ideal were generation free, and the CPU its timed runs spend beyond the floor.
+fn obstacles(text: &mut String, best: &Summary, floor: &Floor, baseline: &Summary, name: &str) {
+    let work = floor.generation_cpu_s + floor.encoding_cpu_s;
+    let encoding_alone = floor.encoding_cpu_s / f64::from(floor.cores);
+    let _ = write!(
+        text,
+        "\nWhat stands in the way, from the floor of {name}: encoding a file byte-identical to \
+         arrow-rs's `ArrowWriter` takes {:.2} of the {work:.2} CPU s its work needs ({:.0}%), \
+         all of it inside the `parquet` crate, which no writer setting of this catalog \
+         reaches further. Were generation free, the ideal would be {encoding_alone:.3} s on \
+         {} cores: at most {:.2}x 00's wall time.",
+        floor.encoding_cpu_s,
+        100.0 * floor.encoding_cpu_s / work,
+        floor.cores,
+        baseline.median_s / encoding_alone,
+    );
+    let extra = cpu_s(best) - work;
+    if extra > 0.0 {
+        let _ = write!(
+            text,
+            " The timed runs spend {:.2} CPU s against the {work:.2} of the floor's two parts \
+             measured apart: {extra:.2} s that neither part contains, writing the file \
+             through the kernel (the encoding floor writes none) and the two sides running \
+             at once on shared caches.",
+            cpu_s(best),
+        );
+    }
+    let _ = writeln!(
+        text,
+        " `make profile N={}` sorts the CPU into the encoder's stages \
+         (`results/<host>/profile/`).",
+        best.experiment
+    );
 }
 
 /// The targets section of the results README, or `None` without the baseline in the run.
@@ -66,15 +103,19 @@ pub fn section(summaries: &[Summary]) -> Option<String> {
             verdict(ratio <= WALL_OVER_IDEAL)
         );
     }
-    if let Some(reference) = summaries.iter().find(|s| s.experiment == REFERENCE) {
-        let ratio = cpu_s(best) / cpu_s(reference);
+    if let Some(yardstick) = summaries
+        .iter()
+        .find(|s| s.experiment == CPU_YARDSTICK_EXPERIMENT)
+    {
+        let ratio = cpu_s(best) / cpu_s(yardstick);
         let _ = writeln!(
             text,
-            "| CPU time at most {CPU_OVER_REFERENCE}x {REFERENCE:02}'s | {:.2} s / {:.2} s = \
+            "| CPU time at most {CPU_OVER_YARDSTICK}x {CPU_YARDSTICK_EXPERIMENT:02}'s | {:.2} s / \
+             {:.2} s = \
              {ratio:.2}x | {} |",
             cpu_s(best),
-            cpu_s(reference),
-            verdict(ratio <= CPU_OVER_REFERENCE)
+            cpu_s(yardstick),
+            verdict(ratio <= CPU_OVER_YARDSTICK)
         );
     }
     if let Some(rss) = best.peak_rss_bytes {
@@ -87,37 +128,7 @@ pub fn section(summaries: &[Summary]) -> Option<String> {
         );
     }
     if let Some(floor) = &best.floor {
-        let work = floor.generation_cpu_s + floor.encoding_cpu_s;
-        let encoding_alone = floor.encoding_cpu_s / f64::from(floor.cores);
-        let _ = write!(
-            text,
-            "\nWhat stands in the way, from the floor of {name}: encoding a file byte-identical to \
-             arrow-rs's `ArrowWriter` takes {:.2} of the {work:.2} CPU s its work needs ({:.0}%), \
-             all of it inside the `parquet` crate, which no writer setting of this catalog \
-             reaches further. Were generation free, the ideal would be {encoding_alone:.3} s on \
-             {} cores: at most {:.2}x 00's wall time.",
-            floor.encoding_cpu_s,
-            100.0 * floor.encoding_cpu_s / work,
-            floor.cores,
-            baseline.median_s / encoding_alone,
-        );
-        let extra = cpu_s(best) - work;
-        if extra > 0.0 {
-            let _ = write!(
-                text,
-                " The timed runs spend {:.2} CPU s against the {work:.2} of the floor's two parts \
-                 measured apart: {extra:.2} s that neither part contains, writing the file \
-                 through the kernel (the encoding floor writes none) and the two sides running \
-                 at once on shared caches.",
-                cpu_s(best),
-            );
-        }
-        let _ = writeln!(
-            text,
-            " `make profile N={}` sorts the CPU into the encoder's stages \
-             (`results/<host>/profile/`).",
-            best.experiment
-        );
+        obstacles(&mut text, best, floor, baseline, &name);
     }
     Some(text)
 }

@@ -125,7 +125,7 @@ fn charts_are_valid_images_with_and_without_hardware_counters() {
 
 #[test]
 fn readme_flags_the_interning_regression_as_significant() {
-    let text = readme::render("vm", &catalog_like(false));
+    let text = readme::markdown("vm", &catalog_like(false));
     let row = |n: &str| {
         text.lines()
             .find(|l| l.starts_with(&format!("| {n} ")))
@@ -216,7 +216,7 @@ fn holm_keeps_a_weak_difference_among_many_comparisons_from_counting() {
     // Ten runs each, 3.5 steps apart: Mann-Whitney alone gives p = 0.031. Among five
     // comparisons it is the second largest p, so Holm doubles it to 0.062.
     summaries.push(summary(11, "static-batch-assignment", 1.207, false));
-    let text = readme::render("vm", &summaries);
+    let text = readme::markdown("vm", &summaries);
     let row = text.lines().find(|l| l.starts_with("| 11 ")).unwrap();
     assert!(
         row.contains("(not significant, Holm p=0.06, raw p=0.03)"),

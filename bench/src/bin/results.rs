@@ -13,10 +13,9 @@ use anyhow::{anyhow, Context, Result};
 use clap::{Parser, Subcommand};
 use shredlab_bench::charts;
 use shredlab_bench::parse::hyperfine::{self, HyperfineResult};
-use shredlab_bench::peers::report;
 use shredlab_bench::scaling::analysis::ScalingAnalysis;
 use shredlab_bench::summary::{load_host, Summary};
-use shredlab_bench::{long_run, memory, readme};
+use shredlab_bench::{long_run, memory, peers, readme};
 
 #[derive(Debug, Parser)]
 #[command(about = "Summaries, charts and README of shredlab's measurements")]
@@ -129,7 +128,7 @@ fn main() -> Result<()> {
             }
             std::fs::write(
                 host_dir.join("README.md"),
-                readme::render(&host, &summaries),
+                readme::markdown(&host, &summaries),
             )
             .context("writing README.md")?;
             eprintln!(
@@ -197,7 +196,7 @@ fn main() -> Result<()> {
             .context("writing README.md")?;
         }
         Command::Profile { dir, header } => {
-            let shares = shredlab_bench::profile::write_report(&dir, &header)?;
+            let shares = shredlab_bench::profile::write_readme(&dir, &header)?;
             eprintln!("{}: sample weight {} sorted", dir.display(), shares.total());
         }
         Command::Memory { dir } => {
@@ -205,7 +204,7 @@ fn main() -> Result<()> {
             std::fs::write(dir.join("README.md"), memory::markdown(&runs))
                 .context("writing README.md")?;
         }
-        Command::Peers { dir } => report::render(&dir)?,
+        Command::Peers { dir } => peers::readme::write_readme_and_charts(&dir)?,
         Command::Threads {
             sweep,
             pinned,

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 use shredlab_bench::spec_bench::closeness::{compare, ContactStats};
-use shredlab_bench::spec_bench::report::render;
+use shredlab_bench::spec_bench::readme::{markdown, SpecBenchResults};
 use shredlab_experiments::catalog::Optimizations;
 use shredlab_experiments::source::{BatchSource, ContactSource};
 use shredlab_experiments::workload::SpecWorkload;
@@ -60,7 +60,8 @@ fn main() -> Result<()> {
             println!("{}", serde_json::to_string_pretty(&comparison)?);
         }
         Command::Render { dir } => {
-            std::fs::write(dir.join("README.md"), render(&dir)?)?;
+            let results = SpecBenchResults::load(&dir)?;
+            std::fs::write(dir.join("README.md"), markdown(&results))?;
             eprintln!("{}", dir.join("README.md").display());
         }
     }

@@ -9,6 +9,7 @@ use plotters::prelude::*;
 
 pub mod bars;
 pub mod catalog;
+pub mod peers;
 pub mod scaling;
 pub mod sweeps;
 

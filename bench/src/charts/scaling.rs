@@ -58,7 +58,7 @@ where
 
 fn scaling<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    report: &ScalingAnalysis,
+    analysis: &ScalingAnalysis,
 ) -> PlotResult
 where
     DB::ErrorType: 'static,
@@ -68,13 +68,13 @@ where
         .titled("Multi-process scaling", (FONT, 22))?
         .split_evenly((2, 2));
     let procs = |f: &dyn Fn(&crate::scaling::analysis::Step) -> f64| -> Vec<(f64, f64)> {
-        report
+        analysis
             .steps
             .iter()
             .map(|s| (f64::from(s.procs), f(s)))
             .collect()
     };
-    let single = report.steps[0].rows_per_s;
+    let single = analysis.steps[0].rows_per_s;
     panel(
         &panels[0],
         "aggregate throughput (M rows/s)",
@@ -89,7 +89,7 @@ where
             (
                 "model",
                 RED,
-                report
+                analysis
                     .model_check
                     .iter()
                     .map(|(p, _)| (f64::from(p.procs), p.rows_per_s / 1e6))
@@ -102,11 +102,11 @@ where
         BLUE,
         procs(&|s| s.bandwidth / 1e9),
     )];
-    if let Some(stream) = report.stream_bytes_per_s {
+    if let Some(stream) = analysis.stream_bytes_per_s {
         bandwidth.push(("STREAM ceiling", RED, procs(&|_| stream / 1e9)));
     }
     panel(&panels[1], "memory bandwidth (GB/s)", "GB/s", &bandwidth)?;
-    let (title, values) = if report.steps.iter().all(|s| s.ipc.is_some()) {
+    let (title, values) = if analysis.steps.iter().all(|s| s.ipc.is_some()) {
         (
             "IPC (perf, hardware)",
             procs(&|s| s.ipc.unwrap_or_default()),
@@ -131,13 +131,16 @@ where
     Ok(())
 }
 
-fn model<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, report: &ScalingAnalysis) -> PlotResult
+fn model<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    analysis: &ScalingAnalysis,
+) -> PlotResult
 where
     DB::ErrorType: 'static,
 {
     area.fill(&WHITE)?;
     let colors = [BLUE, RED, GREEN, MAGENTA];
-    let lines: Vec<Line<'_>> = report
+    let lines: Vec<Line<'_>> = analysis
         .predictions
         .iter()
         .zip(colors)
@@ -154,7 +157,7 @@ where
         .chain(std::iter::once((
             "measured here",
             BLACK,
-            report
+            analysis
                 .steps
                 .iter()
                 .map(|s| (f64::from(s.procs), s.rows_per_s / 1e6))
@@ -172,9 +175,9 @@ where
 }
 
 /// Draws `scaling.{png,svg}` and `model.{png,svg}` into `dir`.
-pub fn draw(dir: &Path, report: &ScalingAnalysis) -> PlotResult {
+pub fn draw(dir: &Path, analysis: &ScalingAnalysis) -> PlotResult {
     register_font();
-    save_both!(dir, "scaling", (1200, 900), scaling, report);
-    save_both!(dir, "model", (1000, 560), model, report);
+    save_both!(dir, "scaling", (1200, 900), scaling, analysis);
+    save_both!(dir, "model", (1000, 560), model, analysis);
     Ok(())
 }

@@ -1,9 +1,15 @@
 //! The Rust side of `make peers`: the contacts handed to every writer as one Arrow IPC file,
 //! the two Rust writers timed over it ([`timed_write`]), and the layout of any writer's Parquet
 //! file as its readers will meet it ([`layout`]). The Python peers, the read-back digests and the
-//! scans live in `scripts/peers/`; the report is drawn by [`report`] (`results peers`).
+//! scans live in `scripts/peers/`. `results peers` turns the raw files ([`records`]) into
+//! medians and p-values ([`analysis`]), the README ([`readme`]) and the charts
+//! ([`crate::charts::peers`]).
 
+pub mod analysis;
+#[cfg(test)]
+mod fixture;
 pub mod ipc;
 pub mod layout;
-pub mod report;
+pub mod readme;
+pub mod records;
 pub mod timed_write;

@@ -52,7 +52,7 @@ pub struct Step {
     pub cpu_ns_per_row: Option<f64>,
 }
 
-/// The whole scaling report.
+/// The whole scaling analysis: what the scaling README and charts show.
 #[derive(Debug, Clone, Serialize)]
 pub struct ScalingAnalysis {
     /// One entry per process count, ascending.
@@ -251,7 +251,7 @@ impl ScalingAnalysis {
         })
     }
 
-    /// The report as Markdown.
+    /// The scaling README.
     pub fn markdown(&self) -> String {
         let gbs = |b: f64| b / 1e9;
         let mut text = String::from("# Multi-process scaling\n\n![scaling](scaling.png)\n\n");

@@ -93,7 +93,7 @@ impl Machine {
     }
 }
 
-/// The reference machines of the scaling report, besides the one measured here. Their bandwidth
+/// The reference machines of the scaling README, besides the one measured here. Their bandwidth
 /// is the theoretical peak of their memory configuration (no measurement of ours exists for
 /// them), so their predicted ceilings are upper bounds.
 pub fn reference_machines() -> Vec<Machine> {

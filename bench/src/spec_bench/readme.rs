@@ -72,23 +72,43 @@ fn verdict(ratio: f64, limit: f64) -> &'static str {
     }
 }
 
-/// Renders `dir/README.md` from `runs.jsonl`, `closeness.json` and `metadata.json`.
-pub fn render(dir: &Path) -> Result<String> {
-    let runs: Vec<TimedRun> = json_lines(&dir.join("runs.jsonl"))?;
-    anyhow::ensure!(
-        !runs.is_empty(),
-        "{} holds no runs: run `make spec-bench`",
-        dir.join("runs.jsonl").display()
-    );
-    let closeness: Vec<Comparison> = serde_json::from_str(
-        &std::fs::read_to_string(dir.join("closeness.json")).context("closeness.json")?,
-    )?;
-    let metadata: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.join("metadata.json")).context("metadata.json")?,
-    )?;
-    let cells = medians(&runs);
+/// Everything `make spec-bench` left in its folder.
+#[derive(Debug, Clone)]
+pub struct SpecBenchResults {
+    /// runs.jsonl: every timed process.
+    pub runs: Vec<TimedRun>,
+    /// closeness.json: the preset's data against the generator's.
+    pub closeness: Vec<Comparison>,
+    /// metadata.json: host, commit, command of each cell.
+    pub metadata: serde_json::Value,
+}
+
+impl SpecBenchResults {
+    /// Reads `runs.jsonl` (which must hold a run), `closeness.json` and `metadata.json` of `dir`.
+    pub fn load(dir: &Path) -> Result<Self> {
+        let runs: Vec<TimedRun> = json_lines(&dir.join("runs.jsonl"))?;
+        anyhow::ensure!(
+            !runs.is_empty(),
+            "{} holds no runs: run `make spec-bench`",
+            dir.join("runs.jsonl").display()
+        );
+        let closeness: Vec<Comparison> = serde_json::from_str(
+            &std::fs::read_to_string(dir.join("closeness.json")).context("closeness.json")?,
+        )?;
+        let metadata: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join("metadata.json")).context("metadata.json")?,
+        )?;
+        Ok(Self {
+            runs,
+            closeness,
+            metadata,
+        })
+    }
+}
+
+/// The header and the table of every cell's medians.
+fn cell_table(metadata: &serde_json::Value, cells: &BTreeMap<String, Medians>, out: &mut String) {
     let text = |key: &str| metadata[key].as_str().unwrap_or("?").to_string();
-    let mut out = String::from("# The spec generator, measured\n\n");
     let _ = writeln!(
         out,
         "Command: `{}`. Host `{}` ({}, {} CPUs), {}. Built from commit {} (dirty: {}). Each cell is one process timed by `/usr/bin/time` (wall, user + system CPU, peak RSS); the cells run in interleaved rounds, their order rotated each round, after {} warm-up round(s) not kept. Medians over the rounds.\n",
@@ -99,7 +119,7 @@ pub fn render(dir: &Path) -> Result<String> {
         .as_object()
         .cloned()
         .unwrap_or_default();
-    for (cell, m) in &cells {
+    for (cell, m) in cells {
         let _ = writeln!(
             out,
             "| {cell} | `{}` | {} | {} | {:.3} | {:.3} | {:.2} | {:.2} | {:.0} | {:.1} |",
@@ -114,6 +134,11 @@ pub fn render(dir: &Path) -> Result<String> {
             m.bytes as f64 / 1e6,
         );
     }
+}
+
+/// The targets' ratios: the preset against the hand-written generator, lineitem against
+/// `tpchgen-cli`.
+fn targets(cells: &BTreeMap<String, Medians>, out: &mut String) {
     out.push_str("\n## Targets\n\n");
     let ratio = |a: &str, b: &str, f: fn(&Medians) -> f64| {
         cells.get(a).zip(cells.get(b)).map(|(a, b)| f(a) / f(b))
@@ -135,10 +160,14 @@ pub fn render(dir: &Path) -> Result<String> {
             ours.bytes as f64 / 1e6, theirs.bytes as f64 / 1e6,
         );
     }
+}
+
+/// How close the contacts preset's data is to the hand-written generator's.
+fn closeness_table(closeness: &[Comparison], out: &mut String) {
     out.push_str("\n## How close the contacts preset's data is to the generator's\n\n");
     let _ = writeln!(out, "Both tables generated in memory ({} rows, seed 42 for both; different random streams, so the rows differ). TVD: total variation distance between the two empirical distributions, half the sum of the absolute differences of the shares (0: the same shares).\n", closeness.first().map_or(0.0, |c| c.generator));
     out.push_str("The last column is the hand-written generator again with seed 43: how far two samples of the same distributions fall apart, the yardstick for the preset's differences.\n\n| figure | hand-written generator | contacts preset | generator, seed 43 |\n|---|---:|---:|---:|\n");
-    for c in &closeness {
+    for c in closeness {
         if c.metric.starts_with("TVD") {
             let _ = writeln!(
                 out,
@@ -157,7 +186,16 @@ pub fn render(dir: &Path) -> Result<String> {
         }
     }
     out.push_str("\nThe phone-level NULLs differ by design: the generator draws a phone's number and type NULLs jointly (90/5/4/1 %), the spec independently (5 % and 6 %), so both-NULL is rarer in the preset (SPEC.md).\n");
-    Ok(out)
+}
+
+/// The README of `make spec-bench`: medians per cell, the targets, the closeness table.
+pub fn markdown(results: &SpecBenchResults) -> String {
+    let cells = medians(&results.runs);
+    let mut out = String::from("# The spec generator, measured\n\n");
+    cell_table(&results.metadata, &cells, &mut out);
+    targets(&cells, &mut out);
+    closeness_table(&results.closeness, &mut out);
+    out
 }
 
 fn number(x: f64) -> String {
