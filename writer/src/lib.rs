@@ -11,6 +11,7 @@
 
 #[cfg(feature = "tokio")]
 mod async_writer;
+mod board;
 mod budget;
 mod options;
 mod pending;

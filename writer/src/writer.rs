@@ -17,9 +17,10 @@ use parquet::file::metadata::{KeyValue, ParquetMetaData, RowGroupMetaData};
 use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 
+use crate::board::{PlacedLeaf, Sizes};
 use crate::budget::Budget;
 use crate::options::ParallelOptions;
-use crate::worker::{PlacedLeaf, Sizes, WorkerPool};
+use crate::worker::WorkerPool;
 
 /// Where the column writers of the row group being filled live.
 enum Placement {
