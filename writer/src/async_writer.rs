@@ -43,6 +43,16 @@ impl Write for SharedBuffer {
 /// Like [`parquet::arrow::AsyncArrowWriter`], with columns encoded in parallel and byte-for-byte
 /// the same output.
 ///
+/// It wraps a [`ParallelArrowWriter`] that writes into a buffer in memory. Each call runs the
+/// synchronous call on tokio's blocking pool (the encoding itself on the writer's workers),
+/// never on the runtime's threads, then hands the bytes it produced to the [`AsyncFileWriter`]
+/// before returning. Memory, type support and refusals are [`ParallelArrowWriter`]'s (see its
+/// [Memory usage and limiting](ParallelArrowWriter#memory-usage-and-limiting) and
+/// [Type support](ParallelArrowWriter#type-support)), plus the bytes of one call on their way
+/// to the sink.
+///
+/// # Example
+///
 /// ```
 /// # #[tokio::main(flavor = "multi_thread")]
 /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -59,6 +69,21 @@ impl Write for SharedBuffer {
 /// # Ok(())
 /// # }
 /// ```
+///
+/// # After an error
+///
+/// - An error of the synchronous writer (encoding, a worker's panic, a refusal) follows
+///   [`ParallelArrowWriter`]'s rule ([After an error](ParallelArrowWriter#after-an-error)):
+///   every later `write`, `flush`, `finish` or `close` fails with
+///   `"an earlier write failed; this Parquet file is incomplete"`.
+/// - If the blocking task of a call dies (a panic while encoding on it: the call fails with
+///   `"the encoding task failed: ..."`), or the call's future is dropped while it encodes, the
+///   synchronous writer is gone: every later call fails with
+///   `"an earlier encoding task failed; this Parquet file is incomplete"`, and the accessors
+///   answer 0 (no row groups).
+/// - An error of the sink ([`AsyncFileWriter::write`] or [`AsyncFileWriter::complete`]) is
+///   returned, but does not make later calls fail: the bytes that call was handing over are
+///   dropped, so the file is incomplete all the same. Do not go on writing after any error.
 pub struct AsyncParallelArrowWriter<W> {
     /// `None` only while a blocking task holds it, or after that task panicked.
     sync_writer: Option<ParallelArrowWriter<SharedBuffer>>,
@@ -68,6 +93,10 @@ pub struct AsyncParallelArrowWriter<W> {
 
 impl<W: AsyncFileWriter> AsyncParallelArrowWriter<W> {
     /// Like `AsyncArrowWriter::try_new`.
+    ///
+    /// # Errors
+    ///
+    /// As [`ParallelArrowWriter::try_new`]. The sink is not used here, so it cannot fail here.
     pub fn try_new(
         sink: W,
         schema: SchemaRef,
@@ -78,6 +107,10 @@ impl<W: AsyncFileWriter> AsyncParallelArrowWriter<W> {
     }
 
     /// Like `AsyncArrowWriter::try_new_with_options`.
+    ///
+    /// # Errors
+    ///
+    /// As [`ParallelArrowWriter::try_new_with_options`]; the sink is not used here.
     pub fn try_new_with_options(
         sink: W,
         schema: SchemaRef,
@@ -86,7 +119,12 @@ impl<W: AsyncFileWriter> AsyncParallelArrowWriter<W> {
         Self::try_new_with_parallel_options(sink, schema, options, ParallelOptions::default())
     }
 
-    /// With explicit parallel settings.
+    /// With explicit parallel settings, as
+    /// [`ParallelArrowWriter::try_new_with_parallel_options`].
+    ///
+    /// # Errors
+    ///
+    /// As [`ParallelArrowWriter::try_new_with_parallel_options`]; the sink is not used here.
     pub fn try_new_with_parallel_options(
         sink: W,
         schema: SchemaRef,
@@ -137,6 +175,11 @@ impl<W: AsyncFileWriter> AsyncParallelArrowWriter<W> {
     }
 
     /// Encodes `batch`; finished row groups go to the sink before this returns.
+    ///
+    /// # Errors
+    ///
+    /// As [`ParallelArrowWriter::write`], or the sink's error; after an error see
+    /// [After an error](Self#after-an-error).
     pub async fn write(&mut self, batch: &RecordBatch) -> Result<()> {
         let batch = batch.clone();
         self.blocking(move |w| w.write(&batch)).await?;
@@ -144,12 +187,22 @@ impl<W: AsyncFileWriter> AsyncParallelArrowWriter<W> {
     }
 
     /// Writes the buffered rows as a row group, through to the sink.
+    ///
+    /// # Errors
+    ///
+    /// As [`ParallelArrowWriter::flush`], or the sink's error; after an error see
+    /// [After an error](Self#after-an-error).
     pub async fn flush(&mut self) -> Result<()> {
         self.blocking(|w| w.flush()).await?;
         self.drain().await
     }
 
     /// Writes the footer and completes the sink, returning the file's metadata.
+    ///
+    /// # Errors
+    ///
+    /// As [`ParallelArrowWriter::finish`], or the sink's error; after an error see
+    /// [After an error](Self#after-an-error).
     pub async fn finish(&mut self) -> Result<ParquetMetaData> {
         let metadata = self.blocking(|w| w.finish()).await?;
         self.drain().await?;
@@ -158,6 +211,10 @@ impl<W: AsyncFileWriter> AsyncParallelArrowWriter<W> {
     }
 
     /// Like [`Self::finish`], consuming the writer.
+    ///
+    /// # Errors
+    ///
+    /// As [`Self::finish`].
     pub async fn close(mut self) -> Result<ParquetMetaData> {
         self.finish().await
     }

@@ -1,16 +1,15 @@
 //! [`ParallelArrowWriter`]: the same API and the same bytes as `parquet::arrow::ArrowWriter`,
 //! with leaf columns encoded on a pool of workers.
 
+mod row_groups;
+
 use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::Arc;
 
-use arrow_array::{Array, ArrayRef, RecordBatch};
+use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
-use parquet::arrow::arrow_writer::{
-    compute_leaves, ArrowColumnChunk, ArrowColumnWriter, ArrowRowGroupWriterFactory,
-    ArrowWriterOptions,
-};
+use parquet::arrow::arrow_writer::{ArrowRowGroupWriterFactory, ArrowWriterOptions};
 use parquet::arrow::ArrowWriter;
 use parquet::errors::{ParquetError, Result};
 use parquet::file::metadata::{KeyValue, ParquetMetaData, RowGroupMetaData};
@@ -19,34 +18,22 @@ use parquet::file::writer::SerializedFileWriter;
 
 use crate::budget::Budget;
 use crate::options::ParallelOptions;
-use crate::worker::{PlacedLeaf, Sizes, WorkerPool};
-
-/// Where the column writers of the row group being filled live.
-enum Placement {
-    /// On the calling thread, exactly as `ArrowWriter` keeps them.
-    Inline(Vec<ArrowColumnWriter>),
-    /// On the worker pool.
-    Pooled,
-}
-
-/// The row group being filled.
-struct RowGroup {
-    index: usize,
-    rows: usize,
-    placement: Placement,
-}
+use crate::worker::WorkerPool;
+use row_groups::{Placement, RowGroup};
 
 /// A drop-in replacement for [`ArrowWriter`] that encodes leaf columns on a persistent pool of
 /// worker threads, and writes byte-for-byte the file `ArrowWriter` would.
 ///
-/// Row groups are split exactly as `ArrowWriter` splits them (`max_row_group_row_count` and
-/// `max_row_group_bytes`). A row group starts on the calling thread; once it holds enough work
-/// ([`ParallelOptions::with_inline_threshold`]) its column writers move to the workers, which
-/// share out the fields as they go (see the `worker` module), and later row groups start there
-/// directly. Up to
-/// [`ParallelOptions::with_row_groups_in_flight`] closed row groups encode while the next one
-/// fills; they are appended to the file in order. Arrow data waiting for a worker counts against
-/// [`ParallelOptions::with_memory_budget`], and `write` blocks while the budget is spent.
+/// It has `ArrowWriter`'s constructors and methods, with the same meaning (except
+/// `write_all`, `sync`, `inner_mut`, `into_serialized_writer` and the `RecordBatchWriter`
+/// implementation, which it does not provide): `write` splits batches into row groups exactly
+/// as `ArrowWriter` does (`max_row_group_row_count` and `max_row_group_bytes`), and the bytes of
+/// the file, footer included, are `ArrowWriter`'s for the same batches, properties and calls.
+/// Columns are encoded on up to [`ParallelOptions::resolve_threads`] workers while later
+/// batches arrive and later row groups fill; the crate's [Design](crate#design) section
+/// describes how.
+///
+/// # Example
 ///
 /// ```
 /// use std::sync::Arc;
@@ -69,6 +56,115 @@ struct RowGroup {
 /// assert_eq!(parallel_bytes, upstream.into_inner()?);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// # Memory usage and limiting
+///
+/// Like `ArrowWriter`, the writer buffers a row group's encoded pages (and its column writers'
+/// dictionaries and other state) until the row group is complete and appended to the sink.
+/// Unlike `ArrowWriter`, which holds one row group, it holds:
+///
+/// - the row group being filled, plus up to
+///   [`row_groups_in_flight`](ParallelOptions::with_row_groups_in_flight) (default 2) closed
+///   row groups still encoding: the column writers of at most `1 + row_groups_in_flight` row
+///   groups. A row group's memory is released when it is appended to the sink;
+/// - Arrow data queued for the workers, up to
+///   [`memory_budget`](ParallelOptions::with_memory_budget) bytes (default 32 MiB; the used
+///   part of each queued column's buffers). `write` blocks while the budget is spent. A single
+///   batch larger than the whole budget is still taken, once nothing else is queued. The queued
+///   columns share their buffers with the caller's batches: the budget bounds what the writer
+///   keeps alive after `write` returns.
+///
+/// Row groups encoded on the calling thread (before a row group first outgrows
+/// [`inline_threshold`](ParallelOptions::with_inline_threshold), with one thread or fewer, or for
+/// a schema of one leaf column) hold what `ArrowWriter` holds: one row group, no queue.
+///
+/// To limit the memory:
+///
+/// - cut smaller row groups with [`WriterProperties`]' `max_row_group_row_count` or
+///   `max_row_group_bytes`, which bound every row group, as in `ArrowWriter` (smaller row groups
+///   cost metadata and can worsen compression and scans);
+/// - keep fewer closed row groups encoding with
+///   [`ParallelOptions::with_row_groups_in_flight`] (1 at the least);
+/// - queue less Arrow data with [`ParallelOptions::with_memory_budget`] (`write` then blocks
+///   sooner, and workers may run out of work);
+/// - move encoded pages out of memory with a page store
+///   ([`ArrowWriterOptions::with_page_store_factory`]), which this writer's column writers use as
+///   `ArrowWriter`'s do;
+/// - call [`Self::flush`] when [`Self::memory_size`] or [`Self::in_progress_size`] grows past a
+///   threshold: it closes the row group being filled and appends every row group in flight.
+///
+/// [`Self::memory_size`] reports the queued Arrow data plus every column writer's memory (those
+/// on the pool as of their last hand-back: it does not wait for them).
+///
+/// ```
+/// use std::sync::Arc;
+/// use arrow_array::{ArrayRef, Int64Array, RecordBatch};
+/// use parquet::arrow::arrow_writer::ArrowWriterOptions;
+/// use parquet::file::properties::WriterProperties;
+/// use shredlab_writer::{ParallelArrowWriter, ParallelOptions};
+///
+/// let ids: ArrayRef = Arc::new(Int64Array::from_iter_values(0..100_000));
+/// let batch = RecordBatch::try_from_iter([("id", Arc::clone(&ids)), ("copy", ids)])?;
+///
+/// let properties = WriterProperties::builder()
+///     .set_max_row_group_row_count(Some(65_536))
+///     .build();
+/// let parallel = ParallelOptions::new()
+///     .with_memory_budget(8 * 1024 * 1024)
+///     .with_row_groups_in_flight(1);
+/// let mut writer = ParallelArrowWriter::try_new_with_parallel_options(
+///     Vec::new(),
+///     batch.schema(),
+///     ArrowWriterOptions::new().with_properties(properties),
+///     parallel,
+/// )?;
+/// writer.write(&batch)?;
+/// // An early row group when the writer holds more than 64 MiB.
+/// if writer.memory_size() > 64 * 1024 * 1024 {
+///     writer.flush()?;
+/// }
+/// writer.close()?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Type support
+///
+/// It writes whatever `ArrowWriter` writes, and refuses what it refuses, with one exception
+/// (content-defined chunking, below), because the parts
+/// that decide the file are `ArrowWriter`'s own: the constructor builds an `ArrowWriter` with
+/// the given options and takes its file writer and column-writer factory
+/// ([`ArrowWriter::into_serialized_writer`]), and every leaf column is levelled by parquet's
+/// `compute_leaves` and encoded by parquet's `ArrowColumnWriter`. Schema conversion, every
+/// other [`WriterProperties`] setting and every [`ArrowWriterOptions`] setting (an explicit Parquet
+/// schema, the schema root, skipping the Arrow metadata, a page store) therefore act as they do
+/// in `ArrowWriter`. The tests compare the bytes with `ArrowWriter`'s over primitives, dates,
+/// times, timestamps, decimals, strings, binaries and their views, dictionaries, fixed-size
+/// binaries, lists, large lists, fixed-size lists, structs and maps nested up to three levels,
+/// all-null and empty batches, and random property sets.
+///
+/// Refused:
+///
+/// - Content-defined chunking (`WriterPropertiesBuilder::set_content_defined_chunking`): the
+///   constructors return [`ParquetError::NYI`]. `ArrowWriter` cuts pages by content with
+///   chunkers that parquet keeps to itself (`ArrowColumnWriter` has no public way to write
+///   through one), and whose state runs on from one row group into the next. Without them the
+///   column writers would cut pages elsewhere and the file would not be `ArrowWriter`'s. Use
+///   `ArrowWriter` for it.
+///
+/// # After an error
+///
+/// Once [`write`](Self::write), [`flush`](Self::flush), [`finish`](Self::finish),
+/// [`close`](Self::close) or [`into_inner`](Self::into_inner) has returned an error, the file
+/// is incomplete, and every later call of these fails too, with
+/// [`ParquetError::General`]`("an earlier write failed; this Parquet file is incomplete")`
+/// rather than the first error again: keep the first error if you need it. The accessors
+/// (`memory_size`, `flushed_row_groups`, `bytes_written`, ...) go on answering. Drop the writer
+/// (a [`PendingFile`](crate::PendingFile) sink dropped without a commit leaves no file).
+///
+/// An encoding error or a worker's panic in a row group on the pool comes back from the call
+/// that appends that row group: a later `write` that closes a row group beyond the ones kept in
+/// flight, or `flush`, `finish`, `close` or `into_inner`; not necessarily from the `write` that
+/// queued the batch.
 pub struct ParallelArrowWriter<W: Write + Send> {
     file: SerializedFileWriter<W>,
     factory: ArrowRowGroupWriterFactory,
@@ -100,7 +196,12 @@ impl<W: Write + Send> std::fmt::Debug for ParallelArrowWriter<W> {
 }
 
 impl<W: Write + Send> ParallelArrowWriter<W> {
-    /// Like [`ArrowWriter::try_new`].
+    /// Like [`ArrowWriter::try_new`]: [`Self::try_new_with_options`] with these properties (or
+    /// the defaults).
+    ///
+    /// # Errors
+    ///
+    /// As [`Self::try_new_with_options`].
     pub fn try_new(
         writer: W,
         schema: SchemaRef,
@@ -110,7 +211,14 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         Self::try_new_with_options(writer, schema, options)
     }
 
-    /// Like [`ArrowWriter::try_new_with_options`].
+    /// Like [`ArrowWriter::try_new_with_options`]: [`Self::try_new_with_parallel_options`] with
+    /// the default [`ParallelOptions`], whose worker count comes from
+    /// [`THREADS_ENV`](crate::THREADS_ENV) or the machine.
+    ///
+    /// # Errors
+    ///
+    /// As [`Self::try_new_with_parallel_options`], including the `SHREDLAB_WRITER_THREADS`
+    /// check.
     pub fn try_new_with_options(
         writer: W,
         schema: SchemaRef,
@@ -119,7 +227,23 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         Self::try_new_with_parallel_options(writer, schema, options, ParallelOptions::default())
     }
 
-    /// With explicit parallel settings.
+    /// A writer of `schema` to `writer`, with `ArrowWriter`'s options and these parallel
+    /// settings. No worker thread starts here: the pool starts when a row group first outgrows
+    /// the inline threshold.
+    ///
+    /// # Errors
+    ///
+    /// - [`ParquetError::General`]: `parallel` sets no worker count
+    ///   ([`ParallelOptions::with_threads`]) and [`THREADS_ENV`](crate::THREADS_ENV) is set to
+    ///   something other than a whole number.
+    /// - Whatever [`ArrowWriter::try_new_with_options`] fails on, with its error: chiefly an
+    ///   Arrow schema parquet cannot convert (for example a struct without fields), or invalid
+    ///   content-defined chunking options.
+    /// - [`ParquetError::NYI`]: the properties enable content-defined chunking, which this
+    ///   writer refuses (see [Type support](Self#type-support)).
+    ///
+    /// The sink is not written to here beyond parquet's own buffer, so a failing sink shows only
+    /// in later calls.
     pub fn try_new_with_parallel_options(
         writer: W,
         schema: SchemaRef,
@@ -169,12 +293,30 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
     }
 
     /// Encodes `batch`, splitting it across row groups exactly as [`ArrowWriter::write`] does.
+    /// Blocks while the memory budget is spent (see
+    /// [Memory usage and limiting](Self#memory-usage-and-limiting)).
+    ///
+    /// # Errors
+    ///
+    /// - [`ParquetError::ArrowError`]: the batch's column count differs from the schema's.
+    /// - What `ArrowWriter` fails on when encoding, with its error: for example a null in a
+    ///   non-nullable field, or an Arrow type parquet cannot write (a month-day-nano interval).
+    /// - A failure of the sink, when a row group is appended.
+    /// - A worker thread that cannot be spawned, or a worker's panic.
+    ///
+    /// Encoding errors of row groups on the pool come back from the call that appends the row
+    /// group, and every call after an error fails ([After an error](Self#after-an-error)).
     pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
         self.guard(|w| w.write_batch(batch))
     }
 
     /// Writes the buffered rows as a row group, and every row group still encoding, to the
     /// sink before returning.
+    ///
+    /// # Errors
+    ///
+    /// The first error of the row groups it appends (encoding, panic or sink), or a refusal
+    /// after an earlier error ([After an error](Self#after-an-error)).
     pub fn flush(&mut self) -> Result<()> {
         self.guard(|w| {
             w.end_row_group()?;
@@ -183,6 +325,10 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
     }
 
     /// Flushes and writes the footer, returning the file's metadata.
+    ///
+    /// # Errors
+    ///
+    /// As [`Self::flush`], or a failure to write the footer.
     pub fn finish(&mut self) -> Result<ParquetMetaData> {
         self.guard(|w| {
             w.end_row_group()?;
@@ -192,11 +338,20 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
     }
 
     /// Flushes, writes the footer and returns the file's metadata.
+    ///
+    /// # Errors
+    ///
+    /// As [`Self::finish`]: the first error of the row groups it appends, a failure to write the
+    /// footer, or a refusal after an earlier error ([After an error](Self#after-an-error)).
     pub fn close(mut self) -> Result<ParquetMetaData> {
         self.finish()
     }
 
     /// Flushes, writes the footer and returns the sink.
+    ///
+    /// # Errors
+    ///
+    /// As [`Self::finish`].
     pub fn into_inner(mut self) -> Result<W> {
         self.flush()?;
         self.file.into_inner()
@@ -251,7 +406,8 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
     }
 
     /// Runs `step`, and refuses all later calls once one has failed: the file is then
-    /// incomplete and must not be finished as if it were whole.
+    /// incomplete and must not be finished as if it were whole (the public rule: "After an
+    /// error" on [`ParallelArrowWriter`]).
     fn guard<T>(&mut self, step: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
         if self.failed {
             return Err(ParquetError::General(
@@ -262,220 +418,4 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         self.failed = result.is_err();
         result
     }
-
-    fn write_batch(&mut self, batch: &RecordBatch) -> Result<()> {
-        if batch.num_rows() == 0 {
-            return Ok(());
-        }
-        if batch.num_columns() != self.schema.fields().len() {
-            return Err(ParquetError::ArrowError(format!(
-                "batch has {} columns, the writer's schema {}",
-                batch.num_columns(),
-                self.schema.fields().len()
-            )));
-        }
-        let mut remaining = batch.clone();
-        loop {
-            if self.current.is_none() {
-                self.start_row_group()?;
-            }
-            let buffered_rows = self.in_progress_rows();
-            let mut split_at = match self.max_rows {
-                Some(max) if buffered_rows + remaining.num_rows() > max => {
-                    Some(max - buffered_rows)
-                }
-                _ => None,
-            };
-            let candidate_rows = split_at.unwrap_or_else(|| remaining.num_rows());
-            if let (Some(max_bytes), true) = (self.max_bytes, buffered_rows > 0) {
-                let current_bytes = self.current_sizes()?.estimated;
-                if current_bytes >= max_bytes {
-                    self.end_row_group()?;
-                    continue;
-                }
-                let average = current_bytes / buffered_rows;
-                if let Some(fit) = (max_bytes - current_bytes).checked_div(average) {
-                    if candidate_rows > fit {
-                        if fit == 0 {
-                            self.end_row_group()?;
-                            continue;
-                        }
-                        split_at = Some(fit);
-                    }
-                }
-            }
-            let rest = split_at.map(|keep| {
-                let rest = remaining.slice(keep, remaining.num_rows() - keep);
-                remaining = remaining.slice(0, keep);
-                rest
-            });
-            self.write_to_current(&remaining)?;
-            let rows_full = self
-                .max_rows
-                .is_some_and(|max| self.in_progress_rows() >= max);
-            let bytes_full = match self.max_bytes {
-                Some(max) => self.current_sizes()?.estimated >= max,
-                None => false,
-            };
-            if rows_full || bytes_full {
-                self.end_row_group()?;
-            }
-            match rest {
-                Some(rest) => remaining = rest,
-                None => return Ok(()),
-            }
-        }
-    }
-
-    fn start_row_group(&mut self) -> Result<()> {
-        let index = self.row_groups_started;
-        let writers = self.factory.create_column_writers(index)?;
-        self.row_groups_started += 1;
-        // Once one row group has outgrown the calling thread, later ones start on the pool.
-        let placement = if self.pool.is_some() {
-            self.place(index, writers);
-            Placement::Pooled
-        } else {
-            Placement::Inline(writers)
-        };
-        self.current = Some(RowGroup {
-            index,
-            rows: 0,
-            placement,
-        });
-        Ok(())
-    }
-
-    fn write_to_current(&mut self, batch: &RecordBatch) -> Result<()> {
-        let current = self.current.as_mut().expect("a row group was started");
-        current.rows += batch.num_rows();
-        let (index, rows) = (current.index, current.rows);
-        match &mut current.placement {
-            Placement::Inline(writers) => {
-                let mut writers = writers.iter_mut();
-                for (field, column) in self.schema.fields().iter().zip(batch.columns()) {
-                    for computed in compute_leaves(field, column)? {
-                        writers
-                            .next()
-                            .expect("one writer per leaf")
-                            .write(&computed)?;
-                    }
-                }
-                if self.workers > 1
-                    && rows * self.leaf_fields.len() >= self.options.inline_threshold()
-                {
-                    self.migrate(index)?;
-                }
-                Ok(())
-            }
-            Placement::Pooled => {
-                // Each column holds its own share of the budget, given back once encoded.
-                let bytes: Vec<usize> = batch.columns().iter().map(data_bytes).collect();
-                let mut permit = self.budget.acquire(bytes.iter().sum());
-                let columns = batch.columns().iter().zip(bytes);
-                let queued =
-                    columns.map(|(column, bytes)| (ArrayRef::clone(column), permit.split(bytes)));
-                self.pool().write(index, queued)
-            }
-        }
-    }
-
-    /// Moves the inline row group's writers to the workers; later row groups start there.
-    fn migrate(&mut self, index: usize) -> Result<()> {
-        let current = self.current.as_mut().expect("a row group was started");
-        let Placement::Inline(writers) =
-            std::mem::replace(&mut current.placement, Placement::Pooled)
-        else {
-            return Ok(());
-        };
-        if self.pool.is_none() {
-            self.pool = Some(WorkerPool::new(self.workers, &self.schema, &self.budget)?);
-        }
-        self.place(index, writers);
-        Ok(())
-    }
-
-    fn pool(&self) -> &WorkerPool {
-        self.pool.as_ref().expect("pooled placement implies a pool")
-    }
-
-    /// Hands row group `index`'s writers to the pool, grouped by field: a field's leaves stay
-    /// together so its levels are computed once per batch.
-    fn place(&self, index: usize, writers: Vec<ArrowColumnWriter>) {
-        let mut lanes: Vec<Vec<PlacedLeaf>> = (0..self.schema.fields().len())
-            .map(|_| Vec::new())
-            .collect();
-        for (leaf, writer) in writers.into_iter().enumerate() {
-            let (field, index_in_field) = self.leaf_fields[leaf];
-            lanes[field].push(PlacedLeaf {
-                leaf,
-                index_in_field,
-                writer,
-            });
-        }
-        self.pool().start(index, lanes);
-    }
-
-    fn current_sizes(&self) -> Result<Sizes> {
-        let Some(current) = &self.current else {
-            return Ok(Sizes::default());
-        };
-        match &current.placement {
-            Placement::Inline(writers) => Ok(writers.iter().fold(Sizes::default(), |s, w| Sizes {
-                estimated: s.estimated + w.get_estimated_total_bytes(),
-                memory: s.memory + w.memory_size(),
-            })),
-            Placement::Pooled => self.pool().sizes(current.index),
-        }
-    }
-
-    /// Closes the row group being filled: inline ones are appended at once (after those still
-    /// encoding), pooled ones join the in-flight queue.
-    fn end_row_group(&mut self) -> Result<()> {
-        let Some(current) = self.current.take() else {
-            return Ok(());
-        };
-        match current.placement {
-            Placement::Inline(writers) => {
-                self.drain_in_flight(0)?;
-                let chunks = writers
-                    .into_iter()
-                    .map(ArrowColumnWriter::close)
-                    .collect::<Result<Vec<_>>>()?;
-                self.append(chunks)
-            }
-            Placement::Pooled => {
-                self.pool().close(current.index)?;
-                self.in_flight.push_back(current.index);
-                self.drain_in_flight(self.options.row_groups_in_flight())
-            }
-        }
-    }
-
-    /// Appends finished row groups, oldest first, until at most `keep` are in flight.
-    fn drain_in_flight(&mut self, keep: usize) -> Result<()> {
-        while self.in_flight.len() > keep {
-            let index = self.in_flight.pop_front().expect("non-empty");
-            let chunks = self.pool().finish(index)?;
-            self.append(chunks)?;
-        }
-        Ok(())
-    }
-
-    fn append(&mut self, chunks: Vec<ArrowColumnChunk>) -> Result<()> {
-        let mut row_group = self.file.next_row_group()?;
-        for chunk in chunks {
-            chunk.append_to_row_group(&mut row_group)?;
-        }
-        row_group.close()?;
-        Ok(())
-    }
-}
-
-/// Bytes of Arrow data a column holds: the used part of its buffers.
-fn data_bytes(column: &ArrayRef) -> usize {
-    column
-        .to_data()
-        .get_slice_memory_size()
-        .unwrap_or_else(|_| column.get_array_memory_size())
 }
