@@ -81,14 +81,19 @@ impl Write for SharedBuffer {
 ///   synchronous writer is gone: every later call fails with
 ///   `"an earlier encoding task failed; this Parquet file is incomplete"`, and the accessors
 ///   answer 0 (no row groups).
-/// - An error of the sink ([`AsyncFileWriter::write`] or [`AsyncFileWriter::complete`]) is
-///   returned, but does not make later calls fail: the bytes that call was handing over are
-///   dropped, so the file is incomplete all the same. Do not go on writing after any error.
+/// - If the sink fails ([`AsyncFileWriter::write`] or [`AsyncFileWriter::complete`] returns an
+///   error, which the call returns), or a call's future is dropped while it hands bytes to the
+///   sink, the bytes on their way are lost: every later call fails with
+///   `"an earlier hand-over to the sink failed or was cancelled; this Parquet file is
+///   incomplete"`.
 pub struct AsyncParallelArrowWriter<W> {
     /// `None` only while a blocking task holds it, or after that task panicked.
     sync_writer: Option<ParallelArrowWriter<SharedBuffer>>,
     buffer: SharedBuffer,
     sink: W,
+    /// False from the moment bytes leave the buffer until the sink has taken them: a sink error
+    /// or a future dropped in between leaves it false, and every later call fails.
+    sink_intact: bool,
 }
 
 impl<W: AsyncFileWriter> AsyncParallelArrowWriter<W> {
@@ -142,6 +147,7 @@ impl<W: AsyncFileWriter> AsyncParallelArrowWriter<W> {
             sync_writer: Some(sync_writer),
             buffer,
             sink,
+            sink_intact: true,
         })
     }
 
@@ -154,6 +160,7 @@ impl<W: AsyncFileWriter> AsyncParallelArrowWriter<W> {
         &mut self,
         step: impl FnOnce(&mut ParallelArrowWriter<SharedBuffer>) -> Result<T> + Send + 'static,
     ) -> Result<T> {
+        self.check_sink()?;
         let mut writer = self.sync_writer.take().ok_or_else(lost)?;
         let (writer, result) = tokio::task::spawn_blocking(move || {
             let result = step(&mut writer);
@@ -169,9 +176,23 @@ impl<W: AsyncFileWriter> AsyncParallelArrowWriter<W> {
     async fn drain(&mut self) -> Result<()> {
         let bytes = self.buffer.take();
         if !bytes.is_empty() {
+            self.sink_intact = false;
             self.sink.write(Bytes::from(bytes)).await?;
+            self.sink_intact = true;
         }
         Ok(())
+    }
+
+    /// Fails if an earlier hand-over to the sink did not complete.
+    fn check_sink(&self) -> Result<()> {
+        if self.sink_intact {
+            Ok(())
+        } else {
+            Err(ParquetError::General(
+                "an earlier hand-over to the sink failed or was cancelled; this Parquet file is incomplete"
+                    .to_string(),
+            ))
+        }
     }
 
     /// Encodes `batch`; finished row groups go to the sink before this returns.
@@ -206,7 +227,9 @@ impl<W: AsyncFileWriter> AsyncParallelArrowWriter<W> {
     pub async fn finish(&mut self) -> Result<ParquetMetaData> {
         let metadata = self.blocking(|w| w.finish()).await?;
         self.drain().await?;
+        self.sink_intact = false;
         self.sink.complete().await?;
+        self.sink_intact = true;
         Ok(metadata)
     }
 
