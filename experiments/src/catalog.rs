@@ -495,6 +495,12 @@ catalog! {
         changes: "the guide table of 15 is indexed by the uniform float, so its read waits for the float arithmetic; here it is indexed by the top bits of the random word the float is made of (monotone in it), and marks the buckets whose every word lands on one rank, so most draws take one read and the float is computed only to finish the others. Its generation CPU (--sink null) is in the floor table of results/vm/README.md",
         study: None,
     },
+    /// Each writer takes its batches in batch-index order, through a bounded reorder window.
+    27 adds OrderedHandOff "ordered-hand-off" on any_workload {
+        summary: "batches reach their writers in batch-index order through a bounded reorder window: the same command writes the same bytes for any producer count",
+        changes: "until 26 a writer takes batches in the order producers finish them, so the rows' order in each file, and so its bytes, follow the threads' schedule (the data gate's digest ignores order, so the data is the same). Now a finished batch waits in a reorder window until the ones before it are handed over, and a producer builds a batch only while it is inside the window (as many batches as the channels hold per writer), so memory stays bounded: the same command writes the same bytes for any --producers, batch claiming and machine. Experiments before 27 keep the study's arrival order",
+        study: None,
+    },
 }
 
 #[cfg(test)]

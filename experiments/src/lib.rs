@@ -21,6 +21,7 @@ pub mod pipeline;
 pub mod prebuilt;
 pub mod process;
 pub mod properties;
+pub mod reorder;
 pub mod report;
 pub mod run;
 pub mod shard;

@@ -1,5 +1,6 @@
 //! The pipeline: P producer threads make batches, a channel per writer carries batch `i` to writer
-//! `i mod W`, and each writer encodes its own Parquet stream. Any failure, and SIGINT or SIGTERM,
+//! `i mod W` (in arrival order, or in index order through the ordered hand-off of
+//! [`crate::reorder`]), and each writer encodes its own Parquet stream. Any failure, and SIGINT or SIGTERM,
 //! stops every thread. The finished sinks go back to the caller, which checks and commits them.
 
 use std::io::{self, Write};
@@ -25,6 +26,7 @@ use crate::gate::Digest;
 use crate::milestones::Milestones;
 use crate::output::{SinkFactory, SinkKind};
 use crate::properties::writer_properties;
+use crate::reorder::ReorderWindow;
 use crate::signals;
 use crate::source::BatchSource;
 use crate::usage::UsageMark;
@@ -106,6 +108,8 @@ struct ProducerContext<'a, S: ?Sized> {
     stop: &'a AtomicBool,
     next_batch: &'a AtomicU64,
     returns: Option<&'a Returns>,
+    /// With the ordered hand-off: where finished batches wait for the ones before them.
+    reorder: Option<&'a ReorderWindow>,
 }
 
 /// What writer threads share.
@@ -155,6 +159,11 @@ fn produce<S: BatchSource + ?Sized>(
         if context.stop.load(Ordering::Relaxed) || signals::received().is_some() {
             break;
         }
+        if let Some(window) = context.reorder {
+            if !window.wait_for_room(batch_index, context.stop) {
+                break;
+            }
+        }
         if let Some(spent) = context.returns.and_then(Returns::take) {
             maker.recycle(spent);
         }
@@ -163,13 +172,34 @@ fn produce<S: BatchSource + ?Sized>(
         if let Some(digest) = produced.digest.as_mut() {
             *digest += Digest::of_batch(&batch)?;
         }
-        let writer = (batch_index % senders.len() as u64) as usize;
-        if senders[writer].send(batch).is_err() {
-            context.stop.store(true, Ordering::SeqCst);
-            return Err(PipelineError::WriterGone(writer));
+        match context.reorder {
+            None => hand_over(context, &senders, batch_index, batch)?,
+            Some(window) => {
+                let mut run = window.park(batch_index, batch);
+                while let Some(batches) = run {
+                    for (index, batch) in batches {
+                        hand_over(context, &senders, index, batch)?;
+                    }
+                    run = window.next_run();
+                }
+            }
         }
     }
     Ok(produced)
+}
+
+/// Sends batch `index` to its writer, `index mod W`; raises `stop` if that writer is gone.
+fn hand_over<S: ?Sized>(
+    context: &ProducerContext<'_, S>,
+    senders: &[BatchSender],
+    index: u64,
+    batch: RecordBatch,
+) -> Result<(), PipelineError> {
+    let writer = (index % senders.len() as u64) as usize;
+    senders[writer].send(batch).map_err(|_| {
+        context.stop.store(true, Ordering::SeqCst);
+        PipelineError::WriterGone(writer)
+    })
 }
 
 /// Bytes of Arrow data a batch holds: the used part of its buffers, not their capacity.
@@ -349,12 +379,18 @@ where
     let capacity = 2 * config.producers;
     let recycling = config.optimizations.has(Optimization::RecyclingChannel);
     let returns = recycling.then(|| Returns::new(capacity + config.writers));
+    // As many finished batches may wait for an earlier one as the channels hold per writer.
+    let reorder = config
+        .optimizations
+        .has(Optimization::OrderedHandOff)
+        .then(|| ReorderWindow::new(capacity as u64));
     let context = ProducerContext {
         config,
         source,
         stop: &stop,
         next_batch: &next_batch,
         returns: returns.as_ref(),
+        reorder: reorder.as_ref(),
     };
     let milestones = config.milestones.map(Milestones::new);
     let writer_context = WriterContext {

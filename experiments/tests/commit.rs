@@ -17,7 +17,16 @@ use shredlab_experiments::shard::Shard;
 fn a_run_commits_every_part_and_its_manifest() {
     let dir = tempfile::tempdir().unwrap();
     run_ok(
-        &["-n", "20000", "--writers", "3", "--verify", "-q"],
+        &[
+            "-n",
+            "20000",
+            "--batch-size",
+            "1024",
+            "--writers",
+            "3",
+            "--verify",
+            "-q",
+        ],
         dir.path(),
     );
     let names = entries(dir.path());

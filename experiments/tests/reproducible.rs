@@ -1,0 +1,98 @@
+//! The same command writes the same bytes: from the ordered hand-off (27) on, a run's files do
+//! not depend on the producer count, the batch-claiming strategy or the threads' schedule.
+
+mod common;
+
+use std::path::Path;
+
+use common::run_ok;
+use shredlab_experiments::catalog::CATALOG;
+
+/// The bytes of every file `pipeline ARGS` writes into a fresh folder, in name order.
+fn files_of(args: &[&str]) -> Vec<(String, Vec<u8>)> {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    run_ok(args, &out);
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".parquet"))
+        .collect();
+    names.sort();
+    assert!(!names.is_empty(), "{args:?} wrote no file");
+    names
+        .into_iter()
+        .map(|name| {
+            let bytes = std::fs::read(out.join(&name)).unwrap();
+            (name, bytes)
+        })
+        .collect()
+}
+
+/// Runs `base` with every thread setting of `variants` and asserts identical files.
+fn assert_same_bytes(base: &[&str], variants: &[&[&str]]) {
+    let reference = files_of(&[base, variants[0]].concat());
+    for variant in &variants[1..] {
+        let args = [base, variant].concat();
+        let files = files_of(&args);
+        assert_eq!(
+            files.iter().map(|(name, _)| name).collect::<Vec<_>>(),
+            reference.iter().map(|(name, _)| name).collect::<Vec<_>>(),
+            "{args:?}"
+        );
+        for ((name, bytes), (_, expected)) in files.iter().zip(&reference) {
+            assert!(bytes == expected, "{args:?}: {name} differs");
+        }
+    }
+}
+
+const THREADS: &[&[&str]] = &[
+    &["--producers", "1"],
+    &["--producers", "2"],
+    &["--producers", "3", "--disable", "static-batch-assignment"],
+    &["--producers", "4"],
+];
+
+#[test]
+fn the_default_experiment_is_the_newest() {
+    let out = common::run_pipeline(&["--help"]);
+    let help = String::from_utf8_lossy(&out.stdout);
+    let newest = CATALOG.len() - 1;
+    assert!(help.contains(&format!("[default: {newest}]")), "{help}");
+}
+
+#[test]
+fn contacts_files_do_not_depend_on_the_threads() {
+    let rows = ["-n", "150000", "--batch-size", "2048"];
+    assert_same_bytes(&[&rows[..], &["-e", "27"]].concat(), THREADS);
+    // Several writers: each file holds its own batches in order.
+    assert_same_bytes(
+        &[&rows[..], &["-e", "27", "--writers", "3"]].concat(),
+        THREADS,
+    );
+    // Without naming an experiment: the default has the ordered hand-off.
+    assert_same_bytes(&rows, THREADS);
+}
+
+#[test]
+fn spec_files_do_not_depend_on_the_threads() {
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../specs/otel-logs.json");
+    let spec = spec.to_str().unwrap();
+    let base = ["--spec", spec, "-n", "40000", "--batch-size", "1024"];
+    assert_same_bytes(&base, THREADS);
+}
+
+#[test]
+fn a_shard_s_files_do_not_depend_on_the_threads() {
+    let base = [
+        "-n",
+        "90000",
+        "--batch-size",
+        "1000",
+        "--part",
+        "1",
+        "--parts",
+        "3",
+    ];
+    assert_same_bytes(&base, THREADS);
+}
