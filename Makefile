@@ -1,24 +1,12 @@
 # shredlab: `make experiment N=7` measures one experiment, `make test` runs the test suite.
 # Both install what they need (Rust comes from rustup; hyperfine is built into .tools/).
 
+# The measurement settings (ROWS, RUNS, ...) and their defaults are in scripts/settings.sh, which
+# every script reads: make passes a setting given on its command line or in the environment
+# through to the script, and sets none itself.
+
 CARGO ?= cargo
 N ?= 0
-ROWS ?= 10000000
-RUNS ?= 10
-WARMUP ?= 1
-PRODUCERS ?=
-WRITERS ?=
-BATCH ?=
-COMPRESSION ?= none
-SYNC ?= end
-FLOOR_RUNS ?= 3
-CACHEGRIND_ROWS ?= 200000
-HOST ?= $(shell hostname -s)
-# A spec file (SPEC.md, specs/) to generate instead of the contacts: experiment, experiments,
-# writer-bench and peers take it.
-SPEC ?=
-SPEC_ROWS ?= 1000000
-export ROWS RUNS WARMUP PRODUCERS WRITERS BATCH COMPRESSION SYNC FLOOR_RUNS HOST CACHEGRIND_ROWS SPEC SPEC_ROWS
 
 # Where cargo puts the release binaries (CARGO_TARGET_DIR and cargo config honoured), read once
 # when a target first needs it; every target that runs a binary builds it first.
@@ -33,20 +21,24 @@ help:
 	@echo "make sweep [N=]       writers x batch size heatmaps (default: the last experiment)"
 	@echo "make threads [N=]     thread sweep and the process pinned to one CPU"
 	@echo "make profile N=<n>    perf record flamegraph, AMD uProf session when installed"
-	@echo "make scaling [PROCS=\"1 2\" CORES_PER_PROC=1 ROWS_PER_PROC=5000000 N=]  multi-process bandwidth scaling"
+	@echo "make scaling [PROCS= CORES_PER_PROC= ROWS_PER_PROC= SCALING_RUNS= N=]  multi-process bandwidth scaling"
 	@echo "make list             the experiment catalog"
-	@echo "make writer-bench     ParallelArrowWriter vs ArrowWriter, both allocators [REPS=5 SPEC= SPEC_ROWS=1000000]"
-	@echo "make peers [ROWS= RUNS= PEER_COMPRESSIONS=\"none,zstd(1)\" SCAN_RUNS= READ_EXPERIMENTS=\"14 21\"]"
+	@echo "make writer-bench     ParallelArrowWriter vs ArrowWriter, both allocators [REPS= SPEC= SPEC_ROWS=]"
+	@echo "make peers [ROWS= RUNS= PEER_COMPRESSIONS= SCAN_RUNS= READ_EXPERIMENTS=]"
 	@echo "                      pyarrow, DuckDB, polars, DataFusion and the Rust writers; read back by three readers"
-	@echo "make spec-bench [ROWS= RUNS= TPCH_SF=1]  the contacts preset against the hand-written generator; lineitem against tpchgen-cli"
+	@echo "make spec-bench [ROWS= RUNS= TPCH_SF= COMPARE_ROWS=]  the contacts preset against the hand-written generator; lineitem against tpchgen-cli"
 	@echo "make venv             the pinned Python peers in .tools/venv (made on first use by peers and test)"
-	@echo "make faults           disk full, signals, SIGKILL, injected failures: exit codes and files left"
+	@echo "make faults [KILLS=]  disk full, signals, SIGKILL, injected failures: exit codes and files left"
 	@echo "make memory [N=]      peak RSS and peak live heap per setting: row groups, queue, batch size, allocator"
-	@echo "make billion [N= BILLION_ROWS=]  peak RSS and rows/s every 100 M rows of a 1-billion-row run"
-	@echo "make s3-smoke [SMOKE_ROWS=1000000]  a local S3 server (Garage, built into .tools/), a run into it, read back by the pipeline and pyarrow"
-	@echo "make store-bench [ROWS= RUNS= BIG_ROWS=]  the same run to local disk and to the local S3 server, interleaved"
-	@echo "make cluster [PARTS= WORKERS=\"1 2 4\" ROWS_PER_PART= SCHEDULER=tcp://host:8786 OUTPUT=]  the shards as Dask tasks"
-	@echo "make test             fmt, clippy and the test suite"
+	@echo "make billion [N= BILLION_ROWS= BILLION_EVERY=]  peak RSS and rows/s every 100 M rows of a 1-billion-row run"
+	@echo "make s3-smoke [SMOKE_ROWS= SMOKE_WRITERS=]  a local S3 server (Garage, built into .tools/), a run into it, read back by the pipeline and pyarrow"
+	@echo "make store-bench [ROWS= RUNS= WRITERS= BIG_ROWS=]  the same run to local disk and to the local S3 server, interleaved"
+	@echo "make cluster [PARTS= WORKERS= ROWS_PER_PART= SCHEDULER=tcp://host:8786 OUTPUT=]  the shards as Dask tasks"
+	@echo "make lint             fmt, clippy and shellcheck"
+	@echo "make test             lint and the test suite"
+	@echo
+	@echo "Settings, with their defaults (scripts/settings.sh; empty or unset takes the default):"
+	@sed -n -e 's/^## /  /p' -e 's/^: "\$${\([A-Z_]*\):=\(.*\)}"/    \1=\2/p' scripts/settings.sh
 
 build:
 	$(CARGO) build --release --locked
@@ -61,7 +53,7 @@ experiments: build
 	scripts/experiments.sh
 
 trend: build
-	$(BIN_DIR)/results render results/$(HOST)
+	. scripts/settings.sh && "$(BIN_DIR)/results" render "results/$$HOST"
 
 # Without N on the command line, the sweeps use the catalog's last (best) experiment.
 GIVEN_N := $(if $(filter command line environment,$(origin N)),$(N),)
@@ -75,27 +67,17 @@ threads: build
 profile: build
 	scripts/profile.sh $(N)
 
-PROCS ?= 1 2
-CORES_PER_PROC ?= 1
-ROWS_PER_PROC ?= 5000000
-SCALING_RUNS ?= 3
 scaling: build
-	N=$(GIVEN_N) PROCS="$(PROCS)" CORES_PER_PROC=$(CORES_PER_PROC) ROWS_PER_PROC=$(ROWS_PER_PROC) SCALING_RUNS=$(SCALING_RUNS) scripts/scaling.sh
+	N=$(GIVEN_N) scripts/scaling.sh
 
-REPS ?= 5
 writer-bench: build
-	REPS=$(REPS) scripts/writer-bench.sh
+	scripts/writer-bench.sh
 
-PEER_COMPRESSIONS ?= none,zstd(1)
-SCAN_RUNS ?= 3
-READ_EXPERIMENTS ?= 14 21
 peers: build
-	PEER_COMPRESSIONS="$(PEER_COMPRESSIONS)" SCAN_RUNS=$(SCAN_RUNS) READ_EXPERIMENTS="$(READ_EXPERIMENTS)" scripts/peers.sh
+	scripts/peers.sh
 
-TPCH_SF ?= 1
-COMPARE_ROWS ?= 2000000
 spec-bench: build
-	TPCH_SF=$(TPCH_SF) COMPARE_ROWS=$(COMPARE_ROWS) scripts/spec-bench.sh
+	scripts/spec-bench.sh
 
 venv:
 	scripts/ensure-venv.sh > /dev/null
@@ -112,19 +94,15 @@ faults: build
 s3-smoke: build
 	scripts/s3-smoke.sh
 
-BIG_ROWS ?= 0
 store-bench: build
-	BIG_ROWS=$(BIG_ROWS) scripts/store-bench.sh
+	scripts/store-bench.sh
 
-PARTS ?=
-WORKERS ?= 1 2 4
-ROWS_PER_PART ?= 2000000
-SCHEDULER ?=
-OUTPUT ?=
 cluster: build
-	N=$(GIVEN_N) PARTS="$(PARTS)" WORKERS="$(WORKERS)" ROWS_PER_PART=$(ROWS_PER_PART) SCHEDULER="$(SCHEDULER)" OUTPUT="$(OUTPUT)" scripts/cluster.sh
+	N=$(GIVEN_N) scripts/cluster.sh
 
+# shellcheck (pinned, installed into .tools/ on first use) on every shell script, then Rust.
 lint:
+	scripts/shellcheck.sh
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --release --locked --workspace --all-targets --all-features -- -D warnings
 

@@ -1,25 +1,28 @@
+# shellcheck shell=bash
 # Shared helpers of the measurement scripts (sourced, not run).
+# shellcheck disable=SC2034 # the variables set here are read by the scripts that source this file
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=settings.sh
+source "$root/scripts/settings.sh"
 # Build first, so a script never runs a binary older than the sources it is about to record.
 cargo build --release --locked --quiet --manifest-path "$root/Cargo.toml"
 bin_dir="$("$root/scripts/bin-dir.sh")"
 bin="$bin_dir/pipeline"
 results="$bin_dir/results"
 stream="$bin_dir/stream"
-host="${HOST:-$(hostname -s)}"
 
 # With SPEC=FILE the experiments generate that spec workload instead of the contacts: their
 # results go to a folder of their own, results/<host>/spec-<name>, rendered like a host's.
 spec_args=()
-catalog_dir="$root/results/$host"
-if [ -n "${SPEC:-}" ]; then
+catalog_dir="$root/results/$HOST"
+if [ -n "$SPEC" ]; then
   if [ ! -f "$SPEC" ]; then
     echo "error: SPEC=$SPEC is not a file: give a spec such as specs/lineitem.json (see SPEC.md)" >&2
     exit 2
   fi
   SPEC="$(cd "$(dirname "$SPEC")" && pwd)/$(basename "$SPEC")"
   spec_args=(--spec "$SPEC")
-  catalog_dir="$root/results/$host/spec-$(basename "$SPEC" .json)"
+  catalog_dir="$root/results/$HOST/spec-$(basename "$SPEC" .json)"
 fi
 
 # The highest experiment number in the catalog: the best configuration by default.
@@ -36,34 +39,57 @@ experiment_name() {
   printf '%02d-%s\n' "$1" "$slug"
 }
 
-# The allocator experiment N runs on, so measured runs skip the binary's re-exec.
+# The allocator experiment N runs on, from a one-row run's report.
 allocator_of() {
-  "$bin" --experiment "$1" --rows 1 --output-dir "$root/out/probe-$1" --overwrite --quiet --json \
-    | sed -n 's/.*"allocator":"\([a-z]*\)".*/\1/p'
-  rm -rf "$root/out/probe-$1"
+  local probe="$root/out/probe-$1" report
+  report="$("$bin" --experiment "$1" --rows 1 --output-dir "$probe" --overwrite --quiet --json)" || return
+  rm -rf "$probe"
+  "$results" json-get - /allocator <<< "$report"
 }
 
-json_escape() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g'; }
+# Runs every later command on experiment N's allocator directly (SHREDLAB_ALLOCATOR), so measured
+# runs skip the binary's re-exec.
+use_allocator_of() {
+  SHREDLAB_ALLOCATOR="$(allocator_of "$1")"
+  export SHREDLAB_ALLOCATOR
+}
+
+# $1 as the inside of a JSON string: backslash, quote and every control character escaped.
+json_escape() {
+  local text="$1" code hex char
+  text="${text//"\\"/"\\\\"}"
+  text="${text//"\""/"\\\""}"
+  text="${text//$'\n'/'\n'}"
+  text="${text//$'\t'/'\t'}"
+  text="${text//$'\r'/'\r'}"
+  for code in {1..31}; do
+    printf -v hex '%02x' "$code"
+    printf -v char '%b' "\\x$hex"
+    text="${text//"$char"/"\\u00$hex"}"
+  done
+  printf '%s' "$text"
+}
 
 # Writes metadata.json for a run whose --json report is $2 into folder $1: the machine, and the
 # commit and dirty flag the measured binary was built from (its build stamp, not the tree's
 # state now). Extra JSON members (already formatted, with a trailing comma each) come as $3.
 write_metadata() {
   local dir="$1" report="$2" extra="${3:-}" commit dirty
-  commit="$(sed -n 's/.*"build":{"commit":"\([^"]*\)".*/\1/p' "$report")"
-  dirty="$(sed -n 's/.*"build":{[^}]*"dirty":"\([a-z]*\)".*/\1/p' "$report")"
+  commit="$("$results" json-get "$report" /build/commit)"
+  dirty="$("$results" json-get "$report" /build/dirty)"
+  # The build stamp says "unknown" where git could not tell.
   case "$dirty" in true|false) ;; *) dirty=null ;; esac
   cat > "$dir/metadata.json" <<JSON
 {
-  "host": "$(json_escape "$host")",
+  "host": "$(json_escape "$HOST")",
   "cpu": "$(json_escape "$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)")",
   "cores": $(nproc),
   "kernel": "$(json_escape "$(uname -r)")",
   "rustc": "$(json_escape "$(rustc -V 2>/dev/null || echo unknown)")",
-  "commit": "$(json_escape "${commit:-unknown}")",
+  "commit": "$(json_escape "$commit")",
   "dirty": $dirty,
   "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)",$extra
-  "allocator": "${SHREDLAB_ALLOCATOR:-system}"
+  "allocator": "$(json_escape "${SHREDLAB_ALLOCATOR:-system}")"
 }
 JSON
 }

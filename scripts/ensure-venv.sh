@@ -28,11 +28,12 @@ pip=("$venv/bin/python" -m pip install --quiet --disable-pip-version-check)
 if ! "${pip[@]}" -r "$requirements" >&2; then
   # One at a time, under the pins, so that one peer that cannot install leaves the others.
   failed=()
-  while read -r line; do
+  mapfile -t lines < "$requirements"
+  for line in "${lines[@]}"; do
     line="${line%%#*}"
     [ -z "${line// /}" ] && continue
     "${pip[@]}" -c "$requirements" "$line" >&2 || failed+=("$line")
-  done < "$requirements"
+  done
   echo "could not install: ${failed[*]}; those peers are reported as missing (python3 is $(python3 -V 2>&1))" >&2
   echo "$venv/bin/python"
   exit 0

@@ -3,15 +3,13 @@
 # hyperfine timings, the floor (generation alone and encoding alone), heap counts, perf stat
 # counters (with a labelled cachegrind simulation where the hardware
 # counters read <not supported>), metadata; then summarizes and redraws the host's charts.
-# Usage: scripts/experiment.sh N   (settings come from the environment; see the Makefile)
+# Usage: scripts/experiment.sh N   (settings from the environment; scripts/settings.sh lists them)
 # With TIMING=later the hyperfine step, the summary and the charts are left to the caller, which
 # times many experiments in interleaved rounds (scripts/experiments.sh); the command to time is
 # left in the folder's timed-command file.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 n="${1:?usage: experiment.sh N}"
-rows="${ROWS:-10000000}"; runs="${RUNS:-10}"; warmup="${WARMUP:-1}"
-cachegrind_rows="${CACHEGRIND_ROWS:-200000}"
 
 name="$(experiment_name "$n")"
 dir="$catalog_dir/$name"
@@ -20,61 +18,60 @@ mkdir -p "$dir"
 rm -f "$dir/cachegrind.txt" "$dir/perf-stat.csv"
 
 args=(--experiment "$n" --output-dir "$scratch" --overwrite --quiet
-      --compression "${COMPRESSION:-none}" --sync "${SYNC:-end}" ${spec_args[@]+"${spec_args[@]}"})
-[ -n "${PRODUCERS:-}" ] && args+=(--producers "$PRODUCERS")
-[ -n "${WRITERS:-}" ] && args+=(--writers "$WRITERS")
-[ -n "${BATCH:-}" ] && args+=(--batch-size "$BATCH")
+      --compression "$COMPRESSION" --sync "$SYNC" ${spec_args[@]+"${spec_args[@]}"})
+[ -n "$PRODUCERS" ] && args+=(--producers "$PRODUCERS")
+[ -n "$WRITERS" ] && args+=(--writers "$WRITERS")
+[ -n "$BATCH" ] && args+=(--batch-size "$BATCH")
 
 say() { echo "== $name: $*" >&2; }
 
-say "data gate ($rows rows)"
-"$bin" "${args[@]}" --rows "$rows" --verify --json > "$dir/gate.json"
+say "data gate ($ROWS rows)"
+"$bin" "${args[@]}" --rows "$ROWS" --verify --json > "$dir/gate.json"
 # Run every later command on the experiment's allocator directly, so no run pays for (or,
 # under valgrind, escapes through) the binary's re-exec.
-SHREDLAB_ALLOCATOR="$(sed -n 's/.*"allocator":"\([a-z]*\)".*/\1/p' "$dir/gate.json")"
+SHREDLAB_ALLOCATOR="$("$results" json-get "$dir/gate.json" /allocator)"
 export SHREDLAB_ALLOCATOR
 
 peak_kb=null
 if [ -x /usr/bin/time ]; then
   say "peak memory"
-  /usr/bin/time -f '%M' -o "$scratch.maxrss" "$bin" "${args[@]}" --rows "$rows" > /dev/null
+  /usr/bin/time -f '%M' -o "$scratch.maxrss" "$bin" "${args[@]}" --rows "$ROWS" > /dev/null
   peak_kb="$(tail -n 1 "$scratch.maxrss")"
   rm -f "$scratch.maxrss"
 fi
 
 # The allocator goes on the command line, so the command runs alike under any caller.
-timed="SHREDLAB_ALLOCATOR=$SHREDLAB_ALLOCATOR $bin ${args[*]} --rows $rows"
+timed="SHREDLAB_ALLOCATOR=$SHREDLAB_ALLOCATOR $bin ${args[*]} --rows $ROWS"
 printf '%s\n' "$timed" > "$dir/timed-command"
 hyperfine="$("$root/scripts/ensure-hyperfine.sh")"
 timing="${TIMING:-hyperfine}"
 if [ "$timing" = later ]; then
   timing=interleaved
 else
-  say "hyperfine, $warmup warm-up + $runs runs"
+  say "hyperfine, $WARMUP warm-up + $RUNS runs"
   rm -f "$dir/hyperfine.json"
-  "$hyperfine" --warmup "$warmup" --runs "$runs" --style basic \
+  "$hyperfine" --warmup "$WARMUP" --runs "$RUNS" --style basic \
     --prepare "rm -rf '$scratch'" --export-json "$dir/hyperfine.json" \
     --command-name "$name" "$timed" >&2
   timing=sequential
 fi
 
-floor_runs="${FLOOR_RUNS:-3}"
-say "floor: generation alone (--sink null) and encoding alone (--prebuilt --sink count), $floor_runs runs each, interleaved"
+say "floor: generation alone (--sink null) and encoding alone (--prebuilt --sink count), $FLOOR_RUNS runs each, interleaved"
 : > "$dir/floor-generation.jsonl"
 : > "$dir/floor-encoding.jsonl"
-for _ in $(seq "$floor_runs"); do
-  "$bin" "${args[@]}" --rows "$rows" --sink null --json >> "$dir/floor-generation.jsonl"
-  "$bin" "${args[@]}" --rows "$rows" --prebuilt --sink count --json >> "$dir/floor-encoding.jsonl"
+for _ in $(seq "$FLOOR_RUNS"); do
+  "$bin" "${args[@]}" --rows "$ROWS" --sink null --json >> "$dir/floor-generation.jsonl"
+  "$bin" "${args[@]}" --rows "$ROWS" --prebuilt --sink count --json >> "$dir/floor-encoding.jsonl"
 done
 
 say "heap: one untimed run with --count-allocations"
-"$bin" "${args[@]}" --rows "$rows" --count-allocations --json > "$dir/heap.json"
+"$bin" "${args[@]}" --rows "$ROWS" --count-allocations --json > "$dir/heap.json"
 
 hardware=no
 if command -v perf >/dev/null 2>&1; then
   say "perf stat"
   events=cycles,instructions,cache-references,cache-misses,branch-instructions,branch-misses,task-clock,context-switches,page-faults
-  if perf stat -x, -o "$dir/perf-stat.csv" -e "$events" -- "$bin" "${args[@]}" --rows "$rows" > /dev/null; then
+  if perf stat -x, -o "$dir/perf-stat.csv" -e "$events" -- "$bin" "${args[@]}" --rows "$ROWS" > /dev/null; then
     grep -q '^[0-9.]*,[^,]*,instructions' "$dir/perf-stat.csv" && hardware=yes
   else
     echo "perf stat failed (see kernel.perf_event_paranoid); continuing without it" >&2
@@ -87,12 +84,12 @@ fi
 cachegrind=null
 if [ "$hardware" = no ]; then
   if command -v valgrind >/dev/null 2>&1; then
-    say "hardware counters not supported here: cachegrind simulation of $cachegrind_rows rows"
+    say "hardware counters not supported here: cachegrind simulation of $CACHEGRIND_ROWS rows"
     # Zen 4: 32 KiB 8-way L1s, 32 MiB 16-way L3, 64-byte lines (the VM reports a bogus L3).
     valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes \
       --I1=32768,8,64 --D1=32768,8,64 --LL=33554432,16,64 --cachegrind-out-file=/dev/null \
-      "$bin" "${args[@]}" --rows "$cachegrind_rows" 2> "$dir/cachegrind.txt" > /dev/null
-    cachegrind="$cachegrind_rows"
+      "$bin" "${args[@]}" --rows "$CACHEGRIND_ROWS" 2> "$dir/cachegrind.txt" > /dev/null
+    cachegrind="$CACHEGRIND_ROWS"
   else
     echo "no hardware counters and no valgrind: counters limited to perf's software events" >&2
   fi
@@ -100,17 +97,17 @@ fi
 rm -rf "$scratch"
 
 workload=contacts
-[ -n "${SPEC:-}" ] && workload="${SPEC#"$root"/}"
+[ -n "$SPEC" ] && workload="${SPEC#"$root"/}"
 write_metadata "$dir" "$dir/gate.json" "
   \"command\": \"$(json_escape "$timed")\",
-  \"rows\": $rows,
-  \"floor_runs\": $floor_runs,
-  \"runs\": $runs,
-  \"warmup\": $warmup,
+  \"rows\": $ROWS,
+  \"floor_runs\": $FLOOR_RUNS,
+  \"runs\": $RUNS,
+  \"warmup\": $WARMUP,
   \"hyperfine\": \"$(json_escape "$("$hyperfine" --version)")\",
   \"peak_rss_kb\": $peak_kb,
   \"cachegrind_rows\": $cachegrind,
-  \"sync\": \"${SYNC:-end}\",
+  \"sync\": \"$(json_escape "$SYNC")\",
   \"workload\": \"$(json_escape "$workload")\",
   \"timing\": \"$timing\","
 if [ "$timing" = sequential ]; then

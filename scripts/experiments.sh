@@ -8,7 +8,6 @@
 # for a subset; other settings as for scripts/experiment.sh)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-runs="${RUNS:-10}"; warmup="${WARMUP:-1}"
 numbers="${EXPERIMENTS:-$("$bin" --list | awk 'NR > 1 { print $1 + 0 }')}"
 
 names=()
@@ -30,12 +29,12 @@ done
 hyperfine="$("$root/scripts/ensure-hyperfine.sh")"
 rounds="$(mktemp -d)"
 trap 'rm -rf "$rounds"' EXIT
-for round in $(seq "$warmup"); do
-  echo "== warm-up round $round of $warmup (not recorded)" >&2
+for round in $(seq "$WARMUP"); do
+  echo "== warm-up round $round of $WARMUP (not recorded)" >&2
   "$hyperfine" --runs 1 --style basic "${commands[@]}" > /dev/null
 done
-for round in $(seq "$runs"); do
-  echo "== round $round of $runs: every experiment once" >&2
+for round in $(seq "$RUNS"); do
+  echo "== round $round of $RUNS: every experiment once" >&2
   "$hyperfine" --runs 1 --style basic --export-json "$rounds/round-$(printf '%04d' "$round").json" \
     "${commands[@]}" > /dev/null
 done

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fault injection: runs the pipeline into each fault and prints, as a Markdown table, its exit
 # code, its message and the files it left (final names and temporaries). Also written to
-# results/<host>/faults.md. Usage: scripts/faults.sh   (KILLS=5 random SIGKILLs by default)
+# results/<host>/faults.md. Usage: scripts/faults.sh   (KILLS random SIGKILLs; scripts/settings.sh)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 cargo build --release --locked --quiet --manifest-path "$root/Cargo.toml" --example faults
@@ -87,7 +87,7 @@ signalled "SIGINT mid-run" INT 0.5 "$work/int" "$bin" -e 20 -n 2000000000 -q -o 
 signalled "SIGTERM mid-run" TERM 0.5 "$work/term" "$bin" -e 20 -n 2000000000 -q -o "$work/term"
 
 echo "== SIGKILL at random points" >&2
-for ((i = 0; i < ${KILLS:-5}; i++)); do
+for ((i = 0; i < KILLS; i++)); do
   delay="$(( RANDOM % 2 )).$(( RANDOM % 10 ))"
   dir="$work/kill-$i"
   signalled "SIGKILL after ${delay} s" KILL "$delay" "$dir" "$bin" -e 20 -n 30000000 -q -o "$dir"
@@ -99,8 +99,8 @@ run "panicking producer" "$work/panic" "$faults" producer-panic "$work/panic"
 run "writer failing after 1 MiB" "$work/wfail" "$faults" writer-fails "$work/wfail"
 signalled "stalled writer, channel full, SIGTERM" TERM 0.5 "$work/stall" "$faults" stalled-writer "$work/stall"
 
-mkdir -p "$root/results/$host"
-printf '%s\n' "$table" | tee "$root/results/$host/faults.md"
+mkdir -p "$root/results/$HOST"
+printf '%s\n' "$table" | tee "$root/results/$HOST/faults.md"
 if [ -n "$violations" ]; then
   printf 'FAULT HANDLING FAILED:\n%s' "$violations" >&2
   exit 1

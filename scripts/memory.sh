@@ -5,22 +5,22 @@
 # --count-allocations for the peak of live heap bytes and the bytes allocated per row. RSS minus
 # peak heap is what the allocator keeps beyond what the program holds. Into
 # results/<host>/memory-NN/ (runs.jsonl, README.md, metadata.json).
-# Usage: scripts/memory.sh   (N, ROWS from the Makefile)
+# Usage: scripts/memory.sh   (N, ROWS; scripts/settings.sh)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 n="${N:-$(last_experiment)}"
-rows="${ROWS:-10000000}"
-dir="$root/results/$host/memory-$(printf '%02d' "$n")"
+dir="$root/results/$HOST/memory-$(printf '%02d' "$n")"
 scratch="$root/out/memory-$n"
 mkdir -p "$dir"
 trap 'rm -rf "$scratch" "$scratch.time"' EXIT
-export SHREDLAB_ALLOCATOR="$(allocator_of "$n")"
-base=(--experiment "$n" --rows "$rows" --output-dir "$scratch" --overwrite --quiet --json)
+use_allocator_of "$n"
+base=(--experiment "$n" --rows "$ROWS" --output-dir "$scratch" --overwrite --quiet --json)
 "$bin" --experiment "$n" --rows 1 --sink null --json > "$dir/build.json"
-parallel="$(sed -n 's/.*"row_groups_in_flight":\([0-9]*\).*/\1/p' "$dir/build.json")"
+# null unless the experiment writes with ParallelArrowWriter.
+in_flight="$("$results" json-get "$dir/build.json" /row_groups_in_flight)"
 
 cases=("as the experiment|")
-if [ -n "$parallel" ]; then
+if [ "$in_flight" != null ]; then
   cases+=("1 row group in flight|--row-groups-in-flight 1" "3 row groups in flight|--row-groups-in-flight 3"
           "4 MiB writer queue|--writer-budget-mib 4" "32 MiB writer queue|--writer-budget-mib 32")
 fi
@@ -46,8 +46,8 @@ for case in "${cases[@]}"; do
   rm -f "$scratch.timed" "$scratch.counted"
 done
 write_metadata "$dir" "$dir/build.json" "
-  \"command\": \"$(json_escape "make memory N=$n ROWS=$rows")\",
-  \"rows\": $rows,"
+  \"command\": \"$(json_escape "make memory N=$n ROWS=$ROWS")\",
+  \"rows\": $ROWS,"
 rm -f "$dir/build.json"
 "$results" memory "$dir"
 cat "$dir/README.md"

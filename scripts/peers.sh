@@ -2,13 +2,12 @@
 # `make peers`: the same contacts written by the Rust writers and the Python peers (pyarrow,
 # DuckDB, polars, DataFusion), every file read back by DuckDB, pyarrow and polars, and the read
 # side of each write choice; raw results, README and charts in results/<host>/peers/.
-# Usage: scripts/peers.sh   (ROWS, PEER_COMPRESSIONS, RUNS, SCAN_RUNS, READ_EXPERIMENTS, HOST from the Makefile)
+# Usage: scripts/peers.sh   (ROWS, PEER_COMPRESSIONS, RUNS, WARMUP, SCAN_RUNS, READ_EXPERIMENTS, SPEC; scripts/settings.sh)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-dir="$root/results/$host/peers${SPEC:+-$(basename "$SPEC" .json)}"
+dir="$root/results/$HOST/peers${SPEC:+-$(basename "$SPEC" .json)}"
 work="$root/out/peers"
-compressions="${PEER_COMPRESSIONS:-none,zstd(1)}"
-command="make peers${SPEC:+ SPEC=${SPEC#"$root"/}} ROWS=$ROWS PEER_COMPRESSIONS=\"$compressions\" RUNS=$RUNS WARMUP=${WARMUP:-1} SCAN_RUNS=${SCAN_RUNS:-3}"
+command="make peers${SPEC:+ SPEC=${SPEC#"$root"/}} ROWS=$ROWS PEER_COMPRESSIONS=\"$PEER_COMPRESSIONS\" RUNS=$RUNS WARMUP=$WARMUP SCAN_RUNS=$SCAN_RUNS"
 status=0
 python="$("$root/scripts/ensure-venv.sh")" || status=$?
 if [ "$status" -eq 3 ]; then
@@ -17,8 +16,8 @@ if [ "$status" -eq 3 ]; then
   mkdir -p "$dir" "$work"
   "$bin_dir/peers" export --rows "$ROWS" ${spec_args[@]+"${spec_args[@]}"} "$work/hand-over.arrow" > /dev/null
   rm -f "$dir/writes.jsonl"
-  IFS=',' read -r -a codecs <<< "$compressions"
-  for round in $(seq $((-${WARMUP:-1})) $((RUNS - 1))); do
+  IFS=',' read -r -a codecs <<< "$PEER_COMPRESSIONS"
+  for round in $(seq $((-WARMUP)) $((RUNS - 1))); do
     for codec in "${codecs[@]}"; do
       for spec in "ParallelArrowWriter --writer parallel --early-writeback-mib 8" \
                   "ParallelArrowWriter-plain-file --writer parallel" "ArrowWriter --writer arrow"; do
@@ -26,7 +25,8 @@ if [ "$status" -eq 3 ]; then
         # shellcheck disable=SC2086 # the writer's arguments are words
         record="$("$bin_dir/peers" write $arguments --compression "$codec" "$work/hand-over.arrow" "$work/$name.parquet")"
         [ "$round" -lt 0 ] && continue  # warm-up rounds are not kept
-        echo "${record%\}},\"round\":$round,\"writer\":\"$name\",\"settings\":\"default\",\"compression\":\"$codec\"}" >> "$dir/writes.jsonl"
+        # The writer's record (one JSON object), with where it was made added as members.
+        echo "${record%\}},\"round\":$round,\"writer\":\"$(json_escape "$name")\",\"settings\":\"default\",\"compression\":\"$(json_escape "$codec")\"}" >> "$dir/writes.jsonl"
       done
     done
   done
@@ -41,8 +41,8 @@ elif [ "$status" -ne 0 ]; then
   exit "$status"
 fi
 PYTHONPATH="$root/scripts/peers" "$python" -m shredlab_peers run \
-  --rows "$ROWS" --compressions "$compressions" --runs "$RUNS" --warmup "${WARMUP:-1}" --scan-runs "${SCAN_RUNS:-3}" \
-  --experiments "${READ_EXPERIMENTS:-14 21}" --bin-dir "$bin_dir" --work "$work" \
+  --rows "$ROWS" --compressions "$PEER_COMPRESSIONS" --runs "$RUNS" --warmup "$WARMUP" --scan-runs "$SCAN_RUNS" \
+  --experiments "$READ_EXPERIMENTS" --bin-dir "$bin_dir" --work "$work" \
   --command-line "$command" ${SPEC:+--spec "$SPEC"} "$dir" || status=$?
 "$results" peers "$dir"
 echo "results in $dir" >&2

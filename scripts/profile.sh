@@ -2,19 +2,16 @@
 # Where one experiment's time goes: perf record with frame-pointer call graphs rendered as a
 # flamegraph (inferno) and sorted into the pipeline's parts (README.md, `results profile`), and an
 # AMD uProf session when uProf is installed.
-# Usage: scripts/profile.sh N   (ROWS from the Makefile)
+# Usage: scripts/profile.sh N   (ROWS; scripts/settings.sh)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 n="${1:?usage: profile.sh N}"
-rows="${ROWS:-10000000}"
-dir="$root/results/$host/profile/$(experiment_name "$n")"; mkdir -p "$dir"
-export SHREDLAB_ALLOCATOR="$(allocator_of "$n")"
-cmd=("$bin" --experiment "$n" --rows "$rows" --output-dir "$root/out/profile" --overwrite --quiet)
+dir="$root/results/$HOST/profile/$(experiment_name "$n")"; mkdir -p "$dir"
+use_allocator_of "$n"
+cmd=("$bin" --experiment "$n" --rows "$ROWS" --output-dir "$root/out/profile" --overwrite --quiet)
 
-if ! command -v inferno-flamegraph >/dev/null 2>&1 && [ ! -x "$root/.tools/bin/inferno-flamegraph" ]; then
-  echo "installing inferno@0.12.3 into .tools/ (one-time)" >&2
-  cargo install --locked --quiet --root "$root/.tools" inferno@0.12.3 >&2
-fi
+# inferno's collapse and flamegraph commands, from .tools/ or PATH (the same crate installs both).
+"$root/scripts/ensure-cargo-tool.sh" inferno-flamegraph inferno 0.12.3 > /dev/null
 export PATH="$root/.tools/bin:$PATH"
 
 if command -v perf >/dev/null 2>&1; then
@@ -25,12 +22,12 @@ if command -v perf >/dev/null 2>&1; then
   fi
   perf record -e "$event" -F 999 --call-graph fp -o "$dir/perf.data" -- "${cmd[@]}"
   perf script -i "$dir/perf.data" | inferno-collapse-perf > "$dir/stacks.folded"
-  title="experiment ${dir##*/}, $rows rows, event $event"
+  title="experiment ${dir##*/}, $ROWS rows, event $event"
   inferno-flamegraph --title "$title" < "$dir/stacks.folded" > "$dir/flamegraph.svg"
   rm -f "$dir/perf.data"
   "$results" profile "$dir" --header "# Where the CPU goes: $title
 
-Command: \`perf record -e $event -F 999 --call-graph fp -- pipeline --experiment $n --rows $rows\` (output on disk, allocator $SHREDLAB_ALLOCATOR), build \`$(git -C "$root" rev-parse --short=12 HEAD)\`$(git -C "$root" diff --quiet -- . ':!results' || echo ' (dirty tree)')."
+Command: \`perf record -e $event -F 999 --call-graph fp -- pipeline --experiment $n --rows $ROWS\` (output on disk, allocator $SHREDLAB_ALLOCATOR), build \`$(git -C "$root" rev-parse --short=12 HEAD)\`$(git -C "$root" diff --quiet -- . ':!results' || echo ' (dirty tree)')."
   echo "flamegraph: $dir/flamegraph.svg, shares: $dir/README.md" >&2
 else
   echo "perf is not installed: no flamegraph (apt-get install linux-perf)" >&2

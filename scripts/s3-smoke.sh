@@ -3,12 +3,10 @@
 # into it with --verify (the pipeline's own gate reads the objects back from the store), reads
 # the objects again with an independent reader (pyarrow's S3 client), checks that both digests
 # and the manifest agree, and stops the server, whatever happens.
-# Usage: scripts/s3-smoke.sh   (ROWS, N, WRITERS from the Makefile)
+# Usage: scripts/s3-smoke.sh   (N, SMOKE_ROWS, SMOKE_WRITERS; scripts/settings.sh)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 n="${N:-$(last_experiment)}"
-rows="${SMOKE_ROWS:-1000000}"
-writers="${WRITERS:-2}"
 server="$(mktemp -d "${TMPDIR:-/tmp}/shredlab-s3.XXXXXX")"
 trap '"$root/scripts/s3-server.sh" stop "$server"; rm -rf "$server"' EXIT
 # shellcheck source=/dev/null
@@ -16,7 +14,7 @@ source "$("$root/scripts/s3-server.sh" start "$server" shredlab)"
 echo "server: Garage at $AWS_ENDPOINT (data in $server)" >&2
 url="s3://shredlab/smoke"
 report="$server/report.json"
-"$bin" --experiment "$n" --rows "$rows" --writers "$writers" --output "$url" --verify --quiet --json > "$report"
+"$bin" --experiment "$n" --rows "$SMOKE_ROWS" --writers "$SMOKE_WRITERS" --output "$url" --verify --quiet --json > "$report"
 python="$("$root/scripts/ensure-venv.sh")"
 independent="$(PYTHONPATH="$root/scripts/peers" "$python" -m shredlab_peers.s3 "$url")"
 PYTHONPATH="$root/scripts/peers" "$python" - "$report" "$independent" <<'PY'

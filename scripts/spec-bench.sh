@@ -3,12 +3,10 @@
 # hand-written generator's; generating it (--sink null) and the whole run against experiment 20;
 # the lineitem preset through the pipeline beside tpchgen-cli's lineitem. Every cell is one
 # process under /usr/bin/time, in interleaved rounds (order rotated each round).
-# Usage: scripts/spec-bench.sh   (ROWS, RUNS, WARMUP, TPCH_SF, COMPARE_ROWS from the Makefile)
+# Usage: scripts/spec-bench.sh   (ROWS, RUNS, WARMUP, TPCH_SF, COMPARE_ROWS; scripts/settings.sh)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-rows="${ROWS:-10000000}"; runs="${RUNS:-10}"; warmup="${WARMUP:-1}"
-scale="${TPCH_SF:-1}"; compare_rows="${COMPARE_ROWS:-2000000}"
-dir="$root/results/$host/spec"; work="$root/out/spec-bench"
+dir="$root/results/$HOST/spec"; work="$root/out/spec-bench"
 mkdir -p "$dir" "$work"
 if [ ! -x /usr/bin/time ]; then
   echo "error: /usr/bin/time is needed to time each process (apt-get install time)" >&2
@@ -19,22 +17,22 @@ tpchgen="$("$root/scripts/ensure-tpchgen.sh")"
 # so the pipeline writes the count read back from tpchgen-cli's file in the first round.
 lineitem_rows=""
 
-echo "== closeness of the contacts preset's data ($compare_rows rows each)" >&2
-"$bin_dir/spec-bench" compare --rows "$compare_rows" --spec "$root/specs/contacts.json" > "$dir/closeness.json"
+echo "== closeness of the contacts preset's data ($COMPARE_ROWS rows each)" >&2
+"$bin_dir/spec-bench" compare --rows "$COMPARE_ROWS" --spec "$root/specs/contacts.json" > "$dir/closeness.json"
 
 e20="$(allocator_of 20)"; e23="$(allocator_of 23)"
 declare -A commands=(
-  [contacts-generate]="SHREDLAB_ALLOCATOR=$e20 $bin -e 20 --rows $rows --sink null -q"
-  [spec-generate]="SHREDLAB_ALLOCATOR=$e20 $bin -e 20 --spec $root/specs/contacts.json --rows $rows --sink null -q"
-  [contacts-write]="SHREDLAB_ALLOCATOR=$e20 $bin -e 20 --rows $rows -o $work/contacts --overwrite -q"
-  [spec-write]="SHREDLAB_ALLOCATOR=$e20 $bin -e 20 --spec $root/specs/contacts.json --rows $rows -o $work/spec --overwrite -q"
-  [tpchgen-cli]="$tpchgen -s $scale -T lineitem -f parquet -c SNAPPY -o $work/tpch"
+  [contacts-generate]="SHREDLAB_ALLOCATOR=$e20 $bin -e 20 --rows $ROWS --sink null -q"
+  [spec-generate]="SHREDLAB_ALLOCATOR=$e20 $bin -e 20 --spec $root/specs/contacts.json --rows $ROWS --sink null -q"
+  [contacts-write]="SHREDLAB_ALLOCATOR=$e20 $bin -e 20 --rows $ROWS -o $work/contacts --overwrite -q"
+  [spec-write]="SHREDLAB_ALLOCATOR=$e20 $bin -e 20 --spec $root/specs/contacts.json --rows $ROWS -o $work/spec --overwrite -q"
+  [tpchgen-cli]="$tpchgen -s $TPCH_SF -T lineitem -f parquet -c SNAPPY -o $work/tpch"
 )
 cells=(contacts-generate spec-generate contacts-write spec-write tpchgen-cli lineitem-spec)
 
 # Runs cell $1 once; prints its JSON record (round $2).
 measure() {
-  local cell="$1" round="$2" command output bytes=0 count="$rows"
+  local cell="$1" round="$2" command output bytes=0 count="$ROWS"
   command="${commands[$cell]}"
   rm -rf "$work/tpch"
   # bash runs a single command by exec, so the time is the command's own.
@@ -53,14 +51,14 @@ measure() {
 }
 
 # The lineitem row count of this scale factor, from tpchgen-cli's own file.
-"$tpchgen" -s "$scale" -T lineitem -f parquet -c SNAPPY -o "$work/tpch" > /dev/null
+"$tpchgen" -s "$TPCH_SF" -T lineitem -f parquet -c SNAPPY -o "$work/tpch" > /dev/null
 lineitem_rows="$("$bin_dir/peers" digest "$work"/tpch/*.parquet | sed -n 's/^\([0-9]*\):.*/\1/p')"
 commands[lineitem-spec]="SHREDLAB_ALLOCATOR=$e23 $bin -e 23 --spec $root/specs/lineitem.json --rows $lineitem_rows --compression snappy -o $work/lineitem --overwrite -q"
-echo "== tpchgen-cli lineitem at scale factor $scale: $lineitem_rows rows" >&2
+echo "== tpchgen-cli lineitem at scale factor $TPCH_SF: $lineitem_rows rows" >&2
 
 : > "$dir/runs.jsonl"
-for round in $(seq $((-warmup)) $((runs - 1))); do
-  offset=$(( (round + warmup) % ${#cells[@]} ))
+for round in $(seq $((-WARMUP)) $((RUNS - 1))); do
+  offset=$(( (round + WARMUP) % ${#cells[@]} ))
   for i in $(seq 0 $((${#cells[@]} - 1))); do
     cell="${cells[$(( (i + offset) % ${#cells[@]} ))]}"
     record="$(measure "$cell" "$round")"
@@ -76,8 +74,8 @@ for cell in "${cells[@]}"; do
   command_list+="\"$cell\": \"$(json_escape "${commands[$cell]//$root\//}")\", "
 done
 write_metadata "$dir" "$dir/build.json" "
-  \"command\": \"make spec-bench ROWS=$rows RUNS=$runs WARMUP=$warmup TPCH_SF=$scale COMPARE_ROWS=$compare_rows\",
-  \"warmup\": $warmup,
+  \"command\": \"$(json_escape "make spec-bench ROWS=$ROWS RUNS=$RUNS WARMUP=$WARMUP TPCH_SF=$TPCH_SF COMPARE_ROWS=$COMPARE_ROWS")\",
+  \"warmup\": $WARMUP,
   \"tpchgen\": \"$(json_escape "$("$tpchgen" --version)")\",
   \"commands\": { ${command_list%, } },"
 rm -f "$dir/build.json"

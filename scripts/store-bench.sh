@@ -2,11 +2,11 @@
 # make store-bench: the same run written to local disk and to a local S3 server (Garage,
 # scripts/s3-server.sh), in interleaved rounds, with the server's own CPU time; then the
 # scale-out README. Writes results/<host>/scale-out/store.json.
-# Usage: scripts/store-bench.sh   (ROWS, RUNS, WARMUP, WRITERS, N, BIG_ROWS from the Makefile)
+# Usage: scripts/store-bench.sh   (N, ROWS, RUNS, WARMUP, WRITERS, BIG_ROWS; scripts/settings.sh)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 n="${N:-$(last_experiment)}"
-dir="$root/results/$host/scale-out"
+dir="$root/results/$HOST/scale-out"
 mkdir -p "$dir"
 # The server's data and the local-disk runs on the same disk, so both write the same device.
 server="$(mktemp -d "$root/out/s3-server.XXXXXX")"
@@ -15,14 +15,14 @@ trap '"$root/scripts/s3-server.sh" stop "$server"; rm -rf "$server" "$local_dir"
 # shellcheck source=/dev/null
 source "$("$root/scripts/s3-server.sh" start "$server" shredlab)"
 python="$("$root/scripts/ensure-venv.sh")"
-export SHREDLAB_ALLOCATOR="$(allocator_of "$n")"
+use_allocator_of "$n"
 "$python" "$root/scripts/scale_out.py" store --bin "$bin" --server-pid "$(cat "$server/pid")" \
   --server "Garage $("$("$root/scripts/ensure-garage.sh")" --version | head -n 1 | sed 's/^garage cargo://; s/ \[.*//') (one node, LMDB, no compression) on 127.0.0.1" \
   --url s3://shredlab/store-bench --local-dir "$local_dir" --dir "$dir" --experiment "$n" \
-  --rows "${ROWS:-10000000}" --writers "${WRITERS:-0}" --runs "${RUNS:-5}" --warmup "${WARMUP:-1}" \
-  --big-rows "${BIG_ROWS:-0}" --last-report "$server/last-report.json"
+  --rows "$ROWS" --writers "${WRITERS:-0}" --runs "$RUNS" --warmup "$WARMUP" \
+  --big-rows "$BIG_ROWS" --last-report "$server/last-report.json"
 write_metadata "$dir" "$server/last-report.json" \
   "
   \"what\": \"make store-bench\",
-  \"rows\": ${ROWS:-10000000},"
-"$python" "$root/scripts/scale_out.py" render "$dir" --scaling "$root/results/$host/scaling/scaling.json"
+  \"rows\": $ROWS,"
+"$python" "$root/scripts/scale_out.py" render "$dir" --scaling "$root/results/$HOST/scaling/scaling.json"

@@ -292,3 +292,76 @@ fn summaries_are_built_from_raw_files_and_reloaded() {
     summary.write(&dir).unwrap();
     assert_eq!(load_host(host.path()).unwrap(), vec![summary]);
 }
+
+/// Runs `results json-get FILE POINTER`, `stdin` fed to it; its exit success, stdout and stderr.
+fn json_get(file: &str, pointer: &str, stdin: &str) -> (bool, String, String) {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_results"))
+        .args(["json-get", file, pointer])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn json_get_prints_strings_bare_and_other_values_as_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("gate.json");
+    std::fs::write(
+        &report,
+        r#"{"allocator":"mimalloc","row_groups_in_flight":null,"rows":200000,
+            "cmd":"a \"quoted\"\tline","build":{"commit":"338824f1fafc","dirty":"false"},"files":["a","b"]}"#,
+    )
+    .unwrap();
+    let file = report.to_str().unwrap();
+    let get = |pointer: &str| {
+        let (ok, stdout, stderr) = json_get(file, pointer, "");
+        assert!(ok, "{pointer}: {stderr}");
+        stdout
+    };
+    assert_eq!(get("/allocator"), "mimalloc\n");
+    assert_eq!(get("/build/commit"), "338824f1fafc\n");
+    assert_eq!(get("/build/dirty"), "false\n");
+    assert_eq!(get("/cmd"), "a \"quoted\"\tline\n");
+    assert_eq!(get("/rows"), "200000\n");
+    assert_eq!(get("/row_groups_in_flight"), "null\n");
+    assert_eq!(get("/files"), "[\"a\",\"b\"]\n");
+    assert_eq!(get("/files/1"), "b\n");
+    let (ok, stdout, _) = json_get("-", "/build/commit", r#"{"build":{"commit":"abc"}}"#);
+    assert!(ok);
+    assert_eq!(stdout, "abc\n");
+}
+
+#[test]
+fn json_get_fails_clearly_on_a_missing_value_or_text_that_is_not_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.json");
+    std::fs::write(&report, r#"{"allocator":"system"}"#).unwrap();
+    let (ok, stdout, stderr) = json_get(report.to_str().unwrap(), "/build/commit", "");
+    assert!(!ok && stdout.is_empty());
+    assert!(
+        stderr.contains("has no value at the JSON pointer '/build/commit'"),
+        "{stderr}"
+    );
+    let (ok, stdout, stderr) = json_get("-", "/allocator", "allocator: system\n");
+    assert!(!ok && stdout.is_empty());
+    assert!(stderr.contains("standard input is not JSON"), "{stderr}");
+    let missing = dir.path().join("missing.json");
+    let (ok, _, stderr) = json_get(missing.to_str().unwrap(), "/allocator", "");
+    assert!(!ok);
+    assert!(stderr.contains("cannot read"), "{stderr}");
+}

@@ -6,8 +6,10 @@
 //! - `results peers DIR`: the README and charts of `make peers`.
 //! - `results merge-rounds HOST_DIR ROUND...`: merge interleaved hyperfine rounds into each
 //!   experiment folder's `hyperfine.json`.
+//! - `results json-get FILE POINTER`: one value of a JSON file (`-`: stdin), for the scripts.
 
-use std::path::PathBuf;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, Context, Result};
 use clap::{Parser, Subcommand};
@@ -97,12 +99,46 @@ enum Command {
         #[arg(long)]
         rows: u64,
     },
+    /// Print the value at a JSON pointer (RFC 6901, e.g. /build/commit) of a JSON file: a
+    /// string as it is, anything else as JSON. Fails when the file is not JSON or holds no
+    /// value there.
+    JsonGet {
+        /// The JSON file; `-` reads standard input.
+        file: PathBuf,
+        /// The JSON pointer, e.g. /allocator.
+        pointer: String,
+    },
 }
 
-fn hyperfine_file(path: &std::path::Path) -> Result<Vec<HyperfineResult>> {
+fn hyperfine_file(path: &Path) -> Result<Vec<HyperfineResult>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     hyperfine::parse(&text).with_context(|| format!("{} is not hyperfine JSON", path.display()))
+}
+
+/// The value at `pointer` in the JSON of `file` (`-`: stdin): a string bare, anything else as
+/// JSON text.
+fn json_get(file: &Path, pointer: &str) -> Result<String> {
+    let (name, text) = if file.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("cannot read standard input")?;
+        ("standard input".to_string(), text)
+    } else {
+        let text = std::fs::read_to_string(file)
+            .with_context(|| format!("cannot read {}", file.display()))?;
+        (file.display().to_string(), text)
+    };
+    let json: serde_json::Value =
+        serde_json::from_str(&text).with_context(|| format!("{name} is not JSON"))?;
+    let value = json
+        .pointer(pointer)
+        .ok_or_else(|| anyhow!("{name} has no value at the JSON pointer '{pointer}'"))?;
+    Ok(match value {
+        serde_json::Value::String(text) => text.clone(),
+        other => other.to_string(),
+    })
 }
 
 fn main() -> Result<()> {
@@ -212,10 +248,11 @@ fn main() -> Result<()> {
         } => {
             let sweep_results = hyperfine_file(&sweep)?;
             let pinned_results = hyperfine_file(&pinned)?;
-            let dir = sweep.parent().unwrap_or(std::path::Path::new("."));
+            let dir = sweep.parent().unwrap_or(Path::new("."));
             charts::sweeps::draw_threads(dir, &sweep_results, pinned_results.first(), rows)
                 .map_err(|e| anyhow!("drawing the thread chart: {e}"))?;
         }
+        Command::JsonGet { file, pointer } => println!("{}", json_get(&file, &pointer)?),
     }
     Ok(())
 }
