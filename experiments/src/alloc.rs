@@ -1,11 +1,13 @@
 //! The process's allocator, chosen once per process so it can be an experiment like any other
 //! instead of a second build.
 //!
-//! [`SwitchableAllocator`] reads `SHREDLAB_ALLOCATOR` (`system`, `mimalloc` or `jemalloc`) at the first
-//! allocation and keeps that choice for the life of the process, so every block is freed by the
-//! allocator that made it and the hot path pays one predictable branch. A binary whose run needs
-//! the other allocator calls [`ensure`], which re-executes the same command line with the
-//! variable set (one `exec`, about a millisecond, before any work starts).
+//! [`SwitchableAllocator`] reads `SHREDLAB_ALLOCATOR` (`system`, or its other name `glibc`;
+//! `mimalloc`; `jemalloc`; unset or empty is `system`) at the first allocation and keeps that
+//! choice for the life of the process, so every block is freed by the allocator that made it and
+//! the hot path pays one predictable branch. It cannot report an error there, so it takes any
+//! other value as `system`: binaries call [`check_variable`] first to refuse it. A binary whose
+//! run needs another allocator calls [`ensure`], which re-executes the same command line with
+//! the variable set (one `exec` before any work starts).
 //!
 //! With `SHREDLAB_COUNT_ALLOCATIONS=1` the same allocator also counts: allocations, bytes
 //! requested, and live heap bytes with their peak ([`counts`]). Counting is off by default,
@@ -14,9 +16,11 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::ffi::{c_char, CStr};
+use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
 
 use mimalloc::MiMalloc;
+use thiserror::Error;
 use tikv_jemallocator::Jemalloc;
 
 /// The environment variable that selects the allocator.
@@ -46,12 +50,48 @@ impl Allocator {
         }
     }
 
+    /// The allocator a value of [`ALLOCATOR_ENV`] names, compared without allocating.
+    fn from_name(name: &[u8]) -> Option<Self> {
+        match name {
+            b"system" | b"glibc" => Some(Allocator::System),
+            b"mimalloc" => Some(Allocator::Mimalloc),
+            b"jemalloc" => Some(Allocator::Jemalloc),
+            _ => None,
+        }
+    }
+
     fn from_bits(bits: u8) -> Self {
         match bits & ALLOCATOR_BITS {
             2 => Allocator::Mimalloc,
             3 => Allocator::Jemalloc,
             _ => Allocator::System,
         }
+    }
+}
+
+/// A name that is not an allocator's.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{ALLOCATOR_ENV}={0} names no allocator: set it to system (or glibc, the same), mimalloc or jemalloc, or unset it")]
+pub struct UnknownAllocator(pub String);
+
+impl FromStr for Allocator {
+    type Err = UnknownAllocator;
+
+    /// `system` (or `glibc`), `mimalloc` or `jemalloc`.
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Allocator::from_name(name.as_bytes()).ok_or_else(|| UnknownAllocator(name.to_string()))
+    }
+}
+
+/// Checks the value of [`ALLOCATOR_ENV`]: unset, empty or an allocator's name. Any other value
+/// runs the process on the system allocator, so a binary refuses it before any work.
+pub fn check_variable() -> Result<(), UnknownAllocator> {
+    match std::env::var_os(ALLOCATOR_ENV) {
+        Some(value) if !value.is_empty() => {
+            let text = value.to_string_lossy();
+            text.parse::<Allocator>().map(|_| ())
+        }
+        _ => Ok(()),
     }
 }
 
@@ -77,26 +117,25 @@ extern "C" {
     fn getenv(name: *const c_char) -> *const c_char;
 }
 
-/// The value of environment variable `name` (a NUL-terminated literal), read without allocating.
-fn env_is(name: &CStr, wanted: &[u8]) -> bool {
+/// `read` applied to the value of environment variable `name` (a NUL-terminated literal), read
+/// without allocating.
+fn read_env<T>(name: &CStr, read: impl FnOnce(Option<&[u8]>) -> T) -> T {
     // SAFETY: `name` is NUL-terminated; getenv returns NULL or a NUL-terminated string owned by
-    // the environment, which we only read.
-    unsafe {
+    // the environment, which we only read, within this call.
+    let value = unsafe {
         let value = getenv(name.as_ptr());
-        !value.is_null() && CStr::from_ptr(value).to_bytes() == wanted
-    }
+        (!value.is_null()).then(|| CStr::from_ptr(value).to_bytes())
+    };
+    read(value)
 }
 
 #[cold]
 fn decide() -> u8 {
-    let allocator = if env_is(c"SHREDLAB_ALLOCATOR", b"mimalloc") {
-        Allocator::Mimalloc
-    } else if env_is(c"SHREDLAB_ALLOCATOR", b"jemalloc") {
-        Allocator::Jemalloc
-    } else {
-        Allocator::System
-    } as u8;
-    let counting = if env_is(c"SHREDLAB_COUNT_ALLOCATIONS", b"1") {
+    let allocator = read_env(c"SHREDLAB_ALLOCATOR", |value| {
+        value.and_then(Allocator::from_name)
+    })
+    .unwrap_or(Allocator::System) as u8;
+    let counting = if read_env(c"SHREDLAB_COUNT_ALLOCATIONS", |value| value == Some(b"1")) {
         COUNTING
     } else {
         0

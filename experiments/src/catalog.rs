@@ -153,20 +153,51 @@ pub enum CatalogError {
     /// No optimization has this slug.
     #[error("unknown optimization '{0}': run `pipeline --list` to see the slugs")]
     UnknownOptimization(String),
+    /// The slug of a catalog entry that adds no optimization: the baseline, or an entry that
+    /// switches one off again.
+    #[error("'{slug}' is catalog entry {number}, not an optimization: {}", not_an_optimization_hint(*number, *reverts))]
+    NotAnOptimization {
+        /// The entry's slug.
+        slug: &'static str,
+        /// The entry's number.
+        number: u32,
+        /// The optimization it switches off again, if any.
+        reverts: Option<Optimization>,
+    },
     /// No experiment has this number.
     #[error("unknown experiment {0}: experiments are numbered 0 to {max}; run `pipeline --list`", max = CATALOG.len() - 1)]
     UnknownExperiment(u32),
 }
 
+/// What to write instead of the slug of entry `number`, which adds no optimization and switches
+/// `reverts` off again, if any.
+fn not_an_optimization_hint(number: u32, reverts: Option<Optimization>) -> String {
+    match reverts {
+        Some(o) => format!(
+            "it switches {o} off again; use --disable {o} to switch it off, or --enable {o} to switch it on"
+        ),
+        None => format!("it switches nothing on; run it with -e {number}"),
+    }
+}
+
 impl FromStr for Optimization {
     type Err = CatalogError;
 
+    /// The optimization with this slug; the slug of an entry that adds none is refused with
+    /// what to write instead.
     fn from_str(slug: &str) -> Result<Self, Self::Err> {
-        Self::ALL
-            .iter()
-            .copied()
-            .find(|o| o.slug() == slug.trim())
-            .ok_or_else(|| CatalogError::UnknownOptimization(slug.to_string()))
+        let slug = slug.trim();
+        if let Some(o) = Self::ALL.iter().find(|o| o.slug() == slug) {
+            return Ok(*o);
+        }
+        Err(match CATALOG.iter().find(|e| e.slug == slug) {
+            Some(entry) => CatalogError::NotAnOptimization {
+                slug: entry.slug,
+                number: entry.number,
+                reverts: entry.reverts,
+            },
+            None => CatalogError::UnknownOptimization(slug.to_string()),
+        })
     }
 }
 

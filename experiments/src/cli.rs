@@ -24,7 +24,8 @@ pub struct Cli {
     /// with what each changes in the code.
     #[arg(long, value_name = "FORMAT", num_args = 0..=1, default_missing_value = "text")]
     pub list: Option<ListFormat>,
-    /// Switch optimizations on, on top of the experiment (comma-separated slugs).
+    /// Switch optimizations on, on top of the experiment (comma-separated slugs); an allocator
+    /// enabled replaces the experiment's.
     #[arg(long, value_delimiter = ',')]
     pub enable: Vec<Optimization>,
     /// Switch optimizations off (comma-separated slugs).

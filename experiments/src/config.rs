@@ -173,11 +173,7 @@ impl PipelineConfig {
     /// Resolves `request` against the catalog for a machine with `cores` CPUs.
     pub fn resolve(request: &RunRequest, cores: usize) -> Result<Self, PipelineError> {
         let mut optimizations = Optimizations::for_experiment(request.experiment)?;
-        request.enable.iter().for_each(|o| optimizations.enable(*o));
-        request
-            .disable
-            .iter()
-            .for_each(|o| optimizations.disable(*o));
+        switch_optimizations(request, &mut optimizations)?;
         let spec = match &request.spec {
             Some(path) => Some(Arc::new(spec_workload(request, path, &mut optimizations)?)),
             None => {
@@ -264,15 +260,13 @@ impl PipelineConfig {
         })
     }
 
-    /// The allocator the run needs.
+    /// The allocator the run needs: the one its allocator optimization names (at most one is
+    /// on, see [`switch_optimizations`]), else the system's.
     pub fn allocator(&self) -> Allocator {
-        if self.optimizations.has(Optimization::Jemalloc) {
-            Allocator::Jemalloc
-        } else if self.optimizations.has(Optimization::Mimalloc) {
-            Allocator::Mimalloc
-        } else {
-            Allocator::System
-        }
+        ALLOCATORS
+            .iter()
+            .find(|(o, _)| self.optimizations.has(*o))
+            .map_or(Allocator::System, |(_, allocator)| *allocator)
     }
 
     /// Bytes between early-writeback requests of each output file, when that is on.
@@ -301,6 +295,52 @@ impl PipelineConfig {
         let start = rows.start.saturating_add(offset).min(rows.end);
         start..start.saturating_add(self.batch_size as u64).min(rows.end)
     }
+}
+
+/// The optimizations that each put the process on another allocator than the system's.
+const ALLOCATORS: [(Optimization, Allocator); 2] = [
+    (Optimization::Mimalloc, Allocator::Mimalloc),
+    (Optimization::Jemalloc, Allocator::Jemalloc),
+];
+
+fn is_allocator(o: Optimization) -> bool {
+    ALLOCATORS.iter().any(|(allocator, _)| *allocator == o)
+}
+
+/// Applies `--enable` and `--disable` to the experiment's `optimizations`. An optimization
+/// named by both, or two allocators enabled, is a contradiction and refused; an allocator
+/// enabled replaces the experiment's, since a process runs on one.
+fn switch_optimizations(
+    request: &RunRequest,
+    optimizations: &mut Optimizations,
+) -> Result<(), PipelineError> {
+    if let Some(both) = request.enable.iter().find(|o| request.disable.contains(o)) {
+        return Err(PipelineError::EnabledAndDisabled(both.slug()));
+    }
+    let mut allocators: Vec<&'static str> = request
+        .enable
+        .iter()
+        .filter(|o| is_allocator(**o))
+        .map(|o| o.slug())
+        .collect();
+    allocators.sort_unstable();
+    allocators.dedup();
+    if allocators.len() > 1 {
+        return Err(PipelineError::TwoAllocators(allocators));
+    }
+    for &o in &request.enable {
+        if is_allocator(o) {
+            ALLOCATORS
+                .iter()
+                .for_each(|(allocator, _)| optimizations.disable(*allocator));
+        }
+        optimizations.enable(o);
+    }
+    request
+        .disable
+        .iter()
+        .for_each(|o| optimizations.disable(*o));
+    Ok(())
 }
 
 /// The largest `--writer-budget-mib`: 1 TiB.
@@ -412,6 +452,41 @@ mod tests {
             let err = PipelineConfig::resolve(&bad, 2).unwrap_err().to_string();
             assert!(err.contains("must be at least 1"), "{err}");
         }
+    }
+
+    #[test]
+    fn an_enabled_allocator_replaces_the_experiment_s_and_two_are_refused() {
+        let allocator = |experiment, enable: &[Optimization]| {
+            let request = RunRequest {
+                experiment,
+                enable: enable.to_vec(),
+                ..RunRequest::default()
+            };
+            PipelineConfig::resolve(&request, 2).map(|c| c.allocator())
+        };
+        use Optimization::{Jemalloc, Mimalloc};
+        assert_eq!(allocator(16, &[]).unwrap(), Allocator::Mimalloc);
+        assert_eq!(allocator(16, &[Jemalloc]).unwrap(), Allocator::Jemalloc);
+        assert_eq!(allocator(23, &[Mimalloc]).unwrap(), Allocator::Mimalloc);
+        assert_eq!(
+            allocator(0, &[Mimalloc, Mimalloc]).unwrap(),
+            Allocator::Mimalloc
+        );
+        let err = allocator(0, &[Jemalloc, Mimalloc]).unwrap_err().to_string();
+        assert!(err.starts_with("--enable jemalloc,mimalloc: "), "{err}");
+    }
+
+    #[test]
+    fn an_optimization_both_enabled_and_disabled_is_refused() {
+        let request = RunRequest {
+            enable: vec![Optimization::LargeBatches],
+            disable: vec![Optimization::LargeBatches],
+            ..RunRequest::default()
+        };
+        let err = PipelineConfig::resolve(&request, 2)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("both name large-batches"), "{err}");
     }
 
     #[test]

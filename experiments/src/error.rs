@@ -2,10 +2,11 @@
 
 use std::path::PathBuf;
 
-use shredlab_generator::ConfigError;
+use shredlab_generator::{ConfigError, PHONE_ID_DIGITS};
 use shredlab_writer::PendingFileError;
 use thiserror::Error;
 
+use crate::alloc::UnknownAllocator;
 use crate::catalog::CatalogError;
 use crate::gate::{Digest, GateError};
 
@@ -64,11 +65,20 @@ pub enum PipelineError {
     #[error("--zipf-exponent shapes the contacts table; a --spec workload sets its distributions in the spec file")]
     SkewWithSpec,
     /// The skew configuration or row count is invalid.
-    #[error(transparent)]
+    #[error("{}", skew_message(.0))]
     Skew(#[from] ConfigError),
     /// Unknown experiment or optimization.
     #[error(transparent)]
     Catalog(#[from] CatalogError),
+    /// One optimization was both enabled and disabled.
+    #[error("--enable and --disable both name {0}: keep it in one of the two")]
+    EnabledAndDisabled(&'static str),
+    /// Two allocators were enabled, and a process runs on one.
+    #[error("--enable {}: a process runs on one allocator; enable one of them (an allocator enabled replaces the experiment's)", .0.join(","))]
+    TwoAllocators(Vec<&'static str>),
+    /// `SHREDLAB_ALLOCATOR` names no allocator.
+    #[error(transparent)]
+    AllocatorVariable(#[from] UnknownAllocator),
     /// The output path exists but is not a directory.
     #[error("output path {0} exists and is not a directory: choose a directory for --output")]
     OutputNotDirectory(PathBuf),
@@ -223,6 +233,36 @@ impl PipelineError {
             Self::Interrupted { signal } => u8::try_from(128 + signal).unwrap_or(1),
             _ => 1,
         }
+    }
+}
+
+/// The message of a skew error, naming the flag that set the value where there is one (the
+/// generator's own messages name its configuration's fields).
+fn skew_message(error: &ConfigError) -> String {
+    match error {
+        ConfigError::ZipfExponent(value) => format!(
+            "--zipf-exponent {} is not usable: give a finite number >= 0 (1.0 is classic Zipf, 0 is uniform)",
+            readable_number(*value)
+        ),
+        ConfigError::RowsBeyondIdSpace {
+            rows,
+            max_phones,
+            max_rows,
+        } => format!(
+            "--rows {rows} is too many for the contacts: their phone numbers must stay unique in {PHONE_ID_DIGITS} digits, with up to {max_phones} per row; use at most {max_rows} rows"
+        ),
+        other => other.to_string(),
+    }
+}
+
+/// `value` as a person reads it: plain for ordinary magnitudes, else in exponent form (1e300
+/// written out plainly has 301 digits).
+fn readable_number(value: f64) -> String {
+    let plain = value == 0.0 || !value.is_finite() || (1e-6..1e15).contains(&value.abs());
+    if plain {
+        value.to_string()
+    } else {
+        format!("{value:e}")
     }
 }
 

@@ -23,6 +23,11 @@
 //! | date: Date32, Date64 | 9 | milliseconds since the epoch (i64 LE) |
 //! | time: Time32, Time64 | 10 | nanoseconds since midnight (i64 LE) |
 //! | timestamp, any unit | 11 | 1 if it has a time zone (an instant) else 0, whole seconds since the epoch (i64 LE), nanoseconds (u32 LE) |
+//!
+//! Beside that multiset [`Digest`], reading files back also gives an [`OrderedDigest`]: the same
+//! row hashes chained in the order the rows are read (rows in file order, files in the order
+//! given), so two runs can be checked to have written the same rows in the same order.
+//! [`ReadBack`] computes both in one read.
 
 use std::fmt;
 use std::ops::AddAssign;
@@ -102,28 +107,74 @@ mod hex_u128 {
 impl Digest {
     /// The digest of every row of `batch`.
     pub fn of_batch(batch: &RecordBatch) -> Result<Digest, GateError> {
-        let columns = batch
-            .columns()
-            .iter()
-            .map(|c| Node::new(c.as_ref()))
-            .collect::<Result<Vec<_>, _>>()?;
         let mut digest = Digest::default();
-        let mut row_bytes = Vec::with_capacity(256);
-        for row in 0..batch.num_rows() {
-            row_bytes.clear();
-            for column in &columns {
-                column.encode(row, &mut row_bytes);
-            }
-            digest.rows += 1;
-            digest.sum = digest.sum.wrapping_add(xxh3_128(&row_bytes));
-        }
+        for_each_row_hash(batch, |hash| digest.add_row(hash))?;
         Ok(digest)
     }
 
     /// The digest of every row of the Parquet files `paths`, read back with the parquet crate's
     /// Arrow reader.
     pub fn of_parquet_files<P: AsRef<Path>>(paths: &[P]) -> Result<Digest, GateError> {
-        let mut digest = Digest::default();
+        Ok(ReadBack::of_parquet_files(paths)?.digest)
+    }
+
+    fn add_row(&mut self, hash: u128) {
+        self.rows += 1;
+        self.sum = self.sum.wrapping_add(hash);
+    }
+}
+
+/// An order-sensitive digest of a sequence of rows: the row count and the rows' 128-bit hashes
+/// (the same as [`Digest`]'s) chained in order. It starts at 0 and each row makes it
+/// `XXH3-128(chain as 16 bytes LE, then the row's hash as 16 bytes LE)`. Unlike [`Digest`] it
+/// changes when rows are reordered; like it, it ignores batch boundaries and encoding, and the
+/// split of one sequence of rows into files.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OrderedDigest {
+    /// Number of rows digested.
+    pub rows: u64,
+    /// The chained hash after the last row.
+    #[serde(with = "hex_u128")]
+    pub hash: u128,
+}
+
+impl fmt::Display for OrderedDigest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{:032x}", self.rows, self.hash)
+    }
+}
+
+impl OrderedDigest {
+    /// The ordered digest of the rows of the Parquet files `paths`: rows in file order, files
+    /// in the order of `paths` (for a run's part files, writer order).
+    pub fn of_parquet_files<P: AsRef<Path>>(paths: &[P]) -> Result<OrderedDigest, GateError> {
+        Ok(ReadBack::of_parquet_files(paths)?.file_order)
+    }
+
+    fn add_row(&mut self, hash: u128) {
+        let mut link = [0; 32];
+        link[..16].copy_from_slice(&self.hash.to_le_bytes());
+        link[16..].copy_from_slice(&hash.to_le_bytes());
+        self.rows += 1;
+        self.hash = xxh3_128(&link);
+    }
+}
+
+/// Both digests of rows read back in order, from one read: the data gate's read-back. Start
+/// from `ReadBack::default()` and add files, or batches, in order.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReadBack {
+    /// The order-independent digest, compared with the digest of what was produced.
+    pub digest: Digest,
+    /// The digest of the same rows in the order they were read.
+    pub file_order: OrderedDigest,
+}
+
+impl ReadBack {
+    /// Both digests of the rows of the Parquet files `paths`, read in that order with the
+    /// parquet crate's Arrow reader.
+    pub fn of_parquet_files<P: AsRef<Path>>(paths: &[P]) -> Result<ReadBack, GateError> {
+        let mut read_back = ReadBack::default();
         for path in paths {
             let path = path.as_ref();
             let name = path.display().to_string();
@@ -131,40 +182,62 @@ impl Digest {
                 path: name.clone(),
                 source,
             })?;
-            digest += Digest::of_parquet(&name, file)?;
+            read_back.add_parquet(&name, file)?;
         }
-        Ok(digest)
+        Ok(read_back)
     }
 
-    /// The digest of the rows of one Parquet file read from `reader`, named `name` in errors.
-    pub fn of_parquet<R: ChunkReader + 'static>(
+    /// Adds the rows of one Parquet file read from `reader`, named `name` in errors.
+    pub fn add_parquet<R: ChunkReader + 'static>(
+        &mut self,
         name: &str,
         reader: R,
-    ) -> Result<Digest, GateError> {
+    ) -> Result<(), GateError> {
         let batches = ParquetRecordBatchReaderBuilder::try_new(reader)
             .and_then(|builder| builder.with_batch_size(8192).build())
             .map_err(|source| GateError::Read {
                 path: name.to_string(),
                 source,
             })?;
-        Digest::of_batches(name, batches)
+        self.add_batches(name, batches)
     }
 
-    /// The digest of the rows of `batches`, read from the file `name`.
-    pub fn of_batches(
+    /// Adds the rows of `batches`, read from the file `name`.
+    pub fn add_batches(
+        &mut self,
         name: &str,
         batches: impl IntoIterator<Item = Result<RecordBatch, ArrowError>>,
-    ) -> Result<Digest, GateError> {
-        let mut digest = Digest::default();
+    ) -> Result<(), GateError> {
         for batch in batches {
             let batch = batch.map_err(|e| GateError::Read {
                 path: name.to_string(),
                 source: e.into(),
             })?;
-            digest += Digest::of_batch(&batch)?;
+            for_each_row_hash(&batch, |hash| {
+                self.digest.add_row(hash);
+                self.file_order.add_row(hash);
+            })?;
         }
-        Ok(digest)
+        Ok(())
     }
+}
+
+/// Calls `f` with the hash of each row of `batch`'s canonical form, in row order.
+fn for_each_row_hash(batch: &RecordBatch, mut f: impl FnMut(u128)) -> Result<(), GateError> {
+    let columns = batch
+        .columns()
+        .iter()
+        .map(|c| Node::new(c.as_ref()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut row_bytes = Vec::with_capacity(256);
+    for row in 0..batch.num_rows() {
+        row_bytes.clear();
+        for column in &columns {
+            column.encode(row, &mut row_bytes);
+        }
+        f(xxh3_128(&row_bytes));
+    }
+    Ok(())
 }
 
 // Tags of the canonical row form (see the module doc and scripts/peers/shredlab_peers/digest.py).
@@ -198,7 +271,7 @@ type Reader<'a, T> = Box<dyn Fn(usize) -> T + 'a>;
 
 /// One column, downcast once per batch, that writes any row's canonical bytes.
 enum Node<'a> {
-    /// Always NULL (the Null type).
+    /// Always NULL: the Null type, or a dictionary without values.
     Null,
     Bytes(&'a dyn Array, u8, Reader<'a, &'a [u8]>),
     Dictionary {
@@ -285,10 +358,16 @@ impl<'a> Node<'a> {
             }
             T::Dictionary(_, _) => {
                 let dictionary = array.as_any_dictionary();
-                Node::Dictionary {
-                    array,
-                    keys: dictionary.normalized_keys(),
-                    values: Box::new(Node::new(dictionary.values().as_ref())?),
+                if dictionary.values().is_empty() {
+                    // Keys index the values, so with none every key is NULL (a column chunk of
+                    // NULLs reads back so); `normalized_keys` would panic on it.
+                    Node::Null
+                } else {
+                    Node::Dictionary {
+                        array,
+                        keys: dictionary.normalized_keys(),
+                        values: Box::new(Node::new(dictionary.values().as_ref())?),
+                    }
                 }
             }
             T::List(_) => {

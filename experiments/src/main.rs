@@ -11,6 +11,7 @@ use shredlab_experiments::error::PipelineError;
 use shredlab_experiments::output::dir::OutputDir;
 use shredlab_experiments::output::store::StoreOutput;
 use shredlab_experiments::output::{Destination, SinkKind};
+use shredlab_experiments::report::RunReport;
 use shredlab_experiments::run::{execute, execute_without_files, progress_bar, resolve};
 use shredlab_experiments::signals;
 
@@ -27,41 +28,7 @@ fn main() -> ExitCode {
         };
         return print(&table, "");
     }
-    let result = resolve(&cli.request()).and_then(|config| {
-        for inert in config.optimizations.inert() {
-            let needs: Vec<_> = inert.needs().iter().map(|o| o.slug()).collect();
-            eprintln!(
-                "warning: {inert} changes nothing without {}: enable it too",
-                needs.join(", ")
-            );
-        }
-        let allocator = config.allocator();
-        alloc::ensure(allocator, config.count_allocations).map_err(|source| {
-            PipelineError::Restart {
-                allocator: allocator.name(),
-                source,
-            }
-        })?;
-        signals::install().map_err(|source| PipelineError::SignalHandlers { source })?;
-        let progress = progress_bar(cli.rows, cli.quiet);
-        match config.sink {
-            SinkKind::File => match Destination::parse(&cli.output)? {
-                Destination::Dir(dir) => {
-                    let output = OutputDir::prepare(dir, cli.overwrite, config.shard)?
-                        .with_early_writeback(config.writeback_step())
-                        .with_sync(config.sync);
-                    execute(&config, &output, &progress)
-                }
-                Destination::Store(url) => {
-                    let output =
-                        StoreOutput::prepare(url, &[], cli.overwrite, config.shard, config.verify)?;
-                    execute(&config, &output, &progress)
-                }
-            },
-            SinkKind::Null | SinkKind::Count => execute_without_files(&config, &progress),
-        }
-    });
-    match result {
+    match run(&cli) {
         Ok(report) => {
             let text = if cli.json {
                 format!(
@@ -80,6 +47,44 @@ fn main() -> ExitCode {
             eprintln!("error: {error}");
             ExitCode::from(error.exit_code())
         }
+    }
+}
+
+/// The run the command line asks for, from checking its settings to the report.
+fn run(cli: &Cli) -> Result<RunReport, PipelineError> {
+    alloc::check_variable()?;
+    let config = resolve(&cli.request())?;
+    for inert in config.optimizations.inert() {
+        let needs: Vec<_> = inert.needs().iter().map(|o| o.slug()).collect();
+        eprintln!(
+            "warning: {inert} changes nothing without {}: enable it too",
+            needs.join(", ")
+        );
+    }
+    let allocator = config.allocator();
+    alloc::ensure(allocator, config.count_allocations).map_err(|source| {
+        PipelineError::Restart {
+            allocator: allocator.name(),
+            source,
+        }
+    })?;
+    signals::install().map_err(|source| PipelineError::SignalHandlers { source })?;
+    let progress = progress_bar(cli.rows, cli.quiet);
+    match config.sink {
+        SinkKind::File => match Destination::parse(&cli.output)? {
+            Destination::Dir(dir) => {
+                let output = OutputDir::prepare(dir, cli.overwrite, config.shard)?
+                    .with_early_writeback(config.writeback_step())
+                    .with_sync(config.sync);
+                execute(&config, &output, &progress)
+            }
+            Destination::Store(url) => {
+                let output =
+                    StoreOutput::prepare(url, &[], cli.overwrite, config.shard, config.verify)?;
+                execute(&config, &output, &progress)
+            }
+        },
+        SinkKind::Null | SinkKind::Count => execute_without_files(&config, &progress),
     }
 }
 

@@ -9,7 +9,7 @@ use crate::build_info::{BuildInfo, BUILD};
 use crate::catalog::{Optimization, CATALOG};
 use crate::compression::CompressionSpec;
 use crate::config::PipelineConfig;
-use crate::gate::Digest;
+use crate::gate::{Digest, OrderedDigest, ReadBack};
 use crate::output::{CommittedFile, SinkKind, SyncMode};
 use crate::process;
 use crate::usage::{HeapUse, Usage};
@@ -86,6 +86,10 @@ pub struct RunReport {
     pub digest: Option<Digest>,
     /// `"pass"` when the data gate ran and matched.
     pub gate: Option<&'static str>,
+    /// The order-sensitive digest of the files read back (rows in file order, files in writer
+    /// order), when `--verify` was given; absent from the JSON otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_order_digest: Option<OrderedDigest>,
     /// Encoder threads the parallel writers started (0: every row group stayed inline).
     pub pool_threads: usize,
     /// The commit and work-tree state the binary was built from.
@@ -110,13 +114,13 @@ pub struct Totals {
 }
 
 impl RunReport {
-    /// The report of a finished run with `totals`, written into `files`; `read_back` is the
-    /// gate's digest when it ran and passed.
+    /// The report of a finished run with `totals`, written into `files`; `read_back` is what
+    /// the gate read back when it ran and passed.
     pub fn new(
         config: &PipelineConfig,
         totals: &Totals,
         files: &[CommittedFile],
-        read_back: Option<Digest>,
+        read_back: Option<ReadBack>,
     ) -> Self {
         let Totals {
             elapsed,
@@ -163,8 +167,9 @@ impl RunReport {
             arrow_bytes_per_s: arrow_bytes as f64 / seconds,
             output_bytes,
             files: files.iter().map(|f| f.location.clone()).collect(),
-            digest: read_back,
+            digest: read_back.map(|r| r.digest),
             gate: read_back.map(|_| "pass"),
+            file_order_digest: read_back.map(|r| r.file_order),
             pool_threads,
             build: BUILD,
         }

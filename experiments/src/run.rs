@@ -6,7 +6,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::config::{PipelineConfig, RunRequest};
 use crate::error::PipelineError;
-use crate::gate::Digest;
+use crate::gate::{Digest, ReadBack};
 use crate::output::counting::CountingSinks;
 use crate::output::Output;
 use crate::pipeline::{generate_and_write, PipelineOutcome};
@@ -112,7 +112,7 @@ pub fn finish<O: Output>(
     mut outcome: PipelineOutcome<O::Sink>,
 ) -> Result<RunReport, PipelineError> {
     check_counts(config, &outcome)?;
-    let digest = match outcome.produced {
+    let read_back = match outcome.produced {
         Some(produced) => Some(gate(produced, output.read_back(&mut outcome.sinks)?)?),
         None => None,
     };
@@ -120,6 +120,7 @@ pub fn finish<O: Output>(
         return Err(PipelineError::Interrupted { signal });
     }
     let commit_started = Instant::now();
+    let digest = read_back.map(|r| r.digest);
     let files = output.commit(outcome.sinks, outcome.rows, digest)?;
     let elapsed = outcome.elapsed + commit_started.elapsed();
     let totals = Totals {
@@ -130,7 +131,7 @@ pub fn finish<O: Output>(
         output_bytes: files.iter().map(|f| f.bytes).sum(),
         pool_threads: outcome.pool_threads,
     };
-    Ok(RunReport::new(config, &totals, &files, digest))
+    Ok(RunReport::new(config, &totals, &files, read_back))
 }
 
 /// The rows and batches written must be the ones asked for: a run that silently wrote less
@@ -153,11 +154,11 @@ fn check_counts<W>(
 }
 
 /// The data gate: the digest of the files read back must equal the digest of what was produced.
-fn gate(produced: Digest, read_back: Digest) -> Result<Digest, PipelineError> {
-    if read_back != produced {
+fn gate(produced: Digest, read_back: ReadBack) -> Result<ReadBack, PipelineError> {
+    if read_back.digest != produced {
         return Err(PipelineError::GateMismatch {
             produced,
-            read_back,
+            read_back: read_back.digest,
         });
     }
     Ok(read_back)
@@ -229,7 +230,7 @@ mod tests {
         let wrong = Digest::of_batch(&source.maker().make(1..1001)).unwrap();
         let mut files = vec![sink];
         let read_back = output.read_back(&mut files).unwrap();
-        assert_eq!(gate(right, read_back).unwrap(), right);
+        assert_eq!(gate(right, read_back).unwrap().digest, right);
         let err = gate(wrong, read_back).unwrap_err().to_string();
         assert!(err.contains("data gate FAILED") && err.contains("nothing was committed"));
         drop(files);

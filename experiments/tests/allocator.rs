@@ -6,8 +6,18 @@ mod common;
 use common::pipeline_command;
 
 fn report(args: &[&str]) -> serde_json::Value {
+    report_with_variable(args, None)
+}
+
+/// The report of a run of `args` started with `SHREDLAB_ALLOCATOR` set to `variable` (or unset).
+fn report_with_variable(args: &[&str], variable: Option<&str>) -> serde_json::Value {
     let dir = tempfile::tempdir().unwrap();
-    let out = pipeline_command()
+    let mut command = pipeline_command();
+    match variable {
+        Some(value) => command.env("SHREDLAB_ALLOCATOR", value),
+        None => command.env_remove("SHREDLAB_ALLOCATOR"),
+    };
+    let out = command
         .args([
             "-n",
             "20000",
@@ -17,7 +27,6 @@ fn report(args: &[&str]) -> serde_json::Value {
             dir.path().to_str().unwrap(),
         ])
         .args(args)
-        .env_remove("SHREDLAB_ALLOCATOR")
         .output()
         .unwrap();
     assert!(
@@ -42,4 +51,36 @@ fn each_experiment_runs_on_its_allocator_with_the_same_data() {
     assert_eq!(jemalloc_over_mimalloc["allocator"], "jemalloc");
     assert_eq!(system["digest"], mimalloc["digest"]);
     assert_eq!(system["digest"], jemalloc["digest"]);
+}
+
+/// An allocator enabled replaces the experiment's: a process runs on one.
+#[test]
+fn an_enabled_allocator_replaces_the_experiment_s() {
+    assert_eq!(
+        report(&["-e", "23", "--enable", "mimalloc"])["allocator"],
+        "mimalloc"
+    );
+    assert_eq!(
+        report(&["-e", "23", "--disable", "jemalloc"])["allocator"],
+        "system"
+    );
+}
+
+/// The variable takes the documented names, `glibc` as another name of `system`; the
+/// experiment's allocator wins over it.
+#[test]
+fn the_variable_takes_the_documented_names() {
+    for (variable, experiment, runs_on) in [
+        ("glibc", "0", "system"),
+        ("system", "16", "mimalloc"),
+        ("glibc", "16", "mimalloc"),
+        ("jemalloc", "0", "system"),
+        ("", "23", "jemalloc"),
+    ] {
+        let report = report_with_variable(&["-e", experiment], Some(variable));
+        assert_eq!(
+            report["allocator"], runs_on,
+            "{variable} at -e {experiment}"
+        );
+    }
 }

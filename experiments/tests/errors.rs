@@ -4,7 +4,7 @@ mod common;
 
 use std::io;
 
-use common::{entries, run_pipeline};
+use common::{entries, pipeline_command, run_pipeline};
 use indicatif::ProgressBar;
 use shredlab_experiments::config::{PipelineConfig, RunRequest};
 use shredlab_experiments::error::PipelineError;
@@ -45,7 +45,7 @@ fn bad_options_are_named_with_the_fix() {
     );
     assert_fails(
         &with(&["--rows", "2000000001"]),
-        "use at most 2000000000 rows",
+        "--rows 2000000001 is too many for the contacts: their phone numbers must stay unique in 10 digits, with up to 5 per row; use at most 2000000000 rows",
     );
     assert_fails(&with(&["--experiment", "99"]), "unknown experiment 99");
     assert_fails(
@@ -53,7 +53,10 @@ fn bad_options_are_named_with_the_fix() {
         "unknown optimization 'warp-drive'",
     );
     assert_fails(&with(&["--compression", "zstd(40)"]), "zstd(LEVEL)");
-    assert_fails(&with(&["--zipf-exponent=-1"]), "name_zipf_exponent");
+    assert_fails(
+        &with(&["--zipf-exponent=-1"]),
+        "--zipf-exponent -1 is not usable: give a finite number >= 0",
+    );
     assert_fails(&with(&["--rows", "many"]), "invalid value 'many'");
     let huge = "18446744073709551615";
     for experiment in ["0", "19"] {
@@ -105,6 +108,93 @@ fn bad_options_are_named_with_the_fix() {
         entries(&dir.path().join("out")).is_empty(),
         "a failed start wrote files"
     );
+}
+
+/// Messages name the flag a value came from, in numbers a person can read; never a field of the
+/// generator's configuration.
+#[test]
+fn values_are_named_by_their_flag_and_readable() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    for (value, shown) in [("-1e300", "-1e300"), ("nan", "NaN"), ("-1e-300", "-1e-300")] {
+        let flag = format!("--zipf-exponent={value}");
+        let out = run_pipeline(&["-n", "10", "-o", out, &flag]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{value} was accepted");
+        assert!(
+            stderr.contains(&format!("--zipf-exponent {shown} is not usable")),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("name_zipf_exponent"), "{stderr}");
+        assert!(stderr.len() < 200, "{stderr}");
+    }
+}
+
+/// `--list` shows every catalog entry's slug, but the ones that add no optimization cannot be
+/// switched: the message says what to write instead.
+#[test]
+fn entries_that_add_no_optimization_say_what_to_switch() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    for (args, expected) in [
+        (
+            ["--enable", "system-allocator"],
+            "'system-allocator' is catalog entry 22, not an optimization: it switches mimalloc off again; use --disable mimalloc",
+        ),
+        (
+            ["--disable", "revert-interning"],
+            "it switches interned-names off again; use --disable interned-names to switch it off, or --enable interned-names to switch it on",
+        ),
+        (
+            ["--enable", "baseline"],
+            "'baseline' is catalog entry 0, not an optimization: it switches nothing on; run it with -e 0",
+        ),
+    ] {
+        assert_fails(&[&["-n", "10", "-o", out][..], &args[..]].concat(), expected);
+    }
+}
+
+/// Switches that contradict each other are refused, not settled silently.
+#[test]
+fn contradicting_switches_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    assert_fails(
+        &["-n", "10", "-o", out, "--enable", "jemalloc,mimalloc"],
+        "--enable jemalloc,mimalloc: a process runs on one allocator; enable one of them",
+    );
+    assert_fails(
+        &[
+            "-n",
+            "10",
+            "-o",
+            out,
+            "--enable",
+            "mimalloc",
+            "--disable",
+            "mimalloc",
+        ],
+        "--enable and --disable both name mimalloc: keep it in one of the two",
+    );
+    assert!(entries(dir.path()).is_empty());
+}
+
+/// `SHREDLAB_ALLOCATOR` takes the documented names; any other value is refused by name.
+#[test]
+fn an_unknown_allocator_variable_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = pipeline_command()
+        .args(["-n", "10", "-q", "-o", dir.path().to_str().unwrap()])
+        .env("SHREDLAB_ALLOCATOR", "tcmalloc")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("SHREDLAB_ALLOCATOR=tcmalloc names no allocator: set it to system (or glibc, the same), mimalloc or jemalloc, or unset it"),
+        "{stderr}"
+    );
+    assert!(entries(dir.path()).is_empty());
 }
 
 #[test]
@@ -192,8 +282,23 @@ fn json_is_one_line_with_the_metrics() {
     let report: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(report["rows"], 3000);
     assert_eq!(report["gate"], "pass");
+    assert_eq!(report["file_order_digest"]["rows"], 3000);
+    assert_eq!(
+        report["file_order_digest"]["hash"].as_str().unwrap().len(),
+        32
+    );
     assert!(report["output_bytes"].as_u64().unwrap() > 0);
     assert!(report["arrow_bytes"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn json_without_verify_has_no_file_order_digest() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_pipeline(&["-n", "30", "-o", dir.path().to_str().unwrap(), "--json"]);
+    assert!(out.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(report["digest"].is_null());
+    assert!(report.get("file_order_digest").is_none(), "{report}");
 }
 
 fn config(writers: usize, producers: usize) -> PipelineConfig {

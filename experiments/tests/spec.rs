@@ -5,7 +5,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::run_pipeline;
+use common::{run_pipeline, verified_run};
 use indicatif::ProgressBar;
 use shredlab_experiments::catalog::Optimization;
 use shredlab_experiments::config::RunRequest;
@@ -24,16 +24,10 @@ fn preset(name: &str) -> PathBuf {
 }
 
 fn digest_of(request: RunRequest) -> Digest {
-    let dir = tempfile::tempdir().unwrap();
-    let config = resolve(&RunRequest {
+    let report = verified_run(RunRequest {
         rows: ROWS,
-        verify: true,
         ..request
-    })
-    .unwrap();
-    let output = OutputDir::prepare(dir.path(), false, config.shard).unwrap();
-    let report = execute(&config, &output, &ProgressBar::hidden()).unwrap();
-    assert_eq!(report.gate, Some("pass"));
+    });
     report.digest.unwrap()
 }
 

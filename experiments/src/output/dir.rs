@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use shredlab_writer::PendingFile;
 
 use crate::error::PipelineError;
-use crate::gate::Digest;
+use crate::gate::{Digest, ReadBack};
 use crate::output::{
     blocks_new_run, cleared_by_overwrite, is_part_file, part_name, CommittedFile, Manifest, Output,
     SinkFactory, SyncMode,
@@ -177,9 +177,9 @@ impl SinkFactory for OutputDir {
 }
 
 impl Output for OutputDir {
-    fn read_back(&self, sinks: &mut [PendingFile]) -> Result<Digest, PipelineError> {
+    fn read_back(&self, sinks: &mut [PendingFile]) -> Result<ReadBack, PipelineError> {
         let paths: Vec<_> = sinks.iter().map(PendingFile::temp_path).collect();
-        Ok(Digest::of_parquet_files(&paths)?)
+        Ok(ReadBack::of_parquet_files(&paths)?)
     }
 
     /// Every file synced, then renamed, then the manifest written (see [`Output::commit`]).

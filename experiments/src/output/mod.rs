@@ -29,7 +29,7 @@ pub use destination::{Destination, StoreUrl};
 pub use manifest::{CommittedFile, Manifest, ManifestFile};
 
 use crate::error::PipelineError;
-use crate::gate::Digest;
+use crate::gate::{Digest, ReadBack};
 use crate::shard::Shard;
 
 /// Creates one sink per writer. Committing the finished sinks is the caller's step, taken only
@@ -44,9 +44,9 @@ pub trait SinkFactory: Sync {
 /// Where a run's files go and how they become visible: nothing appears under a final name
 /// before [`Output::commit`], and sinks dropped uncommitted leave nothing behind.
 pub trait Output: SinkFactory {
-    /// The digest of the rows in the finished, uncommitted sinks, read back from where they
-    /// were written (the data gate's read-back).
-    fn read_back(&self, sinks: &mut [Self::Sink]) -> Result<Digest, PipelineError>;
+    /// The digests of the rows in the finished, uncommitted sinks, read back from where they
+    /// were written, in writer order (the data gate's read-back).
+    fn read_back(&self, sinks: &mut [Self::Sink]) -> Result<ReadBack, PipelineError>;
 
     /// Makes a finished run visible: every file under its final name, files of earlier runs
     /// that this one did not replace removed, then the manifest, last. If a step fails, the

@@ -1,4 +1,4 @@
-//! Helpers shared by the integration tests that run the `pipeline` binary.
+//! Helpers shared by the integration tests that run the `pipeline` binary or its library.
 
 #![allow(dead_code)] // each test binary uses its own subset
 
@@ -6,6 +6,13 @@ pub mod s3;
 
 use std::path::Path;
 use std::process::{Command, Output};
+
+use indicatif::ProgressBar;
+use shredlab_experiments::config::RunRequest;
+use shredlab_experiments::gate::OrderedDigest;
+use shredlab_experiments::output::dir::OutputDir;
+use shredlab_experiments::report::RunReport;
+use shredlab_experiments::run::{execute, resolve};
 
 /// A command for the `pipeline` binary cargo built for these tests, to add arguments to.
 pub fn pipeline_command() -> Command {
@@ -46,4 +53,25 @@ pub fn entries(dir: &Path) -> Vec<String> {
         .unwrap_or_default();
     names.sort();
     names
+}
+
+/// Runs `request` with `--verify` through the library into a fresh directory and returns its
+/// report, after checking that the gate passed, that each writer committed one file, and that
+/// the report's ordered digest is the committed files'.
+pub fn verified_run(request: RunRequest) -> RunReport {
+    let dir = tempfile::tempdir().unwrap();
+    let config = resolve(&RunRequest {
+        verify: true,
+        ..request
+    })
+    .unwrap();
+    let output = OutputDir::prepare(dir.path(), false, config.shard).unwrap();
+    let report = execute(&config, &output, &ProgressBar::hidden()).unwrap();
+    assert_eq!(report.gate, Some("pass"));
+    assert_eq!(report.files.len(), report.writers);
+    assert_eq!(
+        report.file_order_digest,
+        Some(OrderedDigest::of_parquet_files(&report.files).unwrap())
+    );
+    report
 }

@@ -22,7 +22,7 @@ pub use upload::PART_BYTES;
 use read::digest_object;
 
 use crate::error::PipelineError;
-use crate::gate::Digest;
+use crate::gate::{Digest, ReadBack};
 use crate::output::{
     blocks_new_run, cleared_by_overwrite, is_part_file, part_name, CommittedFile, Manifest, Output,
     SinkFactory, StoreUrl,
@@ -160,13 +160,14 @@ impl SinkFactory for StoreOutput {
 
 impl Output for StoreOutput {
     /// Completes every upload (under its temporary key) and reads the objects back.
-    fn read_back(&self, sinks: &mut [ObjectSink]) -> Result<Digest, PipelineError> {
+    fn read_back(&self, sinks: &mut [ObjectSink]) -> Result<ReadBack, PipelineError> {
         complete_all(sinks)?;
-        let mut digest = Digest::default();
+        let mut read_back = ReadBack::default();
         for sink in sinks.iter() {
-            digest += digest_object(&self.client, sink.key(), sink.bytes(), &sink.url())?;
+            let (key, size, name) = (sink.key(), sink.bytes(), &sink.url());
+            digest_object(&self.client, key, size, name, &mut read_back)?;
         }
-        Ok(digest)
+        Ok(read_back)
     }
 
     /// Every upload completed, staged objects renamed to their final keys, stale part objects

@@ -16,7 +16,7 @@ use parquet::errors::{ParquetError, Result};
 use parquet::file::metadata::{ParquetMetaData, ParquetMetaDataReader};
 
 use super::client::Client;
-use crate::gate::{Digest, GateError};
+use crate::gate::{GateError, ReadBack};
 
 /// The futures `AsyncFileReader` returns.
 type Fetch<'a, T> = Pin<Box<dyn Future<Output = Result<T>> + Send + 'a>>;
@@ -62,14 +62,15 @@ fn external(error: object_store::Error) -> ParquetError {
     ParquetError::External(Box::new(error))
 }
 
-/// The digest of the rows of the Parquet object at `key`, `size` bytes long, named `name` in
-/// errors.
+/// Adds the rows of the Parquet object at `key`, `size` bytes long, named `name` in errors, to
+/// `read_back`.
 pub fn digest_object(
     client: &Client,
     key: &Path,
     size: u64,
     name: &str,
-) -> Result<Digest, GateError> {
+    read_back: &mut ReadBack,
+) -> Result<(), GateError> {
     let read_error = |source| GateError::Read {
         path: name.to_string(),
         source,
@@ -84,10 +85,9 @@ pub fn digest_object(
             .await
             .and_then(|builder| builder.with_batch_size(8192).build())
             .map_err(read_error)?;
-        let mut digest = Digest::default();
         while let Some(batches) = row_groups.next_row_group().await.map_err(read_error)? {
-            digest += Digest::of_batches(name, batches)?;
+            read_back.add_batches(name, batches)?;
         }
-        Ok(digest)
+        Ok(())
     })
 }
