@@ -15,6 +15,7 @@ pub mod config;
 pub mod error;
 pub mod fault;
 pub mod gate;
+pub mod listing;
 pub mod milestones;
 pub mod output;
 pub mod pipeline;

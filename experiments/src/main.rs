@@ -5,9 +5,9 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use shredlab_experiments::alloc::{self, SwitchableAllocator};
-use shredlab_experiments::catalog;
 use shredlab_experiments::cli::{Cli, ListFormat};
 use shredlab_experiments::error::PipelineError;
+use shredlab_experiments::listing;
 use shredlab_experiments::output::dir::OutputDir;
 use shredlab_experiments::output::store::StoreOutput;
 use shredlab_experiments::output::{Destination, SinkKind};
@@ -22,9 +22,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(format) = cli.list {
         let table = match format {
-            ListFormat::Text => catalog::text_table(),
-            ListFormat::Markdown => catalog::markdown_table(),
-            ListFormat::Details => catalog::markdown_details(),
+            ListFormat::Text => listing::text_table(),
+            ListFormat::Markdown => listing::markdown_table(),
+            ListFormat::Details => listing::markdown_details(),
         };
         return print(&table, "");
     }
