@@ -51,7 +51,7 @@ json_escape() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g'; }
 write_metadata() {
   local dir="$1" report="$2" extra="${3:-}" commit dirty
   commit="$(sed -n 's/.*"build":{"commit":"\([^"]*\)".*/\1/p' "$report")"
-  dirty="$(sed -n 's/.*"build":{[^}]*"dirty":"\([a-z]*\)".*/\1/p' "$report")"
+  dirty="$(sed -n 's/.*"build":{[^}]*"dirty":\([a-z]*\).*/\1/p' "$report")"
   case "$dirty" in true|false) ;; *) dirty=null ;; esac
   cat > "$dir/metadata.json" <<JSON
 {
