@@ -16,6 +16,8 @@ if [ -z "$output" ]; then
   trap 'rm -rf "$output"' EXIT
 fi
 python="$("$root/scripts/ensure-venv.sh")"
+# An s3:// OUTPUT uses the caller's AWS_* credentials; no instance metadata service unless asked.
+export AWS_EC2_METADATA_DISABLED="${AWS_EC2_METADATA_DISABLED:-true}"
 use_allocator_of "$n"
 args=(--bin "$bin" --experiment "$n" --workers "$WORKERS" --rows-per-part "$ROWS_PER_PART" --output "$output" --json-out "$dir/dask.json")
 [ -n "$PARTS" ] && args+=(--parts "$PARTS")

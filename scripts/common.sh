@@ -77,7 +77,7 @@ write_metadata() {
   local dir="$1" report="$2" extra="${3:-}" commit dirty
   commit="$("$results" json-get "$report" /build/commit)"
   dirty="$("$results" json-get "$report" /build/dirty)"
-  # The build stamp says "unknown" where git could not tell.
+  # The build stamp's dirty flag is null where git could not tell.
   case "$dirty" in true|false) ;; *) dirty=null ;; esac
   cat > "$dir/metadata.json" <<JSON
 {

@@ -27,20 +27,22 @@ left() {
 }
 
 violations=""
-# Checks what a fault left: a failed run leaves no final-named file, and no temporary unless it
-# was SIGKILLed; a finished run (the reruns) leaves no temporary.
+# Checks what a fault left: a failed run leaves no final-named file but the $5 of an earlier run
+# (default 0), and no temporary unless it was SIGKILLed; a finished run (the reruns) leaves no
+# temporary.
 check() {
-  local name="$1" code="$2" final="$3" tmp="$4"
+  local name="$1" code="$2" final="$3" tmp="$4" kept="${5:-0}"
   if [ "$code" = 0 ]; then
     [ "$tmp" = 0 ] || violations+="$name: finished but left $tmp temporaries"$'\n'
   elif [ "$code" = 137 ]; then
     [ "$final" = 0 ] || violations+="$name: killed but left $final final-named files"$'\n'
   else
-    [ "$final" = 0 ] && [ "$tmp" = 0 ] || violations+="$name: failed but left $final final-named files and $tmp temporaries"$'\n'
+    [ "$final" = "$kept" ] && [ "$tmp" = 0 ] || violations+="$name: failed but left $final final-named files (expected $kept) and $tmp temporaries"$'\n'
   fi
 }
 
-# Appends a row: fault, exit code, stderr file, directory.
+# Appends a row: fault, exit code, stderr file, directory, and the final-named files of an
+# earlier run that must be left (default 0).
 row() {
   local message final tmp
   message="$({ grep -m1 '^error' "$3" || true; } \
@@ -54,16 +56,17 @@ row() {
   fi
   read -r final tmp <<< "$(left "$4")"
   table+=$'\n'"| $1 | $2 | $message | $final | $tmp |"
-  check "$1" "$2" "$final" "$tmp"
+  check "$1" "$2" "$final" "$tmp" "${5:-0}"
 }
 
-# Runs "$@" in the background, sends $signal after $delay seconds, records the row.
+# Runs "$@" in the background, sends $signal after $delay seconds, records the row ($KEPT: the
+# final-named files of an earlier run that must be left).
 signalled() {
   local name="$1" signal="$2" delay="$3" dir="$4"; shift 4
   "$@" > /dev/null 2> "$work/err" & local pid=$!
   sleep "$delay"; kill "-$signal" "$pid" 2>/dev/null || true
   local code=0; wait "$pid" || code=$?
-  row "$name" "$code" "$work/err" "$dir"
+  row "$name" "$code" "$work/err" "$dir" "${KEPT:-0}"
 }
 
 run() {
@@ -82,9 +85,34 @@ else
   table+=$'\n'"| disk full | - | skipped: mounting a size-limited tmpfs needs root (the tests a_full_disk_stops_the_run_with_an_error and a_sink_failing_after_n_bytes_is_an_error_at_every_point cover it) | - | - |"
 fi
 
-echo "== SIGINT, SIGTERM" >&2
+echo "== disk full while the manifest is written" >&2
+# One producer, so the same command writes the same bytes: a tmpfs of exactly the part files'
+# pages takes them, and not the manifest.
+mkdir -p "$work/manifest-full"
+sizing=(-e 20 -n 300000 --producers 1 --writers 2 -q)
+"$bin" "${sizing[@]}" -o "$work/sizing" > /dev/null
+page="$(getconf PAGESIZE)"; pages=0
+for part in "$work/sizing"/*.parquet; do pages=$(( pages + ($(stat -c %s "$part") + page - 1) / page )); done
+if mount -t tmpfs -o size=$(( pages * page )) tmpfs "$work/manifest-full" 2>/dev/null; then
+  tmpfs_mounted="$work/manifest-full"
+  run "disk full while the manifest is written" "$work/manifest-full" "$bin" "${sizing[@]}" -o "$work/manifest-full"
+  umount "$work/manifest-full"; tmpfs_mounted=""
+else
+  table+=$'\n'"| disk full while the manifest is written | - | skipped: mounting a size-limited tmpfs needs root (the test a_disk_full_at_the_manifest_leaves_no_run_or_the_earlier_one_whole covers it in a user namespace) | - | - |"
+fi
+
+echo "== SIGINT, SIGTERM, SIGHUP" >&2
 signalled "SIGINT mid-run" INT 0.5 "$work/int" "$bin" -e 20 -n 2000000000 -q -o "$work/int"
 signalled "SIGTERM mid-run" TERM 0.5 "$work/term" "$bin" -e 20 -n 2000000000 -q -o "$work/term"
+signalled "SIGHUP mid-run" HUP 0.5 "$work/hup" "$bin" -e 20 -n 2000000000 -q -o "$work/hup"
+
+echo "== SIGINT while --overwrite replaces a finished run" >&2
+"$bin" -e 20 -n 100000 --writers 2 -q -o "$work/over" > /dev/null
+earlier="$(cd "$work/over" && cksum ./*)"
+KEPT=3 signalled "SIGINT mid-run with --overwrite over a finished run (its 2 parts and manifest must stay)" \
+  INT 0.5 "$work/over" "$bin" -e 20 -n 2000000000 -q --overwrite -o "$work/over"
+[ "$(cd "$work/over" && cksum ./*)" = "$earlier" ] \
+  || violations+="SIGINT with --overwrite: the earlier run's files changed"$'\n'
 
 echo "== SIGKILL at random points" >&2
 for ((i = 0; i < KILLS; i++)); do

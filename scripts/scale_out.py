@@ -105,6 +105,11 @@ def store_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def dirty_text(dirty) -> str:
+    """A report's dirty flag as the README writes it: a JSON boolean (or, from older reports, text)."""
+    return str(dirty).lower() if isinstance(dirty, (bool, str)) else "unknown"
+
+
 def median(values) -> float:
     return statistics.median(list(values))
 
@@ -136,7 +141,7 @@ def store_section(store: dict) -> tuple[list[str], dict]:
         "",
         f"`make store-bench`: experiment {store['experiment']}, {rows:,} rows, {store['runs']} interleaved rounds "
         f"(after {store['warmup']} warm-up), the same command with `--output {store['local_dir']}/bench` "
-        f"and `--output {store['url']}/bench`; server: {store['server']}. Build {build['commit']}, dirty: {build['dirty']}. Medians:",
+        f"and `--output {store['url']}/bench`; server: {store['server']}. Build {build['commit']}, dirty: {dirty_text(build['dirty'])}. Medians:",
         "",
         "| output | wall s | pipeline CPU s | server CPU s | peak RSS | MB/s written |",
         "|---|---:|---:|---:|---:|---:|",
@@ -174,7 +179,7 @@ def dask_section(dask: dict, scaling: dict | None) -> tuple[list[str], dict]:
         f"`make cluster`: {dask['scheduler']}{', each shard pinned to one CPU as in `make scaling`' if dask.get('pinned') else ''}, "
         f"experiment {dask['experiment']}, {dask['rows_per_part']:,} rows per shard, "
         f"{dask['producers_per_shard']} producer per shard, output `{dask['output']}`. "
-        f"Build {dask['build']['commit']}, dirty: {dask['build']['dirty']}. Each run's rows/s is rows over the "
+        f"Build {dask['build']['commit']}, dirty: {dirty_text(dask['build']['dirty'])}. Each run's rows/s is rows over the "
         "slowest shard's pipeline time (as `make scaling` computes it); end to end adds Dask's scheduling and process starts. "
         "Every shard runs with `--verify` (its producer digests each batch as it is made), so a shard is slower than "
         "`make scaling`'s unverified processes; the efficiencies compare like with like.",

@@ -83,7 +83,7 @@ pub enum PipelineError {
     #[error("output path {0} exists and is not a directory: choose a directory for --output")]
     OutputNotDirectory(PathBuf),
     /// The output directory could not be created or read.
-    #[error("cannot use output directory {dir}: {source}")]
+    #[error("cannot use output directory {dir}: {source}{}", full_disk_hint(&source.to_string()))]
     OutputDirectory {
         /// The directory.
         dir: PathBuf,
@@ -91,12 +91,26 @@ pub enum PipelineError {
         source: std::io::Error,
     },
     /// The output directory holds files and `--overwrite` was not given.
-    #[error("output directory {dir} is not empty (it holds {example}): pass --overwrite to replace its part files, or choose an empty directory")]
+    #[error("output directory {dir} is not empty (it holds {example}{what}): {fix}, or choose an empty directory")]
     OutputNotEmpty {
         /// The directory.
         dir: PathBuf,
         /// One entry found there.
         example: String,
+        /// What that entry is, said after its name (`Leftover::what`).
+        what: &'static str,
+        /// What to do about it (`Leftover::fix`).
+        fix: &'static str,
+    },
+    /// `--output` is a URL of a kind this program does not write to.
+    #[error("--output {url}: {problem}: {fix}")]
+    OutputUrl {
+        /// The URL given.
+        url: String,
+        /// What is wrong with it.
+        problem: String,
+        /// What to write instead.
+        fix: String,
     },
     /// `--output s3://...` is not a usable object-store URL.
     #[error("--output {url} is not a usable S3 URL ({message}): write s3://BUCKET/PREFIX")]
@@ -119,12 +133,26 @@ pub enum PipelineError {
         hint: &'static str,
     },
     /// The output prefix holds objects and `--overwrite` was not given.
-    #[error("output {url} is not empty (it holds {example}): pass --overwrite to replace its part files, or choose an empty prefix")]
+    #[error(
+        "output {url} is not empty (it holds {example}{what}): {fix}, or choose an empty prefix"
+    )]
     StoreNotEmpty {
         /// The prefix's URL.
         url: String,
         /// One object found there.
         example: String,
+        /// What that object is, said after its name (`Leftover::what`).
+        what: &'static str,
+        /// What to do about it (`Leftover::fix`).
+        fix: &'static str,
+    },
+    /// Another run's or shard's manifest beside this shard's output disagrees with this run.
+    #[error("{manifest} belongs to another run ({differences}): write this run to another --output, or remove that run's files; to replace the shards one by one, pass --overwrite")]
+    OtherRun {
+        /// Where the other manifest is.
+        manifest: String,
+        /// How that run differs from this one.
+        differences: String,
     },
     /// A manifest file is not what this program writes.
     #[error("{path} is not a shredlab manifest ({message}): remove it, or rerun with --overwrite")]
@@ -137,16 +165,27 @@ pub enum PipelineError {
     /// An output file could not be created or committed.
     #[error(transparent)]
     OutputFile(#[from] PendingFileError),
-    /// A stale part file from an earlier run could not be removed.
-    #[error("cannot remove stale part file {path}: {source}")]
+    /// A file an earlier run left (a part file it had and this one does not replace, or a
+    /// temporary file of a killed run) could not be removed.
+    #[error("cannot remove {path}, left by an earlier run: {source}")]
     RemoveStale {
         /// The file.
         path: PathBuf,
         /// The I/O error.
         source: std::io::Error,
     },
+    /// A file of an earlier run could not be set aside during the commit, or put back.
+    #[error("cannot rename {from} to {to}: {source}")]
+    Rename {
+        /// The file's name before.
+        from: PathBuf,
+        /// The name it was to get.
+        to: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
     /// A writer failed: the sink refused bytes (disk full, I/O error) or encoding failed.
-    #[error("writer {writer} failed: {source}{hint}", hint = storage_hint(source))]
+    #[error("writer {writer} failed: {source}{}", full_disk_hint(&source.to_string()))]
     Writer {
         /// The writer's index.
         writer: usize,
@@ -178,13 +217,14 @@ pub enum PipelineError {
         /// The operating system's error, naming the thread.
         source: std::io::Error,
     },
-    /// The handlers that let SIGINT and SIGTERM stop a run cleanly could not be installed.
-    #[error("cannot install the SIGINT/SIGTERM handlers: {source}")]
+    /// The handlers that let SIGINT, SIGTERM and SIGHUP stop a run cleanly could not be
+    /// installed.
+    #[error("cannot install the SIGINT/SIGTERM/SIGHUP handlers: {source}")]
     SignalHandlers {
         /// The operating system's error.
         source: std::io::Error,
     },
-    /// SIGINT or SIGTERM arrived: the run stopped and committed nothing.
+    /// SIGINT, SIGTERM or SIGHUP arrived: the run stopped and committed nothing.
     #[error(
         "stopped by signal {signal}: nothing was committed and the temporary files and uploads were removed"
     )]
@@ -226,8 +266,8 @@ pub enum PipelineError {
 }
 
 impl PipelineError {
-    /// The process exit code for this error: 128 + the signal's number after SIGINT or SIGTERM
-    /// (130, 143), as shells report a signal, and 1 otherwise.
+    /// The process exit code for this error: 128 + the signal's number after SIGINT, SIGTERM
+    /// or SIGHUP (130, 143, 129), as shells report a signal, and 1 otherwise.
     pub fn exit_code(&self) -> u8 {
         match self {
             Self::Interrupted { signal } => u8::try_from(128 + signal).unwrap_or(1),
@@ -266,8 +306,8 @@ fn readable_number(value: f64) -> String {
     }
 }
 
-fn storage_hint(error: &parquet::errors::ParquetError) -> &'static str {
-    let text = error.to_string();
+/// The fix for a full disk, when the error `text` says the disk is full.
+fn full_disk_hint(text: &str) -> &'static str {
     if text.contains("No space left") || text.contains("os error 28") {
         " (the disk is full: free space or choose another --output)"
     } else {

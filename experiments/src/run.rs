@@ -8,7 +8,7 @@ use crate::config::{PipelineConfig, RunRequest};
 use crate::error::PipelineError;
 use crate::gate::{Digest, ReadBack};
 use crate::output::counting::CountingSinks;
-use crate::output::Output;
+use crate::output::{Output, RunIdentity};
 use crate::pipeline::{generate_and_write, PipelineOutcome};
 use crate::prebuilt::PrebuiltSource;
 use crate::report::{RunReport, Totals};
@@ -39,14 +39,16 @@ pub fn resolve(request: &RunRequest) -> Result<PipelineConfig, PipelineError> {
     PipelineConfig::resolve(request, available_cores())
 }
 
-/// Generates and writes the run `config` into `output`: the pipeline, then its checks on the
-/// files still under their temporary names (row and batch counts always, the data gate when
-/// asked), then the commit. Nothing appears under a final name unless every step succeeded.
+/// Generates and writes the run `config` into `output`: first the check that the manifests
+/// already there belong to the same run, then the pipeline, then its checks on the files still
+/// under their temporary names (row and batch counts always, the data gate when asked), then
+/// the commit. Nothing appears under a final name unless every step succeeded.
 pub fn execute<O: Output>(
     config: &PipelineConfig,
     output: &O,
     progress: &ProgressBar,
 ) -> Result<RunReport, PipelineError> {
+    output.check_neighbours(&RunIdentity::of(config))?;
     let outcome = with_source(config, |source| {
         generate_and_write(config, source, output, progress)
     })?;
@@ -121,7 +123,8 @@ pub fn finish<O: Output>(
     }
     let commit_started = Instant::now();
     let digest = read_back.map(|r| r.digest);
-    let files = output.commit(outcome.sinks, outcome.rows, digest)?;
+    let run = RunIdentity::of(config);
+    let files = output.commit(outcome.sinks, &run, outcome.rows, digest)?;
     let elapsed = outcome.elapsed + commit_started.elapsed();
     let totals = Totals {
         elapsed,

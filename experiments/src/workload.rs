@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use shredlab_generator::spec::{parse, SpecGenerator};
+use xxhash_rust::xxh3::xxh3_128;
 
 use crate::error::PipelineError;
 use crate::source::{BatchMaker, BatchSource};
@@ -16,6 +17,8 @@ use crate::source::{BatchMaker, BatchSource};
 pub struct SpecWorkload {
     /// The file it came from.
     pub path: PathBuf,
+    /// XXH3-128 of the file's bytes.
+    definition: u128,
     generator: SpecGenerator,
 }
 
@@ -31,8 +34,15 @@ impl SpecWorkload {
         let generator = SpecGenerator::new(&spec, seed).map_err(|e| failed(e.to_string()))?;
         Ok(Self {
             path: path.to_path_buf(),
+            definition: xxh3_128(text.as_bytes()),
             generator,
         })
+    }
+
+    /// XXH3-128 of the spec file's bytes: the same for every copy of the file, wherever it is
+    /// read from.
+    pub fn definition(&self) -> u128 {
+        self.definition
     }
 
     /// Fails when batches of `rows` rows could overflow a column's 32-bit offsets.

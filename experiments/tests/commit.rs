@@ -1,17 +1,29 @@
 //! What a run leaves on disk: every part or none under final names, a manifest written last,
-//! nothing after a signal, no empty files, and no panic when stdout is gone.
+//! nothing after a signal, an earlier run whole until a new one is committed, no empty files,
+//! and no panic when stdout is gone.
 
 mod common;
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{entries, pipeline_command, run_ok};
+use common::{assert_empty, assert_unchanged, contents, entries, pipeline_command, run_ok};
+use shredlab_experiments::config::{PipelineConfig, RunRequest};
 use shredlab_experiments::output::dir::OutputDir;
-use shredlab_experiments::output::{Output, SinkFactory};
+use shredlab_experiments::output::{Output, RunIdentity, SinkFactory};
 use shredlab_experiments::shard::Shard;
+
+/// The identity of a whole run of `rows` rows with the defaults.
+fn identity(rows: u64) -> RunIdentity {
+    let request = RunRequest {
+        rows,
+        ..RunRequest::default()
+    };
+    RunIdentity::of(&PipelineConfig::resolve(&request, 2).unwrap())
+}
 
 #[test]
 fn a_run_commits_every_part_and_its_manifest() {
@@ -40,8 +52,10 @@ fn a_run_commits_every_part_and_its_manifest() {
         ]
     );
     let output = OutputDir::prepare(dir.path(), true, Shard::WHOLE).unwrap();
-    // prepare(overwrite) withdraws the manifest: the old parts are no longer vouched for.
-    assert_eq!(output.manifest().unwrap(), None);
+    // prepare(overwrite) leaves the finished run whole: only a commit replaces it.
+    let manifest = output.manifest().unwrap().expect("the manifest stays");
+    assert_eq!(manifest.files.len(), 3);
+    assert_eq!(output.part_files().unwrap().len(), 3);
 }
 
 #[test]
@@ -56,7 +70,17 @@ fn the_manifest_lists_the_files_rows_and_digest() {
         serde_json::from_slice(&std::fs::read(dir.path().join("part-manifest.json")).unwrap())
             .unwrap();
     assert_eq!(manifest["rows"], 20000);
+    assert_eq!(manifest["verified"], true);
     assert_eq!(manifest["digest"], report["digest"]);
+    assert!(manifest["build"]["dirty"].is_boolean(), "{manifest}");
+    assert_eq!(manifest["build"], report["build"]);
+    let run = &manifest["run"];
+    assert_eq!(
+        (&run["workload"], &run["seed"], &run["rows"]),
+        (&"contacts".into(), &42.into(), &20000.into())
+    );
+    assert_eq!((&run["part"], &run["parts"]), (&0.into(), &1.into()));
+    assert_eq!(run["definition"].as_str().unwrap().len(), 32);
     let names: Vec<_> = manifest["files"]
         .as_array()
         .unwrap()
@@ -73,13 +97,19 @@ fn the_manifest_lists_the_files_rows_and_digest() {
 }
 
 #[test]
-fn a_failed_rename_leaves_no_part_under_a_final_name() {
+fn an_unverified_manifest_says_so_and_has_no_digest() {
     let dir = tempfile::tempdir().unwrap();
-    let output = OutputDir::prepare(dir.path(), true, Shard::WHOLE).unwrap();
-    // A non-empty directory where writer 1's file should go: its rename must fail.
-    let blocker = output.part_path(1);
-    std::fs::create_dir(&blocker).unwrap();
-    std::fs::write(blocker.join("keep"), b"x").unwrap();
+    run_ok(&["-n", "2000", "-q"], dir.path());
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("part-manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(manifest["verified"], false);
+    assert!(manifest.get("digest").is_none(), "{manifest}");
+}
+
+/// Commits three files into `output`, the temporary file of writer 1 gone before the commit,
+/// so that its rename fails.
+fn commit_with_a_failing_rename(output: &OutputDir) -> String {
     let sinks: Vec<_> = (0..3)
         .map(|w| {
             let mut sink = output.create(w).unwrap();
@@ -87,14 +117,32 @@ fn a_failed_rename_leaves_no_part_under_a_final_name() {
             sink
         })
         .collect();
-    let err = output.commit(sinks, 3, None).unwrap_err();
-    assert!(err.to_string().contains("part-00001.parquet"), "{err}");
-    assert_eq!(
-        entries(dir.path()),
-        ["part-00001.parquet"],
-        "only the blocker is left"
-    );
-    assert!(blocker.is_dir());
+    std::fs::remove_file(sinks[1].temp_path()).unwrap();
+    output
+        .commit(sinks, &identity(3), 3, None)
+        .unwrap_err()
+        .to_string()
+}
+
+#[test]
+fn a_failed_rename_leaves_no_part_under_a_final_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = OutputDir::prepare(dir.path(), true, Shard::WHOLE).unwrap();
+    let err = commit_with_a_failing_rename(&output);
+    assert!(err.contains("part-00001.parquet"), "{err}");
+    assert_empty(dir.path());
+}
+
+#[test]
+fn a_failed_rename_puts_the_earlier_run_back_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    run_ok(&["-n", "20000", "--writers", "2", "-q"], dir.path());
+    std::fs::write(dir.path().join("notes.txt"), b"mine").unwrap();
+    let before = contents(dir.path());
+    let output = OutputDir::prepare(dir.path(), true, Shard::WHOLE).unwrap();
+    let err = commit_with_a_failing_rename(&output);
+    assert!(err.contains("part-00001.parquet"), "{err}");
+    assert_unchanged(dir.path(), &before);
 }
 
 #[test]
@@ -113,10 +161,13 @@ fn more_writers_than_batches_write_no_empty_files() {
     );
 }
 
-/// Starts a long run, waits until its temporary files exist, and sends it `signal`.
-fn interrupt(dir: &Path, signal: &str) -> std::process::Output {
+/// Starts a long run (with `extra` arguments), waits until its temporary files exist, and sends
+/// it `signal`.
+fn interrupt(dir: &Path, signal: &str, extra: &[&str]) -> std::process::Output {
     let child: Child = pipeline_command()
-        .args(["-e", "8", "-n", "2000000000", "-q", "-o"])
+        .args(["-e", "8", "-n", "2000000000", "-q"])
+        .args(extra)
+        .arg("-o")
         .arg(dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -136,19 +187,60 @@ fn interrupt(dir: &Path, signal: &str) -> std::process::Output {
 }
 
 #[test]
-fn sigint_and_sigterm_stop_the_run_and_remove_its_files() {
-    for (signal, code) in [("-INT", 130), ("-TERM", 143)] {
+fn sigint_sigterm_and_sighup_stop_the_run_and_remove_its_files() {
+    for (signal, code) in [("-INT", 130), ("-TERM", 143), ("-HUP", 129)] {
         let dir = tempfile::tempdir().unwrap();
-        let out = interrupt(dir.path(), signal);
+        let out = interrupt(dir.path(), signal, &[]);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(code), "{signal}: {stderr}");
         assert!(stderr.contains("nothing was committed"), "{stderr}");
-        assert!(
-            entries(dir.path()).is_empty(),
-            "left {:?}",
-            entries(dir.path())
-        );
+        assert_empty(dir.path());
     }
+}
+
+#[test]
+fn an_interrupted_overwrite_leaves_the_earlier_run_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    run_ok(&["-n", "100000", "--writers", "2", "-q"], dir.path());
+    let before = contents(dir.path());
+    let out = interrupt(dir.path(), "-INT", &["--overwrite"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("nothing was committed"), "{stderr}");
+    assert_unchanged(dir.path(), &before);
+}
+
+#[test]
+fn what_a_killed_run_left_is_named_with_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let temporary = ".part-00000.parquet.a1b2c3.tmp";
+    std::fs::write(dir.path().join(temporary), b"half").unwrap();
+    std::fs::write(dir.path().join("notes.txt"), b"mine").unwrap();
+    let refused = |dir: &Path| {
+        let out = pipeline_command()
+            .args(["-n", "1000", "-q", "-o"])
+            .arg(dir)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let stderr = refused(dir.path());
+    assert!(
+        stderr.contains(&format!(
+            "it holds {temporary}, a temporary file of a run that was killed): pass --overwrite to remove it"
+        )),
+        "{stderr}"
+    );
+    let set_aside = ".part-manifest.json.f00.old.tmp";
+    std::fs::write(dir.path().join(set_aside), b"{}").unwrap();
+    let stderr = refused(dir.path());
+    assert!(
+        stderr.contains(set_aside)
+            && stderr.contains("set aside by a run killed while it committed")
+            && stderr.contains("rename every .NAME.XXXX.old.tmp file back to NAME"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -281,4 +373,97 @@ fn sink_count_encodes_and_counts_without_writing() {
         assert!(report["cores_busy"].as_f64().unwrap() >= 0.0);
         assert!(!out_dir.exists());
     }
+}
+
+/// Runs `pipeline ARGS --overwrite -o MOUNT` on a tmpfs of `bytes` bytes mounted at MOUNT in a
+/// private mount namespace, after the same run without `--overwrite` when `earlier`; returns its
+/// exit code, its stderr and what it left on the tmpfs, or `None` where this system cannot
+/// mount one (no user namespaces).
+fn on_a_small_tmpfs(
+    bytes: u64,
+    earlier: bool,
+    args: &[&str],
+) -> Option<(i32, String, BTreeMap<String, Vec<u8>>)> {
+    const SCRIPT: &str = r#"
+        bytes=$1 mount=$2 left=$3 earlier=$4 bin=$5; shift 5
+        mount -t tmpfs -o size="$bytes" tmpfs "$mount" || exit 99
+        if [ "$earlier" = true ]; then "$bin" "$@" -o "$mount" > /dev/null || exit 98; fi
+        code=0
+        "$bin" "$@" --overwrite -o "$mount" > /dev/null 2> "$left/../stderr" || code=$?
+        cp -a "$mount/." "$left/"
+        exit $code
+    "#;
+    let scratch = tempfile::tempdir().unwrap();
+    let (mount, left) = (scratch.path().join("mount"), scratch.path().join("left"));
+    std::fs::create_dir(&mount).unwrap();
+    std::fs::create_dir(&left).unwrap();
+    let out = Command::new("unshare")
+        .args([
+            "--user",
+            "--map-root-user",
+            "--mount",
+            "sh",
+            "-c",
+            SCRIPT,
+            "sh",
+        ])
+        .arg(bytes.to_string())
+        .args([&mount, &left])
+        .arg(earlier.to_string())
+        .arg(env!("CARGO_BIN_EXE_pipeline"))
+        .args(args)
+        .output()
+        .ok()?;
+    match out.status.code() {
+        Some(99) | None => {
+            eprintln!(
+                "skipped: cannot mount a tmpfs here: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            None
+        }
+        Some(98) => panic!("the earlier run did not fit"),
+        Some(code) => {
+            let stderr = std::fs::read_to_string(scratch.path().join("stderr")).unwrap();
+            Some((code, stderr, contents(&left)))
+        }
+    }
+}
+
+#[test]
+fn a_disk_full_at_the_manifest_leaves_no_run_or_the_earlier_one_whole() {
+    // One producer: every run writes the same bytes, so the sizes below are exact.
+    let args = ["-n", "30000", "--producers", "1", "--writers", "2", "-q"];
+    let reference = tempfile::tempdir().unwrap();
+    run_ok(&args, reference.path());
+    let page: u64 = String::from_utf8(
+        Command::new("getconf")
+            .arg("PAGESIZE")
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap()
+    .trim()
+    .parse()
+    .unwrap();
+    let part_pages: u64 = (0..2)
+        .map(|w| {
+            let path = reference.path().join(format!("part-0000{w}.parquet"));
+            std::fs::metadata(path).unwrap().len().div_ceil(page)
+        })
+        .sum();
+    // Room for the new parts and nothing more: the manifest cannot be written.
+    let Some((code, stderr, left)) = on_a_small_tmpfs(part_pages * page, false, &args) else {
+        return;
+    };
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("No space left"), "{stderr}");
+    assert!(left.is_empty(), "left {:?}", left.keys());
+    // The same with an earlier run (its parts and manifest) on the disk too.
+    let room = (2 * part_pages + 1) * page;
+    let (code, stderr, left) = on_a_small_tmpfs(room, true, &args).unwrap();
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("No space left"), "{stderr}");
+    assert!(left == contents(reference.path()), "left {:?}", left.keys());
 }

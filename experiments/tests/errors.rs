@@ -4,11 +4,11 @@ mod common;
 
 use std::io;
 
-use common::{entries, pipeline_command, run_pipeline};
+use common::{assert_empty, assert_unchanged, contents, entries, pipeline_command, run_pipeline};
 use indicatif::ProgressBar;
 use shredlab_experiments::config::{PipelineConfig, RunRequest};
 use shredlab_experiments::error::PipelineError;
-use shredlab_experiments::fault::PanickingSource;
+use shredlab_experiments::fault::{FaultySinks, PanickingSource, SinkFault};
 use shredlab_experiments::output::dir::OutputDir;
 use shredlab_experiments::output::SinkFactory;
 use shredlab_experiments::pipeline::generate_and_write;
@@ -389,10 +389,121 @@ fn a_panicking_producer_ends_the_run_with_an_error_and_no_files() {
             err.to_string().contains("injected producer failure"),
             "{err}"
         );
+        assert_empty(dir.path());
+    }
+}
+
+#[test]
+fn a_failing_writer_leaves_the_earlier_run_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_pipeline(&["-n", "20000", "-q", "-o", dir.path().to_str().unwrap()]);
+    assert!(out.status.success());
+    let before = contents(dir.path());
+    let output = OutputDir::prepare(dir.path(), true, Shard::WHOLE).unwrap();
+    let config = config(2, 2);
+    let sinks = FaultySinks::new(&output, SinkFault::FailAfter(100_000));
+    let err = generate_and_write(&config, &contacts(&config), &sinks, &ProgressBar::hidden())
+        .unwrap_err();
+    assert!(err.to_string().contains("injected write failure"), "{err}");
+    assert_unchanged(dir.path(), &before);
+}
+
+/// The `pipeline` command with `env` and no other `AWS_*` variable of the tests' environment.
+fn with_aws_env(env: &[(&str, &str)]) -> std::process::Command {
+    let mut command = pipeline_command();
+    for (name, _) in std::env::vars().filter(|(k, _)| k.starts_with("AWS_")) {
+        command.env_remove(name);
+    }
+    command.envs(env.iter().copied());
+    command
+}
+
+/// Runs `pipeline ARGS` in a fresh directory with `env` (see [`with_aws_env`]); returns its exit
+/// code, its stderr, and what it created in that directory.
+fn run_in_scratch(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String, Vec<String>) {
+    let scratch = tempfile::tempdir().unwrap();
+    let out = with_aws_env(env)
+        .args(args)
+        .current_dir(scratch.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.code(), stderr, entries(scratch.path()))
+}
+
+#[test]
+fn output_urls_of_other_kinds_are_refused_and_create_nothing() {
+    for (url, says) in [
+        (
+            "S3://bucket/p",
+            "the scheme S3:// is not lower case: write s3://bucket/p",
+        ),
+        (
+            "gs://bucket/p",
+            "gs:// is not a destination this program writes to",
+        ),
+        ("http://127.0.0.1:1/x", "http:// is not a destination"),
+        ("file://host/x", "not the host 'host': write file:///PATH"),
+    ] {
+        let (code, stderr, created) = run_in_scratch(&["-n", "10", "-q", "-o", url], &[]);
+        assert_eq!(code, Some(1), "{url}: {stderr}");
+        assert!(stderr.contains(says), "{url}: {stderr}");
+        assert!(created.is_empty(), "{url} created {created:?}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("file://{}/pct%20x", dir.path().display());
+    assert!(run_pipeline(&["-n", "10", "-q", "-o", &url])
+        .status
+        .success());
+    assert_eq!(entries(dir.path()), ["pct x"]);
+}
+
+#[test]
+fn a_plain_http_endpoint_without_allow_http_names_the_variable() {
+    let keys = [("AWS_ACCESS_KEY_ID", "k"), ("AWS_SECRET_ACCESS_KEY", "s")];
+    let env = [keys[0], keys[1], ("AWS_ENDPOINT", "http://127.0.0.1:1")];
+    let (code, stderr, _) = run_in_scratch(&["-n", "10", "-q", "-o", "s3://b/p"], &env);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr
+            .contains("the endpoint http://127.0.0.1:1 is plain http:// (set AWS_ALLOW_HTTP=true"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn without_credentials_no_metadata_service_is_asked() {
+    // A stand-in metadata service: the client must not connect to it.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let endpoint = format!("http://{}", listener.local_addr().unwrap());
+    let base = [
+        ("AWS_ENDPOINT", "http://127.0.0.1:1"),
+        ("AWS_ALLOW_HTTP", "true"),
+        ("AWS_METADATA_ENDPOINT", endpoint.as_str()),
+    ];
+    for disabled in [None, Some("true")] {
+        let mut env = base.to_vec();
+        env.extend(disabled.map(|value| ("AWS_EC2_METADATA_DISABLED", value)));
+        let mut command = with_aws_env(&env);
+        if disabled.is_none() {
+            command.env_remove("AWS_EC2_METADATA_DISABLED");
+        }
+        let out = command
+            .args(["-n", "10", "-q", "-o", "s3://b/p"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
         assert!(
-            entries(dir.path()).is_empty(),
-            "left {:?}",
-            entries(dir.path())
+            stderr.contains("no credentials are set")
+                && stderr.contains("set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+                && stderr.contains("AWS_EC2_METADATA_DISABLED=false"),
+            "{stderr}"
+        );
+        assert!(
+            listener.accept().is_err(),
+            "the metadata service was asked ({disabled:?})"
         );
     }
 }

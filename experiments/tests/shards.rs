@@ -1,8 +1,9 @@
-//! Sharding: the parts of a run, written into one directory, hold exactly the run's data.
+//! Sharding: the parts of a run, written into one directory, hold exactly the run's data, say
+//! which run and part they are, and do not mix with another run's unnoticed.
 
 mod common;
 
-use common::pipeline_command;
+use common::{pipeline_command, run_ok};
 use indicatif::ProgressBar;
 use shredlab_experiments::config::RunRequest;
 use shredlab_experiments::gate::Digest;
@@ -48,6 +49,12 @@ fn parts_compose_into_the_whole_run() {
             let shard = Shard::try_new(part, parts).unwrap();
             let manifest = Manifest::read(dir.path(), shard).unwrap().unwrap();
             files.extend(manifest.paths(dir.path()));
+            let run = &manifest.run;
+            assert_eq!(
+                (run.seed, run.rows, run.part, run.parts),
+                (42, ROWS, part, parts)
+            );
+            assert!(manifest.verified);
         }
         let mut on_disk: Vec<_> = std::fs::read_dir(dir.path())
             .unwrap()
@@ -86,4 +93,62 @@ fn bad_parts_are_rejected_with_the_fix() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).contains("--parts must be at least 1"));
+}
+
+#[test]
+fn a_shard_of_another_run_is_refused_or_with_overwrite_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let shard = |part: &'static str, extra: &[&'static str]| {
+        let mut args = vec!["-n", "3000", "-q", "--parts", "2", "--part", part];
+        args.extend_from_slice(extra);
+        args
+    };
+    run_ok(&shard("0", &[]), dir.path());
+    run_ok(&shard("1", &[]), dir.path());
+    let first = "shard-00000-of-00002-part-manifest.json";
+    for (extra, says) in [
+        (&["--seed", "7", "--overwrite"][..], "--seed 42, this run 7"),
+        (
+            &["-n", "4000", "--overwrite"][..],
+            "--rows 3000, this run 4000",
+        ),
+        (
+            &["--zipf-exponent", "0.5", "--overwrite"][..],
+            "other contacts settings such as --zipf-exponent",
+        ),
+    ] {
+        // Shard 1 rerun unlike shard 0: refused without --overwrite (here: its own files are
+        // there, so drop it and put them in a fresh directory with shard 0's manifest).
+        let fresh = tempfile::tempdir().unwrap();
+        std::fs::copy(dir.path().join(first), fresh.path().join(first)).unwrap();
+        let plain: Vec<_> = shard("1", extra)
+            .into_iter()
+            .filter(|a| *a != "--overwrite")
+            .collect();
+        let out = pipeline_command()
+            .args(&plain)
+            .arg("-o")
+            .arg(fresh.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains(first)
+                && stderr.contains("belongs to another run")
+                && stderr.contains(says)
+                && stderr.contains("write this run to another --output"),
+            "{stderr}"
+        );
+        assert_eq!(common::entries(fresh.path()), [first], "it wrote nothing");
+        // With --overwrite (replacing the shards one by one) it runs, and warns.
+        let out = run_ok(&shard("1", extra), dir.path());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("warning")
+                && stderr.contains(says)
+                && stderr.contains("mixes two runs"),
+            "{stderr}"
+        );
+    }
 }

@@ -75,6 +75,7 @@ fn objects_are_the_bytes_of_a_local_run_and_appear_with_their_manifest() {
     }
     let manifest: Manifest =
         serde_json::from_slice(&server.get("runs/one/part-manifest.json")).unwrap();
+    assert!(manifest.verified && manifest.digest.is_some());
     assert_eq!(
         manifest,
         Manifest::read(local.path(), Shard::WHOLE).unwrap().unwrap()
@@ -149,8 +150,9 @@ fn refused_credentials_a_missing_bucket_and_no_server_are_named() {
     assert_eq!(server.unfinished_uploads(), 0);
 }
 
-/// Starts a run long enough to be stopped mid-upload, and waits until its upload has begun.
-fn start_long_run(server: &LocalS3, prefix: &str) -> std::process::Child {
+/// Starts a run (with `extra` arguments) long enough to be stopped mid-upload, and waits until
+/// its upload has begun.
+fn start_long_run(server: &LocalS3, prefix: &str, extra: &[&str]) -> std::process::Child {
     let child = server
         .pipeline_command()
         .args([
@@ -162,6 +164,7 @@ fn start_long_run(server: &LocalS3, prefix: &str) -> std::process::Child {
             "-o",
             &format!("s3://{BUCKET}/{prefix}"),
         ])
+        .args(extra)
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
@@ -173,17 +176,22 @@ fn start_long_run(server: &LocalS3, prefix: &str) -> std::process::Child {
     child
 }
 
-#[test]
-fn a_signal_mid_upload_aborts_the_upload() {
-    let server = LocalS3::start();
-    let child = start_long_run(&server, "sig");
+/// Starts a long run (see [`start_long_run`]), sends it `signal` mid-upload, and waits for it.
+fn interrupt(server: &LocalS3, prefix: &str, extra: &[&str], signal: &str) -> Output {
+    let child = start_long_run(server, prefix, extra);
     std::thread::sleep(Duration::from_millis(300));
     let status = std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
+        .args([signal, &child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
-    let out = child.wait_with_output().unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_signal_mid_upload_aborts_the_upload() {
+    let server = LocalS3::start();
+    let out = interrupt(&server, "sig", &[], "-TERM");
     assert_eq!(out.status.code(), Some(143), "{}", stderr(&out));
     assert!(server.keys("sig").is_empty());
     assert_eq!(server.unfinished_uploads(), 0);
@@ -192,7 +200,7 @@ fn a_signal_mid_upload_aborts_the_upload() {
 #[test]
 fn a_server_killed_mid_upload_fails_the_run_and_its_upload_is_aborted_when_it_returns() {
     let server = LocalS3::start();
-    let mut child = start_long_run(&server, "killed");
+    let mut child = start_long_run(&server, "killed", &[]);
     server.kill();
     // The run fails its part uploads after bounded retries, then retries the abort until the
     // server answers: restart it then, as a supervisor would.
@@ -251,4 +259,67 @@ fn a_gate_mismatch_deletes_the_read_back_objects() {
     drop(sinks); // what a failed gate does
     assert!(server.keys("gate").is_empty());
     assert_eq!(server.unfinished_uploads(), 0);
+}
+
+/// Every object under `prefix` with its bytes.
+fn objects(server: &LocalS3, prefix: &str) -> Vec<(String, Vec<u8>)> {
+    server
+        .keys(prefix)
+        .into_iter()
+        .map(|key| {
+            let bytes = server.get(&format!("{prefix}/{key}"));
+            (key, bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn an_interrupted_overwrite_leaves_the_earlier_run_whole() {
+    let server = LocalS3::start();
+    let out = run_to_store(&server, &["-n", "30000", "--writers", "2"], "keep");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let before = objects(&server, "keep");
+    for extra in [&["--overwrite"][..], &["--overwrite", "--verify"]] {
+        let out = interrupt(&server, "keep", extra, "-INT");
+        assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+        assert!(
+            objects(&server, "keep") == before,
+            "{:?}",
+            server.keys("keep")
+        );
+        assert_eq!(server.unfinished_uploads(), 0);
+    }
+    // A finished overwrite replaces it, and removes what it set aside.
+    let out = run_to_store(
+        &server,
+        &["-n", "20000", "--writers", "1", "--overwrite"],
+        "keep",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        server.keys("keep"),
+        ["part-00000.parquet", "part-manifest.json"]
+    );
+    let manifest: Manifest =
+        serde_json::from_slice(&server.get("keep/part-manifest.json")).unwrap();
+    assert_eq!((manifest.rows, manifest.verified), (20000, false));
+}
+
+#[test]
+fn a_shard_of_another_run_in_the_prefix_is_refused() {
+    let server = LocalS3::start();
+    let shard = |part: &'static str, seed: &'static str| {
+        ["-n", "3000", "--parts", "2", "--part", part, "--seed", seed]
+    };
+    let out = run_to_store(&server, &shard("0", "42"), "mixed");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = run_to_store(&server, &shard("1", "7"), "mixed");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("belongs to another run")
+            && stderr(&out).contains("--seed 42, this run 7"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(server.keys("mixed").len(), 2, "{:?}", server.keys("mixed"));
 }

@@ -198,7 +198,7 @@ fn main() -> Result<()> {
         allocator.name(),
         args.reps,
         BUILD.commit,
-        BUILD.dirty,
+        BUILD.dirty_text(),
     );
     std::fs::write(
         args.output.join(format!("{stem}.md")),

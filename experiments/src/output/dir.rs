@@ -1,6 +1,5 @@
 //! [`OutputDir`]: a run's files in a local directory.
 
-use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -8,9 +7,11 @@ use shredlab_writer::PendingFile;
 
 use crate::error::PipelineError;
 use crate::gate::{Digest, ReadBack};
+use crate::output::identity::check_neighbours;
+use crate::output::replace::{Entries, SetAside};
 use crate::output::{
-    blocks_new_run, cleared_by_overwrite, is_part_file, part_name, CommittedFile, Manifest, Output,
-    SinkFactory, SyncMode,
+    blocking_entry, is_own_temporary, is_part_file, nonce, part_name, CommittedFile, Manifest,
+    Output, RunIdentity, SinkFactory, SyncMode,
 };
 use crate::shard::Shard;
 
@@ -18,12 +19,15 @@ use crate::shard::Shard;
 /// name and renamed only after the whole run succeeded, then `PREFIXmanifest.json`, written last,
 /// which lists them: a set of part files without its manifest is not a finished run. The prefix
 /// is `part-` for a whole run and names the shard otherwise, so the shards of one run can share a
-/// directory.
+/// directory. An earlier run of the same files stays whole until the new one is committed (see
+/// [`Output::commit`]).
 #[derive(Debug, Clone)]
 pub struct OutputDir {
     dir: PathBuf,
     shard: Shard,
     prefix: String,
+    overwrite: bool,
+    nonce: String,
     writeback_step: Option<u64>,
     sync: SyncMode,
 }
@@ -31,8 +35,8 @@ pub struct OutputDir {
 impl OutputDir {
     /// Checks `dir` and creates it if missing. A directory holding anything but other shards'
     /// files is refused unless `overwrite`, so no earlier output is replaced by accident. With
-    /// `overwrite`, this run's (or shard's) manifest and temporary files left by killed runs are
-    /// removed at once; its old part files go when the new ones are committed.
+    /// `overwrite`, the temporary files killed runs of this run (or shard) left are removed at
+    /// once; its earlier part files and manifest stay until the new ones are committed.
     pub fn prepare(
         dir: impl Into<PathBuf>,
         overwrite: bool,
@@ -50,20 +54,22 @@ impl OutputDir {
             dir,
             shard,
             prefix: shard.file_prefix(),
+            overwrite,
+            nonce: nonce(),
             writeback_step: None,
             sync: SyncMode::End,
         };
+        let names = output.names()?;
         if overwrite {
-            // From here until this run's commit, the old part files are not vouched for.
-            output.remove_where(|name| cleared_by_overwrite(name, &output.prefix))?;
-        } else if let Some(example) = output
-            .names()?
-            .into_iter()
-            .find(|name| blocks_new_run(name, &output.prefix, shard))
-        {
+            for name in names.iter().filter(|n| is_own_temporary(n, &output.prefix)) {
+                output.remove(name)?;
+            }
+        } else if let Some((example, found)) = blocking_entry(names, &output.prefix, shard) {
             return Err(PipelineError::OutputNotEmpty {
                 example,
                 dir: output.dir,
+                what: found.what(),
+                fix: found.fix(),
             });
         }
         Ok(output)
@@ -114,36 +120,63 @@ impl OutputDir {
         Ok(parts)
     }
 
+    /// Renames every file to its final name, then writes the manifest. If a step fails, every
+    /// file this run put under a final name is removed again: the earlier run's files were set
+    /// aside, so nothing else can be there.
+    fn install(
+        &self,
+        sized: Vec<(PendingFile, u64)>,
+        run: &RunIdentity,
+        rows: u64,
+        digest: Option<Digest>,
+    ) -> Result<Vec<CommittedFile>, PipelineError> {
+        let mut installed = Vec::with_capacity(sized.len() + 1);
+        let result = self.rename_then_list(sized, run, rows, digest, &mut installed);
+        if result.is_err() {
+            for path in &installed {
+                // Best effort: the error that failed the commit is what the user must see.
+                let _ = std::fs::remove_file(path);
+            }
+        }
+        result
+    }
+
+    /// The steps of [`OutputDir::install`], recording in `installed` every final path they may
+    /// have filled before it fails (a rename whose directory sync failed left its file there).
+    fn rename_then_list(
+        &self,
+        sized: Vec<(PendingFile, u64)>,
+        run: &RunIdentity,
+        rows: u64,
+        digest: Option<Digest>,
+        installed: &mut Vec<PathBuf>,
+    ) -> Result<Vec<CommittedFile>, PipelineError> {
+        let mut committed = Vec::with_capacity(sized.len());
+        for (sink, bytes) in sized {
+            installed.push(sink.path().to_path_buf());
+            let path = sink.commit()?;
+            committed.push(CommittedFile {
+                location: path.display().to_string(),
+                name: file_name(&path),
+                bytes,
+            });
+        }
+        installed.push(self.dir.join(self.manifest_name()));
+        self.write_manifest(&committed, run, rows, digest)?;
+        Ok(committed)
+    }
+
     fn write_manifest(
         &self,
         files: &[CommittedFile],
+        run: &RunIdentity,
         rows: u64,
         digest: Option<Digest>,
     ) -> Result<(), PipelineError> {
         let mut file = self.pending(self.dir.join(self.manifest_name()))?;
-        file.write_all(&Manifest::json_of(files, rows, digest))
+        file.write_all(&Manifest::json_of(files, run, rows, digest))
             .map_err(|e| self.io_error(e))?;
         file.commit()?;
-        Ok(())
-    }
-
-    /// The names of the directory's entries.
-    fn names(&self) -> Result<Vec<String>, PipelineError> {
-        let mut names = Vec::new();
-        for entry in std::fs::read_dir(&self.dir).map_err(|e| self.io_error(e))? {
-            let entry = entry.map_err(|e| self.io_error(e))?;
-            names.push(entry.file_name().to_string_lossy().into_owned());
-        }
-        Ok(names)
-    }
-
-    /// Removes the entries whose names match `doomed`.
-    fn remove_where(&self, doomed: impl Fn(&str) -> bool) -> Result<(), PipelineError> {
-        for name in self.names()?.into_iter().filter(|n| doomed(n)) {
-            let path = self.dir.join(name);
-            std::fs::remove_file(&path)
-                .map_err(|source| PipelineError::RemoveStale { path, source })?;
-        }
         Ok(())
     }
 
@@ -161,6 +194,45 @@ impl OutputDir {
             dir: self.dir.clone(),
             source,
         }
+    }
+}
+
+impl Entries for OutputDir {
+    fn names(&self) -> Result<Vec<String>, PipelineError> {
+        let mut names = Vec::new();
+        for entry in std::fs::read_dir(&self.dir).map_err(|e| self.io_error(e))? {
+            let entry = entry.map_err(|e| self.io_error(e))?;
+            names.push(entry.file_name().to_string_lossy().into_owned());
+        }
+        Ok(names)
+    }
+
+    fn read(&self, name: &str) -> Result<Vec<u8>, PipelineError> {
+        std::fs::read(self.dir.join(name)).map_err(|e| self.io_error(e))
+    }
+
+    fn rename(&self, from: &str, to: &str) -> Result<(), PipelineError> {
+        let (from, to) = (self.dir.join(from), self.dir.join(to));
+        std::fs::rename(&from, &to).map_err(|source| PipelineError::Rename { from, to, source })
+    }
+
+    fn remove(&self, name: &str) -> Result<(), PipelineError> {
+        let path = self.dir.join(name);
+        std::fs::remove_file(&path).map_err(|source| PipelineError::RemoveStale { path, source })
+    }
+
+    /// Syncs the directory, so the earlier run is out of the way before new names appear.
+    fn settle(&self) -> Result<(), PipelineError> {
+        match self.sync {
+            SyncMode::End => std::fs::File::open(&self.dir)
+                .and_then(|dir| dir.sync_all())
+                .map_err(|e| self.io_error(e)),
+            SyncMode::None => Ok(()),
+        }
+    }
+
+    fn location(&self, name: &str) -> String {
+        self.dir.join(name).display().to_string()
     }
 }
 
@@ -182,10 +254,16 @@ impl Output for OutputDir {
         Ok(ReadBack::of_parquet_files(&paths)?)
     }
 
-    /// Every file synced, then renamed, then the manifest written (see [`Output::commit`]).
+    fn check_neighbours(&self, run: &RunIdentity) -> Result<(), PipelineError> {
+        check_neighbours(self, &self.prefix, run, self.overwrite)
+    }
+
+    /// Every file synced, the earlier run set aside, every file renamed, the manifest written,
+    /// the earlier run removed (see [`Output::commit`]).
     fn commit(
         &self,
         sinks: Vec<PendingFile>,
+        run: &RunIdentity,
         rows: u64,
         digest: Option<Digest>,
     ) -> Result<Vec<CommittedFile>, PipelineError> {
@@ -195,31 +273,21 @@ impl Output for OutputDir {
             let bytes = sink.file().metadata().map_err(|e| self.io_error(e))?.len();
             sized.push((sink, bytes));
         }
-        let mut renamed: Vec<PathBuf> = Vec::with_capacity(sized.len());
-        let mut committed = Vec::with_capacity(sized.len());
-        for (sink, bytes) in sized {
-            match sink.commit() {
-                Ok(path) => {
-                    committed.push(CommittedFile {
-                        location: path.display().to_string(),
-                        name: file_name(&path),
-                        bytes,
-                    });
-                    renamed.push(path);
-                }
-                Err(error) => {
-                    for path in &renamed {
-                        // Best effort: the rename error below is what the user must see.
-                        let _ = std::fs::remove_file(path);
-                    }
-                    return Err(error.into());
-                }
+        let names: Vec<String> = sized
+            .iter()
+            .map(|(sink, _)| file_name(sink.path()))
+            .collect();
+        let earlier = SetAside::begin(self, &self.prefix, &self.nonce, &names)?;
+        match self.install(sized, run, rows, digest) {
+            Ok(committed) => {
+                earlier.discard();
+                Ok(committed)
+            }
+            Err(error) => {
+                earlier.restore();
+                Err(error)
             }
         }
-        let keep: HashSet<&str> = committed.iter().map(|f| f.name.as_str()).collect();
-        self.remove_where(|name| is_part_file(name, &self.prefix) && !keep.contains(name))?;
-        self.write_manifest(&committed, rows, digest)?;
-        Ok(committed)
     }
 }
 

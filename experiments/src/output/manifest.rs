@@ -1,4 +1,5 @@
-//! The manifest: the file, written last, that lists a finished run's files and what they hold.
+//! The manifest: the file, written last, that lists a finished run's files, what they hold and
+//! which run they belong to.
 
 use std::path::{Path, PathBuf};
 
@@ -7,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::build_info::{BuildInfo, BUILD};
 use crate::error::PipelineError;
 use crate::gate::Digest;
+use crate::output::RunIdentity;
 use crate::shard::Shard;
 
 /// One finished output file.
@@ -20,15 +22,21 @@ pub struct CommittedFile {
     pub bytes: u64,
 }
 
-/// What `PREFIXmanifest.json` says: the run's files, and what they hold.
+/// What `PREFIXmanifest.json` says: the run's files, what they hold, and which run (and part of
+/// it) they are.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
     /// File names in the directory, in writer order, with their sizes.
     pub files: Vec<ManifestFile>,
     /// Rows in all the files together.
     pub rows: u64,
-    /// The gate's digest of the files, when the run was verified.
+    /// Whether the data gate read the files back and found the rows produced (`--verify`).
+    pub verified: bool,
+    /// The gate's digest of the files: only when `verified`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub digest: Option<Digest>,
+    /// The run the files belong to, and which part of it they are.
+    pub run: RunIdentity,
     /// The binary that wrote them.
     pub build: BuildInfo,
 }
@@ -39,8 +47,14 @@ impl Manifest {
         format!("{prefix}manifest.json")
     }
 
-    /// The manifest of a run that committed `files`, as the bytes of its JSON.
-    pub fn json_of(files: &[CommittedFile], rows: u64, digest: Option<Digest>) -> Vec<u8> {
+    /// The manifest of `files`, committed by `run` with `rows` (and the gate's `digest` when it
+    /// checked them), as the bytes of its JSON.
+    pub fn json_of(
+        files: &[CommittedFile],
+        run: &RunIdentity,
+        rows: u64,
+        digest: Option<Digest>,
+    ) -> Vec<u8> {
         let manifest = Manifest {
             files: files
                 .iter()
@@ -50,7 +64,9 @@ impl Manifest {
                 })
                 .collect(),
             rows,
+            verified: digest.is_some(),
             digest,
+            run: run.clone(),
             build: BUILD,
         };
         serde_json::to_vec_pretty(&manifest).expect("a manifest serializes")

@@ -12,10 +12,13 @@
 //! - [`counting::CountingSinks`]: no files, only byte counts (`--sink null|count`).
 //!
 //! This module holds what they share: the traits, the file naming and overwrite rules, the
-//! manifest, and the [`Destination`] that `--output` names. It imports none of its forms.
+//! manifest and the identity of the run it records, how a commit replaces an earlier run, and
+//! the [`Destination`] that `--output` names. It imports none of its forms.
 
 mod destination;
+mod identity;
 mod manifest;
+mod replace;
 
 pub mod counting;
 pub mod dir;
@@ -26,6 +29,7 @@ use std::io::Write;
 use serde::Serialize;
 
 pub use destination::{Destination, StoreUrl};
+pub use identity::RunIdentity;
 pub use manifest::{CommittedFile, Manifest, ManifestFile};
 
 use crate::error::PipelineError;
@@ -48,12 +52,21 @@ pub trait Output: SinkFactory {
     /// were written, in writer order (the data gate's read-back).
     fn read_back(&self, sinks: &mut [Self::Sink]) -> Result<ReadBack, PipelineError>;
 
-    /// Makes a finished run visible: every file under its final name, files of earlier runs
-    /// that this one did not replace removed, then the manifest, last. If a step fails, the
-    /// files already committed are removed again, so no partial set is left.
+    /// Checks the manifests beside this run's (other shards', or a whole run's) against `run`:
+    /// one that belongs to another run (another seed, row count, part count or workload) is an
+    /// error, or with `--overwrite` a warning, so that no folder silently mixes two runs.
+    fn check_neighbours(&self, run: &RunIdentity) -> Result<(), PipelineError>;
+
+    /// Makes a finished run visible, replacing the earlier run of the same files if there is
+    /// one: the earlier run's manifest withdrawn and its part files set aside, every new file
+    /// under its final name, then the new manifest, last, for the `rows` of `run` (with their
+    /// `digest` when the gate checked them); only then are the earlier run's files removed. If
+    /// a step fails, the files already committed are removed and the earlier run is put back
+    /// whole.
     fn commit(
         &self,
         sinks: Vec<Self::Sink>,
+        run: &RunIdentity,
         rows: u64,
         digest: Option<Digest>,
     ) -> Result<Vec<CommittedFile>, PipelineError>;
@@ -111,23 +124,98 @@ fn is_other_shard(name: &str, prefix: &str) -> bool {
     name.starts_with("shard-") && !name.starts_with(prefix)
 }
 
-/// Whether `name` is a temporary file of ours, `.PREFIX...tmp`, left by a run that was killed.
-fn is_own_temporary(name: &str, prefix: &str) -> bool {
+/// Whether `name` is a manifest: a whole run's or a shard's.
+fn is_manifest_file(name: &str) -> bool {
+    name == Manifest::file_name(&Shard::WHOLE.file_prefix())
+        || (name.starts_with("shard-") && name.ends_with("-part-manifest.json"))
+}
+
+/// Whether `name` is a temporary file of ours, `.PREFIX...tmp`: one a run writes before its
+/// commit, or a file of an earlier run set aside during a commit. Found before a run starts, a
+/// killed run left it, and `--overwrite` removes it (the earlier run's part files and manifest
+/// go only at the commit). Shared by directories and object stores.
+pub(crate) fn is_own_temporary(name: &str, prefix: &str) -> bool {
     name.strip_prefix('.')
         .is_some_and(|rest| rest.starts_with(prefix) && rest.ends_with(".tmp"))
 }
 
-/// Whether `--overwrite` removes `name` before the run: the manifest of the run (or shard)
-/// with files named `prefix...`, or a temporary file a killed run of it left. Its old part
-/// files go only at the commit. Shared by directories and object stores.
-pub(crate) fn cleared_by_overwrite(name: &str, prefix: &str) -> bool {
-    name == Manifest::file_name(prefix) || is_own_temporary(name, prefix)
+/// The name a commit gives the earlier run's file `name` while it sets it aside: hidden, and a
+/// temporary file of the run (see [`is_own_temporary`]).
+fn set_aside_name(name: &str, nonce: &str) -> String {
+    format!(".{name}.{nonce}{SET_ASIDE_SUFFIX}")
 }
 
-/// Whether `name` keeps a run of `shard` (files named `prefix...`) from starting without
-/// `--overwrite`: anything does, except, for a sharded run, the files of other shards.
-pub(crate) fn blocks_new_run(name: &str, prefix: &str, shard: Shard) -> bool {
-    shard.count() == 1 || !is_other_shard(name, prefix)
+/// How the names [`set_aside_name`] makes end.
+const SET_ASIDE_SUFFIX: &str = ".old.tmp";
+
+/// A token that tells this process's temporary names from those of other runs.
+pub(crate) fn nonce() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    format!("{:x}", u64::from(std::process::id()) ^ nanos)
+}
+
+/// What an entry that keeps a new run from starting is, so the refusal can name the fix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Leftover {
+    /// A file of the earlier run set aside by a run killed while it committed.
+    SetAside,
+    /// A temporary file of a run that was killed.
+    Temporary,
+    /// Anything else: a finished run's file, or a file of the user's.
+    File,
+}
+
+impl Leftover {
+    /// What `name` is, for a run (or shard) with files named `prefix...`.
+    fn of(name: &str, prefix: &str) -> Self {
+        if !is_own_temporary(name, prefix) {
+            Self::File
+        } else if name.ends_with(SET_ASIDE_SUFFIX) {
+            Self::SetAside
+        } else {
+            Self::Temporary
+        }
+    }
+
+    /// What to add after the entry's name to say what it is.
+    pub fn what(self) -> &'static str {
+        match self {
+            Self::SetAside => {
+                ", a file of the earlier run, set aside by a run killed while it committed"
+            }
+            Self::Temporary => ", a temporary file of a run that was killed",
+            Self::File => "",
+        }
+    }
+
+    /// What to do about it.
+    pub fn fix(self) -> &'static str {
+        match self {
+            Self::SetAside => "to restore the earlier run, rename every .NAME.XXXX.old.tmp file back to NAME; or pass --overwrite to remove them",
+            Self::Temporary => "pass --overwrite to remove it and replace the part files",
+            Self::File => "pass --overwrite to replace its part files",
+        }
+    }
+}
+
+/// The entry among `names` that keeps a run of `shard` (files named `prefix...`) from starting
+/// without `--overwrite`, and what it is: anything does, except, for a sharded run, the files of
+/// other shards. A file set aside by a killed commit is named first, then a temporary file.
+pub(crate) fn blocking_entry(
+    names: Vec<String>,
+    prefix: &str,
+    shard: Shard,
+) -> Option<(String, Leftover)> {
+    names
+        .into_iter()
+        .filter(|name| shard.count() == 1 || !is_other_shard(name, prefix))
+        .map(|name| {
+            let found = Leftover::of(&name, prefix);
+            (name, found)
+        })
+        .min_by_key(|(_, found)| *found)
 }
 
 #[cfg(test)]
@@ -169,10 +257,39 @@ mod tests {
     fn recognises_its_own_temporaries() {
         assert!(is_own_temporary(".part-00001.parquet.Ab12.tmp", "part-"));
         assert!(is_own_temporary(".part-manifest.json.Ab12.tmp", "part-"));
+        assert!(is_own_temporary(
+            &set_aside_name("part-00001.parquet", "f00"),
+            "part-"
+        ));
         assert!(!is_own_temporary("part-00001.parquet", "part-"));
         assert!(!is_own_temporary(
             ".shard-00000-of-00002-part-00000.parquet.x.tmp",
             "shard-00001-of-00002-part-"
         ));
+        assert!(is_manifest_file("part-manifest.json"));
+        assert!(is_manifest_file("shard-00001-of-00002-part-manifest.json"));
+        assert!(!is_manifest_file(".part-manifest.json.x.tmp"));
+    }
+
+    #[test]
+    fn a_refusal_names_what_a_killed_run_left_first() {
+        let names = |list: &[&str]| list.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        let left = names(&[
+            "notes.txt",
+            ".part-00000.parquet.Ab12.tmp",
+            ".part-00000.parquet.f00.old.tmp",
+        ]);
+        assert_eq!(
+            blocking_entry(left, "part-", Shard::WHOLE),
+            Some((".part-00000.parquet.f00.old.tmp".into(), Leftover::SetAside))
+        );
+        let left = names(&["notes.txt", ".part-00000.parquet.Ab12.tmp"]);
+        assert_eq!(
+            blocking_entry(left, "part-", Shard::WHOLE).unwrap().1,
+            Leftover::Temporary
+        );
+        let shard = Shard::try_new(1, 2).unwrap();
+        let other = names(&["shard-00000-of-00002-part-00000.parquet"]);
+        assert_eq!(blocking_entry(other, &shard.file_prefix(), shard), None);
     }
 }

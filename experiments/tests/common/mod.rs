@@ -4,6 +4,7 @@
 
 pub mod s3;
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -14,9 +15,13 @@ use shredlab_experiments::output::dir::OutputDir;
 use shredlab_experiments::report::RunReport;
 use shredlab_experiments::run::{execute, resolve};
 
-/// A command for the `pipeline` binary cargo built for these tests, to add arguments to.
+/// A command for the `pipeline` binary cargo built for these tests, to add arguments to. It
+/// never asks a cloud's instance metadata service for credentials, whatever the environment the
+/// tests run in says.
 pub fn pipeline_command() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pipeline"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pipeline"));
+    command.env("AWS_EC2_METADATA_DISABLED", "true");
+    command
 }
 
 /// Runs `pipeline ARGS` to its end, whatever its exit status, and returns its output.
@@ -74,4 +79,26 @@ pub fn verified_run(request: RunRequest) -> RunReport {
         Some(OrderedDigest::of_parquet_files(&report.files).unwrap())
     );
     report
+}
+
+/// Every file in `dir` with its bytes.
+pub fn contents(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    entries(dir)
+        .into_iter()
+        .map(|name| {
+            let bytes = std::fs::read(dir.join(&name)).unwrap();
+            (name, bytes)
+        })
+        .collect()
+}
+
+/// Asserts that `dir` holds nothing (or does not exist).
+pub fn assert_empty(dir: &Path) {
+    let left = entries(dir);
+    assert!(left.is_empty(), "left {left:?}");
+}
+
+/// Asserts that `dir` holds exactly `before`, as [`contents`] read it.
+pub fn assert_unchanged(dir: &Path, before: &BTreeMap<String, Vec<u8>>) {
+    assert!(contents(dir) == *before, "left {:?}", entries(dir));
 }

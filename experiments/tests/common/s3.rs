@@ -49,15 +49,10 @@ impl LocalS3 {
         LocalS3 { dir, env }
     }
 
-    /// Its `AWS_*` variables that configure an object_store client (the rest are for the AWS
-    /// SDK's readers).
+    /// Its `AWS_*` variables, as settings of the pipeline's S3 client (they include
+    /// `AWS_EC2_METADATA_DISABLED=true`: no test asks a metadata service).
     pub fn settings(&self) -> Vec<(String, String)> {
-        let sdk_only = ["AWS_EC2_METADATA_DISABLED"];
-        self.env
-            .iter()
-            .filter(|(k, _)| !sdk_only.contains(&k.as_str()))
-            .cloned()
-            .collect()
+        self.env.clone()
     }
 
     /// The value of one of its `AWS_*` variables.

@@ -128,7 +128,8 @@ def build_stamp(plan: Plan) -> dict:
     """The commit and dirty flag the Rust binaries were built from."""
     report = _child([str(plan.bin_dir / "pipeline"), "--rows", "1", "--sink", "null", "--json", "--quiet"])
     build = report.get("build", {})
-    return {"commit": build.get("commit"), "dirty": {"true": True, "false": False}.get(str(build.get("dirty")))}
+    dirty = build.get("dirty")
+    return {"commit": build.get("commit"), "dirty": dirty if isinstance(dirty, bool) else None}
 
 
 def versions() -> dict[str, str]:

@@ -1,6 +1,13 @@
 //! The S3 client of an output URL: a store configured the standard way (the URL, then the
 //! `AWS_*` environment variables), the runtime its requests run on, and errors that say what
 //! to fix.
+//!
+//! It sends nothing to an address the user did not name. Credentials come from
+//! `AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY`, or from a provider the environment sets up
+//! explicitly (a web identity token file, a container credentials URI); `AWS_SKIP_SIGNATURE=true`
+//! needs none. Without any of those, the cloud instance metadata service (169.254.169.254) is
+//! asked only when `AWS_EC2_METADATA_DISABLED=false` says so: unlike the AWS SDKs, which ask it
+//! unless the variable is `true`, so that a laptop or a CI job never sends a request there.
 
 use std::future::Future;
 use std::sync::{Arc, Once};
@@ -32,23 +39,34 @@ pub struct Client {
 
 impl Client {
     /// The S3 client of `url`, configured from the `AWS_*` environment variables (endpoint,
-    /// region, keys, `AWS_ALLOW_HTTP`), then `settings` (the same names, e.g.
-    /// `("AWS_ENDPOINT", "http://...")`, which win), with bounded retries and time-outs.
+    /// region, keys, `AWS_ALLOW_HTTP`, `AWS_EC2_METADATA_DISABLED`), then `settings` (the same
+    /// names, e.g. `("AWS_ENDPOINT", "http://...")`, which win), with bounded retries and
+    /// time-outs. Refuses a plain `http://` endpoint without `AWS_ALLOW_HTTP`, and a client
+    /// without credentials that would ask the instance metadata service unasked.
     pub fn connect(url: &StoreUrl, settings: &[(String, String)]) -> Result<Client, PipelineError> {
         install_tls_provider();
+        let refused = |message: String, hint: &'static str| PipelineError::Store {
+            action: "cannot configure the S3 client for",
+            url: url.to_string(),
+            message,
+            hint,
+        };
         let mut builder = AmazonS3Builder::from_env();
+        let mut metadata = std::env::var(METADATA_DISABLED).ok();
         for (name, value) in settings {
+            if name == METADATA_DISABLED {
+                metadata = Some(value.clone());
+                continue;
+            }
             let key = name
                 .to_ascii_lowercase()
                 .parse()
-                .map_err(|_| PipelineError::Store {
-                    action: "cannot configure the S3 client for",
-                    url: url.to_string(),
-                    message: format!("{name} is not an S3 setting"),
-                    hint: "",
-                })?;
+                .map_err(|_| refused(format!("{name} is not an S3 setting"), ""))?;
             builder = builder.with_config(key, value);
         }
+        check_plain_http(&builder).map_err(|message| refused(message, PLAIN_HTTP))?;
+        check_credentials(&builder, metadata.as_deref())
+            .map_err(|(message, hint)| refused(message, hint))?;
         let store = builder
             .with_bucket_name(&url.bucket)
             .with_retry(RetryConfig {
@@ -98,6 +116,75 @@ fn client_key(key: ClientConfigKey) -> AmazonS3ConfigKey {
     AmazonS3ConfigKey::Client(key)
 }
 
+/// The variable that allows (`false`) or forbids (`true`, and by default) asking the instance
+/// metadata service for credentials.
+const METADATA_DISABLED: &str = "AWS_EC2_METADATA_DISABLED";
+
+/// Whether a setting's value means yes, as object_store reads booleans.
+fn is_true(value: &str) -> bool {
+    ["true", "1", "yes", "on"].contains(&value.trim().to_ascii_lowercase().as_str())
+}
+
+/// Refuses a plain `http://` endpoint unless `AWS_ALLOW_HTTP` allows it: the client would
+/// otherwise fail every request with a bare "builder error".
+fn check_plain_http(builder: &AmazonS3Builder) -> Result<(), String> {
+    let endpoint = builder
+        .get_config_value(&AmazonS3ConfigKey::S3Endpoint)
+        .or_else(|| builder.get_config_value(&AmazonS3ConfigKey::Endpoint));
+    let allowed = builder
+        .get_config_value(&client_key(ClientConfigKey::AllowHttp))
+        .is_some_and(|value| is_true(&value));
+    match endpoint {
+        Some(endpoint) if endpoint.to_ascii_lowercase().starts_with("http://") && !allowed => {
+            Err(format!("the endpoint {endpoint} is plain http://"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Refuses a client whose credentials would come from the instance metadata service unless
+/// `metadata` (the value of `AWS_EC2_METADATA_DISABLED`) is `false`; fails on a key id without
+/// its secret, or the reverse. Which provider object_store picks follows its
+/// `AmazonS3Builder::build`: keys, then a web identity, then container credentials, then the
+/// instance metadata service. The error is the problem and what to set.
+fn check_credentials(
+    builder: &AmazonS3Builder,
+    metadata: Option<&str>,
+) -> Result<(), (String, &'static str)> {
+    let set = |key: AmazonS3ConfigKey| {
+        builder
+            .get_config_value(&key)
+            .is_some_and(|value| !value.is_empty())
+    };
+    let key_id = set(AmazonS3ConfigKey::AccessKeyId);
+    let secret = set(AmazonS3ConfigKey::SecretAccessKey);
+    if key_id != secret {
+        let (given, missing) = if key_id {
+            ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY")
+        } else {
+            ("AWS_SECRET_ACCESS_KEY", "AWS_ACCESS_KEY_ID")
+        };
+        return Err((format!("{given} is set but {missing} is not"), HALF_A_KEY));
+    }
+    let explicit = key_id
+        || builder
+            .get_config_value(&AmazonS3ConfigKey::SkipSignature)
+            .is_some_and(|value| is_true(&value))
+        || (set(AmazonS3ConfigKey::WebIdentityTokenFile) && set(AmazonS3ConfigKey::RoleArn))
+        || set(AmazonS3ConfigKey::ContainerCredentialsRelativeUri)
+        || (set(AmazonS3ConfigKey::ContainerCredentialsFullUri)
+            && set(AmazonS3ConfigKey::ContainerAuthorizationTokenFile));
+    let metadata_allowed = metadata.is_some_and(|value| value.trim().eq_ignore_ascii_case("false"));
+    if explicit || metadata_allowed {
+        return Ok(());
+    }
+    let problem = match metadata {
+        Some(value) => format!("no credentials are set, and {METADATA_DISABLED}={value} forbids asking the instance metadata service"),
+        None => "no credentials are set".to_string(),
+    };
+    Err((problem, NO_CREDENTIALS))
+}
+
 /// Installs rustls's ring provider once, for `https://` endpoints (the client's TLS is built
 /// without a provider of its own, so that no C toolchain is needed beyond ring's).
 fn install_tls_provider() {
@@ -112,7 +199,10 @@ const MISSING_BUCKET: &str =
     " (the bucket or object does not exist: create the bucket, e.g. `aws s3 mb s3://BUCKET`, or fix the URL)";
 const REFUSED_CREDENTIALS: &str =
     " (the server refused the credentials: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)";
-const NO_CREDENTIALS: &str = " (no credentials were found, so the instance metadata service was asked: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)";
+const NO_CREDENTIALS: &str = " (set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_WEB_IDENTITY_TOKEN_FILE and AWS_ROLE_ARN; AWS_SKIP_SIGNATURE=true for a public bucket; on a cloud instance, AWS_EC2_METADATA_DISABLED=false lets the pipeline ask the instance metadata service at 169.254.169.254 for its role's credentials)";
+const METADATA_FAILED: &str = " (no credentials were set, so the instance metadata service was asked, as AWS_EC2_METADATA_DISABLED=false allows: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or run on an instance with a role)";
+const HALF_A_KEY: &str = " (set both AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or neither)";
+const PLAIN_HTTP: &str = " (set AWS_ALLOW_HTTP=true to allow it, or use https://)";
 const UNREACHABLE: &str = " (cannot reach the endpoint: check AWS_ENDPOINT and that the server is running; plain http:// needs AWS_ALLOW_HTTP=true)";
 
 /// What to check when a request to the store fails with `error`: by its kind where
@@ -126,7 +216,7 @@ pub fn hint(error: &object_store::Error) -> &'static str {
             let text = error.to_string();
             let says = |codes: &[&str]| codes.iter().any(|code| text.contains(code));
             if says(&["169.254.169.254"]) {
-                NO_CREDENTIALS
+                METADATA_FAILED
             } else if says(&["NoSuchBucket"]) {
                 MISSING_BUCKET
             } else if says(&[
@@ -155,5 +245,60 @@ pub fn store_error(
         url,
         message: error.to_string(),
         hint: hint(error),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn builder(settings: &[(&str, &str)]) -> AmazonS3Builder {
+        settings
+            .iter()
+            .fold(AmazonS3Builder::new(), |builder, (name, value)| {
+                builder.with_config(name.to_ascii_lowercase().parse().unwrap(), *value)
+            })
+    }
+
+    #[test]
+    fn the_metadata_service_is_asked_only_when_allowed() {
+        let nothing = builder(&[]);
+        let err = check_credentials(&nothing, None).unwrap_err().0;
+        assert_eq!(err, "no credentials are set");
+        let err = check_credentials(&nothing, Some("true")).unwrap_err().0;
+        assert!(
+            err.contains("AWS_EC2_METADATA_DISABLED=true forbids"),
+            "{err}"
+        );
+        assert!(check_credentials(&nothing, Some("false")).is_ok());
+        for given in [
+            &[("AWS_ACCESS_KEY_ID", "k"), ("AWS_SECRET_ACCESS_KEY", "s")][..],
+            &[("AWS_SKIP_SIGNATURE", "true")],
+            &[("AWS_WEB_IDENTITY_TOKEN_FILE", "/t"), ("AWS_ROLE_ARN", "r")],
+            &[("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "/v2/creds")],
+        ] {
+            assert!(
+                check_credentials(&builder(given), Some("true")).is_ok(),
+                "{given:?}"
+            );
+        }
+        let err = check_credentials(&builder(&[("AWS_ACCESS_KEY_ID", "k")]), None)
+            .unwrap_err()
+            .0;
+        assert_eq!(
+            err,
+            "AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not"
+        );
+    }
+
+    #[test]
+    fn plain_http_needs_allow_http() {
+        let plain = [("AWS_ENDPOINT", "http://127.0.0.1:1")];
+        let err = check_plain_http(&builder(&plain)).unwrap_err();
+        assert_eq!(err, "the endpoint http://127.0.0.1:1 is plain http://");
+        let allowed = [plain[0], ("AWS_ALLOW_HTTP", "true")];
+        assert!(check_plain_http(&builder(&allowed)).is_ok());
+        assert!(check_plain_http(&builder(&[("AWS_ENDPOINT", "https://s3.example")])).is_ok());
+        assert!(check_plain_http(&builder(&[])).is_ok());
     }
 }
