@@ -1,6 +1,6 @@
 //! The pipeline: P producer threads make batches, a channel per writer carries batch `i` to writer
 //! `i mod W` (in arrival order, or in index order through the ordered hand-off of
-//! [`crate::reorder`]), and each writer encodes its own Parquet stream. Any failure, and SIGINT or SIGTERM,
+//! [`crate::reorder`]), and each writer encodes its own Parquet stream. Any failure, and SIGINT, SIGTERM or SIGHUP,
 //! stops every thread. The finished sinks go back to the caller, which checks and commits them.
 
 use std::io::{self, Write};
@@ -316,7 +316,7 @@ type Joined<W> = io::Result<(Vec<WriterResult<W>>, Vec<ProducerResult>)>;
 
 /// Generates every batch of `config` from `source` and writes them to sinks from `sinks`: one
 /// writer thread per sink and `config.producers` producer threads. Returns the finished sinks,
-/// uncommitted. On any failure, or SIGINT / SIGTERM, every thread stops, the sinks are dropped,
+/// uncommitted. On any failure, or SIGINT / SIGTERM / SIGHUP, every thread stops, the sinks are dropped,
 /// and the root cause is returned (a writer's error rather than the producers' "writer gone"
 /// that follows from it).
 pub fn generate_and_write<S, F>(
