@@ -1,7 +1,7 @@
 //! The pipeline: P producer threads make batches, a channel per writer carries batch `i` to writer
 //! `i mod W` (in arrival order, or in index order through the ordered hand-off of
-//! [`crate::reorder`]), and each writer encodes its own Parquet stream. Any failure, and SIGINT, SIGTERM or SIGHUP,
-//! stops every thread. The finished sinks go back to the caller, which checks and commits them.
+//! [`crate::reorder`]), and each writer encodes its own Parquet stream. Any failure, and SIGINT,
+//! SIGTERM or SIGHUP, stops every thread. The finished sinks go back to the caller, which checks and commits them.
 
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
