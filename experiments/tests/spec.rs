@@ -5,8 +5,13 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{run_pipeline, verified_run};
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Date32Type, Int64Type, TimestampMillisecondType, UInt64Type};
+use arrow_array::RecordBatch;
+use arrow_schema::{DataType, TimeUnit};
+use common::{run_ok, run_pipeline, verified_run};
 use indicatif::ProgressBar;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use shredlab_experiments::catalog::Optimization;
 use shredlab_experiments::config::RunRequest;
 use shredlab_experiments::gate::Digest;
@@ -137,7 +142,32 @@ fn bad_specs_and_contacts_settings_fail_with_the_fix() {
     )
     .unwrap();
     let lineitem = preset("lineitem");
-    let cases: [(Vec<&str>, &str); 4] = [
+    let unusable = |name: &str, field: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, format!("{{\"fields\": [{field}]}}")).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let wide_binary = unusable(
+        "wide.json",
+        r#"{"name": "b", "type": {"name": "fixedsizebinary", "byteWidth": 2147483647}}"#,
+    );
+    let long_list = unusable(
+        "long.json",
+        r#"{"name": "l", "type": {"name": "fixedsizelist", "listSize": 100000}, "children": [{"name": "item", "type": {"name": "int", "bitWidth": 32}}]}"#,
+    );
+    let vocabulary = unusable(
+        "vocabulary.json",
+        r#"{"name": "s", "type": {"name": "utf8"}, "metadata": {"cardinality": 4194304, "min_length": 1000, "max_length": 1000}}"#,
+    );
+    let zone = unusable(
+        "zone.json",
+        r#"{"name": "t", "type": {"name": "timestamp", "unit": "SECOND", "timezone": "Mars/Olympus"}}"#,
+    );
+    let typo = unusable(
+        "typo.json",
+        r#"{"name": "s", "nulable": false, "type": {"name": "utf8"}}"#,
+    );
+    let cases: [(Vec<&str>, &str); 9] = [
         (
             vec!["--spec", bad.to_str().unwrap()],
             "bad.json: fields[0].children[0]: null_probability 2 must be in [0, 1]",
@@ -159,6 +189,26 @@ fn bad_specs_and_contacts_settings_fail_with_the_fix() {
             vec!["--spec", lineitem.to_str().unwrap(), "--zipf-exponent", "2"],
             "--zipf-exponent shapes the contacts table",
         ),
+        (
+            vec!["--spec", &wide_binary],
+            "wide.json: fields[0]: one row could take 2147483647 bytes, beyond the 1 GiB a batch may take",
+        ),
+        (
+            vec!["--spec", &long_list, "--batch-size", "1024"],
+            "long.json: fields[0]: a batch of 1024 rows could take 2048000000 bytes (2000000 a row), beyond the 1 GiB a batch may take: use batches of at most 536 rows (--batch-size 1024)",
+        ),
+        (
+            vec!["--spec", &vocabulary],
+            "vocabulary.json: fields[0]: its vocabulary could take 4496293888 bytes",
+        ),
+        (
+            vec!["--spec", &zone],
+            "zone.json: fields[0]: timezone \"Mars/Olympus\" is neither an IANA time zone name",
+        ),
+        (
+            vec!["--spec", &typo],
+            "typo.json: fields[0]: unknown field key \"nulable\": did you mean \"nullable\"?",
+        ),
     ];
     for (args, expected) in cases {
         let mut all = vec!["--rows", "100", "-q", "-o", out.to_str().unwrap()];
@@ -170,4 +220,54 @@ fn bad_specs_and_contacts_settings_fail_with_the_fix() {
         assert!(!stderr.contains("panicked"), "{stderr}");
         assert!(!out.exists(), "{all:?} left an output directory");
     }
+}
+
+/// The rows of the one Parquet file in `dir`, as read back (few enough for one batch).
+fn read_back(dir: &std::path::Path) -> RecordBatch {
+    let file = std::fs::File::open(dir.join("part-00000.parquet")).unwrap();
+    let mut reader = ParquetRecordBatchReaderBuilder::try_new(file)
+        .unwrap()
+        .build()
+        .unwrap();
+    reader.next().unwrap().unwrap()
+}
+
+#[test]
+fn exact_integers_and_time_types_read_back_as_the_spec_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("exact.json");
+    std::fs::write(
+        &spec,
+        r#"{"fields": [
+            {"name": "big", "nullable": false, "type": {"name": "int", "bitWidth": 64, "isSigned": false},
+             "metadata": {"distribution": "sequential", "min": 18446744073709551610}},
+            {"name": "key", "nullable": false, "type": {"name": "int", "bitWidth": 64},
+             "metadata": {"min": 9007199254740993, "max": 9007199254740993}},
+            {"name": "at", "nullable": false, "type": {"name": "timestamp", "unit": "SECOND", "timezone": "Europe/Paris"},
+             "metadata": {"distribution": "sequential", "min": 1767225600}},
+            {"name": "day", "nullable": false, "type": {"name": "date", "unit": "MILLISECOND"},
+             "metadata": {"min": 86400000, "max": 86400000}}
+        ]}"#,
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let spec_arg = spec.to_str().unwrap();
+    run_ok(
+        &["--spec", spec_arg, "--rows", "3", "-q", "--writers", "1"],
+        &out,
+    );
+    let batch = read_back(&out);
+    let big = batch.column(0).as_primitive::<UInt64Type>().values();
+    assert_eq!(big.to_vec(), [u64::MAX - 5, u64::MAX - 4, u64::MAX - 3]);
+    let key = batch.column(1).as_primitive::<Int64Type>().values();
+    assert!(key.iter().all(|k| *k == 9_007_199_254_740_993));
+    assert_eq!(
+        batch.schema().field(2).data_type(),
+        &DataType::Timestamp(TimeUnit::Millisecond, Some("Europe/Paris".into()))
+    );
+    let at = batch.column(2).as_primitive::<TimestampMillisecondType>();
+    assert_eq!(at.value(2), 1_767_225_602_000);
+    assert_eq!(batch.schema().field(3).data_type(), &DataType::Date32);
+    let day = batch.column(3).as_primitive::<Date32Type>();
+    assert!(day.values().iter().all(|d| *d == 1));
 }

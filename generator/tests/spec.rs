@@ -5,10 +5,14 @@ mod common;
 use std::collections::HashMap;
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Date32Type, Decimal128Type, Float64Type, Int32Type, Int64Type};
-use arrow_array::{Array, RecordBatch};
+use arrow_array::types::{
+    Date32Type, Date64Type, Decimal128Type, Float64Type, Int32Type, Int64Type,
+    Time32MillisecondType, Time32SecondType, TimestampMillisecondType, TimestampSecondType,
+    UInt64Type,
+};
+use arrow_array::{Array, ArrayRef, ArrowPrimitiveType, RecordBatch};
 use arrow_schema::DataType;
-use shredlab_generator::spec::{parse, SpecGenerator};
+use shredlab_generator::spec::{parquet_type, parse, Spec, SpecGenerator, MAX_NESTING};
 
 use common::chi_square;
 
@@ -18,6 +22,25 @@ fn preset(name: &str) -> SpecGenerator {
     let path = format!("{}/../specs/{name}.json", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
     SpecGenerator::new(&parse(&text).unwrap(), 42).unwrap()
+}
+
+/// Why the spec `text` is refused, by the parser or the generator.
+fn refusal(text: &str) -> String {
+    parse(text)
+        .and_then(|spec| SpecGenerator::new(&spec, 1))
+        .map(|_| ())
+        .unwrap_err()
+        .to_string()
+}
+
+/// Asserts that each spec of one field in `cases` is refused with a message that contains the
+/// text paired with it and no Rust debug output.
+fn assert_refused(cases: &[(&str, &str)]) {
+    for (field, expected) in cases {
+        let message = refusal(&format!("{{\"fields\": [{field}]}}"));
+        assert!(message.contains(expected), "{field}: got {message}");
+        assert!(!message.contains("Some("), "{message}");
+    }
 }
 
 fn one_column(field: &str, rows: u64) -> RecordBatch {
@@ -238,6 +261,13 @@ fn map_keys_are_distinct_within_each_map_and_dictionaries_hold_the_vocabulary() 
 #[test]
 fn every_type_of_the_deep_preset_is_generated() {
     let batch = preset("deep").batch(0..2_000).unwrap();
+    let text =
+        std::fs::read_to_string(format!("{}/../specs/deep.json", env!("CARGO_MANIFEST_DIR")))
+            .unwrap();
+    let declared = parse(&text).unwrap();
+    for (field, spec) in batch.schema().fields().iter().zip(&declared.fields) {
+        assert_eq!(field.data_type(), &parquet_type(spec.field.data_type()));
+    }
     let mut types = Vec::new();
     fn walk(data_type: &DataType, types: &mut Vec<String>) {
         let name = format!("{data_type:?}");
@@ -251,11 +281,10 @@ fn every_type_of_the_deep_preset_is_generated() {
             _ => {}
         }
     }
-    batch
-        .schema()
-        .fields()
+    declared
+        .fields
         .iter()
-        .for_each(|f| walk(f.data_type(), &mut types));
+        .for_each(|f| walk(f.field.data_type(), &mut types));
     for expected in [
         "Int64",
         "Struct",
@@ -296,7 +325,7 @@ fn parameters_that_do_not_fit_the_type_are_refused_with_the_path() {
     let cases = [
         (
             r#"{"name": "x", "type": {"name": "utf8"}, "metadata": {"distribution": "normal", "mean": 1, "stddev": 1}}"#,
-            "fields[0]: normal draws numbers",
+            "fields[0]: mean does not apply to strings and binaries",
         ),
         (
             r#"{"name": "x", "type": {"name": "utf8"}, "dictionary": {"indexType": {"name": "int", "bitWidth": 8}}}"#,
@@ -320,7 +349,7 @@ fn parameters_that_do_not_fit_the_type_are_refused_with_the_path() {
         ),
         (
             r#"{"name": "x", "type": {"name": "int", "bitWidth": 32}, "metadata": {"unique": true}}"#,
-            "takes none of unique",
+            "unique does not apply to numbers",
         ),
         (
             r#"{"name": "x", "type": {"name": "bool"}, "metadata": {"distribution": "sequential"}}"#,
@@ -328,7 +357,7 @@ fn parameters_that_do_not_fit_the_type_are_refused_with_the_path() {
         ),
         (
             r#"{"name": "x", "type": {"name": "struct"}, "children": [{"name": "y", "type": {"name": "utf8"}, "metadata": {"true_probability": 0.2}}]}"#,
-            "fields[0].children[0]: true_probability is for booleans",
+            "fields[0].children[0]: true_probability does not apply to strings",
         ),
         (
             r#"{"name": "m", "type": {"name": "map"}, "children": [{"name": "entries", "nullable": false, "type": {"name": "struct"}, "children": [
@@ -341,11 +370,7 @@ fn parameters_that_do_not_fit_the_type_are_refused_with_the_path() {
             "keysSorted",
         ),
     ];
-    for (field, expected) in cases {
-        let spec = parse(&format!("{{\"fields\": [{field}]}}")).unwrap();
-        let message = SpecGenerator::new(&spec, 1).unwrap_err().to_string();
-        assert!(message.contains(expected), "{field}: got {message}");
-    }
+    assert_refused(&cases);
 }
 
 #[test]
@@ -363,4 +388,336 @@ fn batches_beyond_32_bit_offsets_are_refused_before_generation() {
         "{message}"
     );
     assert!(message.contains("Large variant"), "{message}");
+}
+
+/// The one column of `batch` as u64 values.
+fn u64_values(batch: &RecordBatch) -> Vec<u64> {
+    batch
+        .column(0)
+        .as_primitive::<UInt64Type>()
+        .values()
+        .to_vec()
+}
+
+#[test]
+fn integers_keep_every_digit_of_their_bounds_and_values() {
+    let range = one_column(
+        r#"{"name": "x", "nullable": false, "type": {"name": "int", "bitWidth": 64, "isSigned": false},
+            "metadata": {"min": 18446744073709551614, "max": 18446744073709551615}}"#,
+        1_000,
+    );
+    let values = u64_values(&range);
+    assert!(values.iter().all(|v| *v >= u64::MAX - 1), "{values:?}");
+    assert!(values.contains(&u64::MAX) && values.contains(&(u64::MAX - 1)));
+    let sequential = one_column(
+        r#"{"name": "x", "nullable": false, "type": {"name": "int", "bitWidth": 64, "isSigned": false},
+            "metadata": {"distribution": "sequential", "min": 18446744073709551610}}"#,
+        7,
+    );
+    let start = u64::MAX - 5;
+    assert_eq!(
+        u64_values(&sequential),
+        [
+            start,
+            start + 1,
+            start + 2,
+            start + 3,
+            start + 4,
+            start + 5,
+            start
+        ]
+    );
+    let exact = one_column(
+        r#"{"name": "x", "nullable": false, "type": {"name": "int", "bitWidth": 64},
+            "metadata": {"min": 9007199254740993, "max": 9007199254740993}},
+           {"name": "y", "nullable": false, "type": {"name": "int", "bitWidth": 64},
+            "metadata": {"values": [9007199254740993, "-9223372036854775808"]}},
+           {"name": "z", "nullable": false, "type": {"name": "decimal", "precision": 38, "scale": 2},
+            "metadata": {"min": "123456789012345678901234567890.01", "max": "123456789012345678901234567890.01"}}"#,
+        100,
+    );
+    let x = exact.column(0).as_primitive::<Int64Type>();
+    assert!(x.values().iter().all(|v| *v == 9_007_199_254_740_993));
+    let y = exact.column(1).as_primitive::<Int64Type>();
+    assert!(y
+        .values()
+        .iter()
+        .all(|v| [9_007_199_254_740_993, i64::MIN].contains(v)));
+    let z = exact.column(2).as_primitive::<Decimal128Type>();
+    assert!(z
+        .values()
+        .iter()
+        .all(|v| *v == 12_345_678_901_234_567_890_123_456_789_001));
+}
+
+#[test]
+fn decimal_ranges_hold_at_the_column_scale() {
+    let batch = one_column(
+        r#"{"name": "x", "nullable": false, "type": {"name": "decimal", "precision": 5, "scale": 2},
+            "metadata": {"min": 0.001, "max": 0.019}}"#,
+        100,
+    );
+    let values = batch.column(0).as_primitive::<Decimal128Type>();
+    assert!(values.values().iter().all(|v| *v == 1), "{values:?}");
+    let cases = [
+        (
+            r#"{"name": "x", "type": {"name": "decimal", "precision": 5, "scale": 2}, "metadata": {"min": 0.001, "max": 0.009}}"#,
+            "fields[0]: min 0.001 and max 0.009 hold no value of Decimal128(5, 2) (its values have 2 decimal places): widen the range",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "decimal", "precision": 5, "scale": 2}, "metadata": {"values": [0.5, 0.001]}}"#,
+            "fields[0]: value 0.001 has more decimal places than Decimal128(5, 2) holds",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "int", "bitWidth": 32}, "metadata": {"min": 1.2, "max": 1.8}}"#,
+            "hold no value of Int32 (its values are whole numbers)",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "decimal", "precision": 38}, "metadata": {"max": 123456789012345678901234567890}}"#,
+            "max 1.2345678901234568e+29: a JSON number beyond 64-bit integers keeps only 15 significant digits for sure: write it as a string",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "int", "bitWidth": 64, "isSigned": false}, "metadata": {"max": "18446744073709551616"}}"#,
+            "max 18446744073709551616 is outside what UInt64 holds",
+        ),
+    ];
+    assert_refused(&cases);
+}
+
+#[test]
+fn sizes_beyond_arrow_or_memory_are_refused_before_anything_is_generated() {
+    let cases = [
+        (
+            r#"{"name": "x", "type": {"name": "fixedsizebinary", "byteWidth": 2147483647}}"#,
+            "fields[0]: one row could take 2147483647 bytes, beyond the 1 GiB a batch may take",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "largeutf8"}, "metadata": {"min_length": 3000000000, "max_length": 3000000000}}"#,
+            "fields[0]: one row could take 3000000008 bytes",
+        ),
+        (
+            r#"{"name": "l", "type": {"name": "fixedsizelist", "listSize": 100000000}, "children": [{"name": "item", "type": {"name": "int", "bitWidth": 32}}]}"#,
+            "fields[0]: one row could take 2000000000 bytes",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "utf8"}, "metadata": {"cardinality": 4194304, "min_length": 1000, "max_length": 1000}}"#,
+            "fields[0]: its vocabulary could take 4496293888 bytes, beyond the 1 GiB a spec's vocabularies may take together",
+        ),
+    ];
+    assert_refused(&cases);
+    let spec = parse(
+        r#"{"fields": [{"name": "id", "type": {"name": "int", "bitWidth": 64}},
+            {"name": "l", "type": {"name": "fixedsizelist", "listSize": 100000}, "children": [{"name": "item", "type": {"name": "int", "bitWidth": 32}}]},
+            {"name": "b", "type": {"name": "fixedsizebinary", "byteWidth": 1000000}}]}"#,
+    )
+    .unwrap();
+    let generator = SpecGenerator::new(&spec, 1).unwrap();
+    generator.check_batch_rows(300).unwrap();
+    let message = generator.check_batch_rows(1_024).unwrap_err().to_string();
+    assert_eq!(
+        message,
+        "fields[1]: a batch of 1024 rows could take 3072008192 bytes (3000008 a row), beyond the 1 GiB a batch may take: use batches of at most 357 rows"
+    );
+    let message = generator.check_batch_rows(4_096).unwrap_err().to_string();
+    assert!(message.starts_with("fields[2]: a batch could hold 4096000000 bytes, beyond the 2^31 that FixedSizeBinary(1000000) addresses"), "{message}");
+}
+
+#[test]
+fn specs_that_would_write_other_data_than_they_say_are_refused() {
+    let cases = [
+        (
+            r#"{"name": "x", "type": {"name": "utf8"}}, {"name": "x", "type": {"name": "int", "bitWidth": 8}}"#,
+            "fields[1]: name \"x\" is already the name of fields[0]",
+        ),
+        (
+            r#"{"name": "s", "type": {"name": "struct"}, "children": [{"name": "a", "type": {"name": "utf8"}}, {"name": "a", "type": {"name": "bool"}}]}"#,
+            "fields[0].children[1]: name \"a\" is already the name of fields[0].children[0]",
+        ),
+        (r#"{"name": "", "type": {"name": "utf8"}}"#, "fields[0]: \"name\" must not be empty"),
+        (
+            r#"{"name": "x", "type": {"name": "utf8"}, "metadata": {"values": []}}"#,
+            "fields[0]: values is an empty list",
+        ),
+        (
+            r#"{"name": "x", "nulable": false, "type": {"name": "utf8"}}"#,
+            "fields[0]: unknown field key \"nulable\": did you mean \"nullable\"?",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "utf8"}, "metadata": {"null_probabilty": 0.5}}"#,
+            "fields[0]: unknown metadata key \"null_probabilty\": did you mean \"null_probability\"?",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "int", "bitWidth": 32, "issigned": false}}"#,
+            "fields[0]: unknown int type key \"issigned\": did you mean \"isSigned\"?",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "int", "bitWidth": 32}, "metadata": {"prefix": "id-"}}"#,
+            "fields[0]: prefix does not apply to numbers, dates and times: drop it",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "utf8"}, "metadata": {"zipf_s": 1.2, "cardinality": 10}}"#,
+            "fields[0]: zipf_s is a parameter of distribution zipf, and this field's is uniform",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "timestamp", "unit": "MILLISECOND", "timezone": "Mars/Olympus"}}"#,
+            "fields[0]: timezone \"Mars/Olympus\" is neither an IANA time zone name",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "decimal", "precision": 5, "scale": -2}}"#,
+            "fields[0]: scale -2 must be between 0 and the precision 5",
+        ),
+        (
+            r#"{"name": "x", "nullable": false, "type": {"name": "null"}}"#,
+            "fields[0]: a null field holds only NULLs: make it nullable",
+        ),
+        (
+            r#"{"name": "x", "nullable": false, "type": {"name": "utf8"}, "metadata": {"values": ["a", null]}}"#,
+            "fields[0]: values[1] is null: values lists what a field holds; NULLs come from null_probability",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "int", "bitWidth": 32}, "metadata": {"values": [1, 2], "max": 1}}"#,
+            "fields[0]: values lists every value a field holds: drop min and max",
+        ),
+    ];
+    assert_refused(&cases);
+    for zone in ["+02:00", "-0930", "Europe/Paris", "UTC"] {
+        let spec = parse(&format!(
+            r#"{{"fields": [{{"name": "t", "type": {{"name": "timestamp", "unit": "MILLISECOND", "timezone": "{zone}"}}}}]}}"#
+        ));
+        assert!(spec.is_ok(), "{zone}: {spec:?}");
+    }
+}
+
+/// A spec of one int column nested in `levels` lists.
+fn nested_lists(levels: usize) -> String {
+    let mut field = r#"{"name": "item", "type": {"name": "int", "bitWidth": 32}}"#.to_string();
+    for _ in 0..levels {
+        field = format!(
+            r#"{{"name": "item", "type": {{"name": "list"}}, "metadata": {{"max_length": 1}}, "children": [{field}]}}"#
+        );
+    }
+    format!(r#"{{"fields": [{field}]}}"#)
+}
+
+#[test]
+fn fields_nest_as_deep_as_parquet_readers_take() {
+    let deepest = parse(&nested_lists(MAX_NESTING)).unwrap();
+    SpecGenerator::new(&deepest, 1)
+        .unwrap()
+        .batch(0..10)
+        .unwrap();
+    let message = parse(&nested_lists(MAX_NESTING + 1))
+        .unwrap_err()
+        .to_string();
+    let path = format!("fields[0]{}", ".children[0]".repeat(MAX_NESTING + 1));
+    assert!(
+        message.starts_with(&format!(
+            "{path}: nested 50 levels deep, beyond the 49 a spec may have"
+        )),
+        "{message}"
+    );
+    let message = parse(&nested_lists(100)).unwrap_err().to_string();
+    assert!(
+        message.starts_with("spec: fields nest deeper than the 49 levels a spec may have"),
+        "{message}"
+    );
+}
+
+#[test]
+fn types_parquet_has_no_form_for_are_stored_as_ones_that_keep_their_values() {
+    let spec = parse(
+        r#"{"fields": [
+            {"name": "ts", "type": {"name": "timestamp", "unit": "SECOND", "timezone": "Europe/Paris"}},
+            {"name": "at", "type": {"name": "time", "unit": "SECOND"}},
+            {"name": "day", "type": {"name": "date", "unit": "MILLISECOND"}},
+            {"name": "l", "type": {"name": "list"}, "children": [
+                {"name": "item", "type": {"name": "timestamp", "unit": "SECOND"}, "metadata": {"distribution": "sequential", "min": 100}}]}
+        ]}"#,
+    )
+    .unwrap();
+    let stored = SpecGenerator::new(&spec, 9).unwrap().batch(0..500).unwrap();
+    let declared = Spec {
+        parquet_types: false,
+        ..spec
+    };
+    let as_declared = SpecGenerator::new(&declared, 9)
+        .unwrap()
+        .batch(0..500)
+        .unwrap();
+    let types: Vec<String> = stored
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.data_type().to_string())
+        .collect();
+    assert_eq!(
+        types[..3],
+        ["Timestamp(ms, \"Europe/Paris\")", "Time32(ms)", "Date32"],
+    );
+    assert!(types[3].starts_with("List(Timestamp(ms)"), "{}", types[3]);
+    let seconds_to_ms = |s: i64| s * 1_000;
+    assert_stored_as::<TimestampSecondType, TimestampMillisecondType>(
+        as_declared.column(0),
+        stored.column(0),
+        seconds_to_ms,
+    );
+    assert_stored_as::<Time32SecondType, Time32MillisecondType>(
+        as_declared.column(1),
+        stored.column(1),
+        |s| s * 1_000,
+    );
+    assert_stored_as::<Date64Type, Date32Type>(as_declared.column(2), stored.column(2), |ms| {
+        (ms / 86_400_000) as i32
+    });
+    let items = stored.column(3).as_list::<i32>().values();
+    assert_stored_as::<TimestampSecondType, TimestampMillisecondType>(
+        as_declared.column(3).as_list::<i32>().values(),
+        items,
+        seconds_to_ms,
+    );
+    let millis = items.as_primitive::<TimestampMillisecondType>().values();
+    assert!(!millis.is_empty() && millis.iter().all(|ms| *ms >= 100_000));
+}
+
+/// Asserts that `stored` holds the values of `declared`, converted by `convert`.
+fn assert_stored_as<D: ArrowPrimitiveType, S: ArrowPrimitiveType>(
+    declared: &ArrayRef,
+    stored: &ArrayRef,
+    convert: impl Fn(D::Native) -> S::Native,
+) {
+    let (declared, stored) = (declared.as_primitive::<D>(), stored.as_primitive::<S>());
+    assert_eq!(declared.nulls(), stored.nulls());
+    let converted: Vec<S::Native> = declared.values().iter().map(|v| convert(*v)).collect();
+    assert_eq!(converted, stored.values().to_vec());
+}
+
+#[test]
+fn errors_say_the_key_as_written_and_a_readable_value() {
+    let cases = [
+        (
+            r#"{"name": "x", "type": {"name": "int", "bitWidth": 8}, "metadata": {"min": 1e300}}"#,
+            "fields[0]: min 1e+300 is outside what Int8 holds",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "floatingpoint", "precision": "SINGLE"}, "metadata": {"max": "-1e300"}}"#,
+            "fields[0]: max -1e300 is outside what Float32 holds",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "utf8"}, "metadata": {"null_probability": "1e300"}}"#,
+            "fields[0]: null_probability 1e300 must be in [0, 1]",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "timestamp", "unit": "FORTNIGHT"}}"#,
+            "fields[0]: unit \"FORTNIGHT\": use SECOND, MILLISECOND, MICROSECOND, NANOSECOND",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "floatingpoint"}}"#,
+            "fields[0]: precision missing: use HALF, SINGLE, DOUBLE",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "int", "bitWidth": 16, "isSigned": "no"}}"#,
+            "fields[0]: \"isSigned\" \"no\" must be true or false",
+        ),
+    ];
+    assert_refused(&cases);
 }

@@ -80,7 +80,9 @@ impl Kind {
 fn params(field: &Field) -> Params {
     let mut params = Params::default();
     match field.data_type() {
-        DataType::Int64 => (params.min, params.max) = (Some(0.0), Some(999_999_999.0)),
+        DataType::Int64 => {
+            (params.min, params.max) = (Some(0i64.into()), Some(999_999_999i64.into()))
+        }
         DataType::Utf8 => params.cardinality = Some(100_000),
         DataType::List(_) => params.max_length = Some(4),
         _ => {}

@@ -7,6 +7,7 @@ use arrow_schema::DataType;
 
 use super::draw::{random_bytes, Lengths, Slot, Stream};
 use super::error::error;
+use super::exact::Rounding;
 use super::vocabulary::{word_draw, Picker};
 use super::{Distribution, Params, SpecError};
 use crate::vocab::{first_names, last_names};
@@ -45,13 +46,15 @@ impl Bytes {
         stream: Stream,
         path: &str,
     ) -> Option<Result<Self, SpecError>> {
-        let (text, width) = match data_type {
-            DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => (true, None),
-            DataType::Binary | DataType::LargeBinary | DataType::BinaryView => (false, None),
-            DataType::FixedSizeBinary(width) => (false, Some(*width as usize)),
-            _ => return None,
-        };
+        let (text, width) = kind(data_type)?;
         Some(Self::of_kind(text, width, params, stream, path))
+    }
+
+    /// The lengths of random values of `data_type` under `params`, or `None` when it is not a
+    /// string or binary type.
+    pub fn lengths(data_type: &DataType, params: &Params) -> Option<Lengths> {
+        let (_, width) = kind(data_type)?;
+        Some(lengths(width, params))
     }
 
     fn of_kind(
@@ -61,10 +64,9 @@ impl Bytes {
         stream: Stream,
         path: &str,
     ) -> Result<Self, SpecError> {
-        let lengths = Lengths::new(params, width.map_or((8, 16), |w| (w as u64, w as u64)));
         let mut bytes = Self {
             source: Source::Random,
-            lengths,
+            lengths: lengths(width, params),
             text,
             width,
             prefix: params.prefix.as_bytes().to_vec(),
@@ -81,7 +83,7 @@ impl Bytes {
                 return Err(error(path, "true_probability is for booleans"))
             }
             Distribution::Sequential { step } => Source::Sequential {
-                start: params.min.unwrap_or(0.0).round() as i128,
+                start: sequential_start(params, path)?,
                 step: step.round() as i128,
             },
             _ if params.unique => Source::Unique,
@@ -207,6 +209,37 @@ impl Bytes {
             )),
             _ => None,
         }
+    }
+}
+
+/// Whether values of `data_type` are text, and their fixed width, or `None` when it is not a
+/// string or binary type.
+fn kind(data_type: &DataType) -> Option<(bool, Option<usize>)> {
+    Some(match data_type {
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => (true, None),
+        DataType::Binary | DataType::LargeBinary | DataType::BinaryView => (false, None),
+        DataType::FixedSizeBinary(width) => (false, Some(*width as usize)),
+        _ => return None,
+    })
+}
+
+/// The lengths of random values: `params`' lengths, 8 to 16 by default, or the fixed `width`.
+fn lengths(width: Option<usize>, params: &Params) -> Lengths {
+    Lengths::new(params, width.map_or((8, 16), |w| (w as u64, w as u64)))
+}
+
+/// The number sequential strings start from: `min`, a whole number, or 0.
+fn sequential_start(params: &Params, path: &str) -> Result<i128, SpecError> {
+    match &params.min {
+        None => Ok(0),
+        Some(x) => x.to_units(0, Rounding::Exact).map_err(|_| {
+            error(
+                path,
+                format!(
+                    "min {x}: sequential strings count from a whole number of at most 38 digits"
+                ),
+            )
+        }),
     }
 }
 

@@ -3,28 +3,16 @@
 
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, BooleanArray, FixedSizeListArray, MapArray, NullArray, StructArray};
+use arrow_array::{ArrayRef, FixedSizeListArray, MapArray, StructArray};
 use arrow_buffer::{BooleanBuffer, NullBuffer};
 use arrow_schema::{ArrowError, DataType, FieldRef};
 
-use super::arrays::{
-    byte_array, dictionary_array, float_array, integer_array, key_capacity, list_array, offsets,
-};
-use super::bytes::Bytes;
+use super::arrays::{dictionary_array, key_capacity, list_array, offsets};
 use super::draw::{splitmix, Draw, Lengths, Slot, Stream};
 use super::error::error;
-use super::numbers::{Booleans, Floats, Integers};
+use super::leaf::Leaf;
+use super::parquet_types::{parquet_field, parquet_type, Conversion};
 use super::{Distribution, FieldSpec, Params, SpecError};
-
-/// A leaf's values, by kind of type.
-#[derive(Debug, Clone)]
-enum Leaf {
-    Null,
-    Boolean(Booleans),
-    Integer(Integers),
-    Float(Floats),
-    Bytes(Bytes),
-}
 
 /// What a column is made of.
 #[derive(Debug, Clone)]
@@ -52,10 +40,66 @@ enum Kind {
     Struct(Vec<Column>),
 }
 
+impl Kind {
+    /// What the column of `spec`, with the columns of its `children`, is made of, drawing
+    /// from `stream`.
+    fn new(
+        spec: &FieldSpec,
+        stream: Stream,
+        parquet_types: bool,
+        mut children: Vec<Column>,
+    ) -> Result<Self, SpecError> {
+        let (path, params) = (spec.path.as_str(), &spec.params);
+        // Lists and maps have one child, checked by the parser.
+        let mut first_child = || Box::new(children.swap_remove(0));
+        Ok(match spec.field.data_type() {
+            DataType::List(_) | DataType::LargeList(_) => Kind::List {
+                lengths: Lengths::new(params, (0, 4)),
+                item: first_child(),
+            },
+            DataType::FixedSizeList(_, size) => Kind::FixedSizeList {
+                size: *size as u64,
+                item: first_child(),
+            },
+            DataType::Map(_, sorted) => {
+                check_map(spec, *sorted)?;
+                Kind::Map {
+                    lengths: Lengths::new(params, (0, 4)),
+                    entries: first_child(),
+                }
+            }
+            DataType::Struct(_) => Kind::Struct(children),
+            DataType::Dictionary(key_type, value_type) => {
+                dictionary_kind(key_type, value_type, spec, stream, parquet_types)?
+            }
+            other => Kind::Leaf(Leaf::new(
+                other,
+                conversion(other, parquet_types),
+                params,
+                stream,
+                path,
+            )?),
+        })
+    }
+}
+
+/// How a leaf of `declared` type is stored: as `parquet_type` says with `parquet_types`.
+fn conversion(declared: &DataType, parquet_types: bool) -> Conversion {
+    if parquet_types {
+        Conversion::to_parquet(declared)
+    } else {
+        Conversion::Same
+    }
+}
+
+/// The bytes a slot's address takes while its batch is generated.
+const SLOT_BYTES: u128 = std::mem::size_of::<Slot>() as u128;
+
 /// One column's generator.
 #[derive(Debug, Clone)]
 pub(super) struct Column {
     path: String,
+    /// The field of the arrays made: the spec's, or with the types Parquet keeps.
     field: FieldRef,
     stream: Stream,
     null_probability: f64,
@@ -63,106 +107,129 @@ pub(super) struct Column {
 }
 
 impl Column {
-    /// The column of `spec`, its position in the schema hashed into `position`.
-    pub fn new(spec: &FieldSpec, seed: u64, position: u64) -> Result<Self, SpecError> {
+    /// The column of `spec`, its position in the schema hashed into `position`; with
+    /// `parquet_types`, its types are stored as `parquet_type` says.
+    pub fn new(
+        spec: &FieldSpec,
+        seed: u64,
+        position: u64,
+        parquet_types: bool,
+    ) -> Result<Self, SpecError> {
         let stream = Stream::new(seed, position);
-        let path = spec.path.as_str();
-        let params = &spec.params;
-        let children = || -> Result<Vec<Column>, SpecError> {
-            spec.children
-                .iter()
-                .enumerate()
-                .map(|(i, child)| Column::new(child, seed, splitmix(position ^ (i as u64 + 1))))
-                .collect()
-        };
-        let first_child =
-            || -> Result<Box<Column>, SpecError> { Ok(Box::new(children()?.swap_remove(0))) };
-        let kind = match spec.field.data_type() {
-            DataType::List(_) | DataType::LargeList(_) => Kind::List {
-                lengths: Lengths::new(params, (0, 4)),
-                item: first_child()?,
-            },
-            DataType::FixedSizeList(_, size) => Kind::FixedSizeList {
-                size: *size as u64,
-                item: first_child()?,
-            },
-            DataType::Map(_, sorted) => {
-                check_map(spec, *sorted)?;
-                Kind::Map {
-                    lengths: Lengths::new(params, (0, 4)),
-                    entries: first_child()?,
-                }
-            }
-            DataType::Struct(_) => Kind::Struct(children()?),
-            DataType::Dictionary(key_type, value_type) => {
-                dictionary_kind(key_type, value_type, params, stream, path)?
-            }
-            other => Kind::Leaf(leaf(other, params, stream, path)?),
-        };
+        let children = spec
+            .children
+            .iter()
+            .enumerate()
+            .map(|(i, child)| {
+                let position = splitmix(position ^ (i as u64 + 1));
+                Column::new(child, seed, position, parquet_types)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(Self {
             path: spec.path.clone(),
-            field: spec.field.clone(),
+            field: if parquet_types {
+                parquet_field(&spec.field)
+            } else {
+                spec.field.clone()
+            },
             stream,
-            null_probability: params.null_probability,
-            kind,
+            null_probability: spec.params.null_probability,
+            kind: Kind::new(spec, stream, parquet_types, children)?,
         })
+    }
+
+    /// The field of the column's arrays.
+    pub fn field(&self) -> &FieldRef {
+        &self.field
+    }
+
+    /// Where the column is in the spec, e.g. `fields[2]`.
+    pub fn path(&self) -> &str {
+        &self.path
     }
 
     /// An identifier of the value of `slot` within the column's vocabulary, if it has one.
     fn vocabulary_index(&self, slot: Slot) -> Option<usize> {
-        let values = match &self.kind {
-            Kind::Leaf(leaf) | Kind::Dictionary { values: leaf, .. } => leaf,
-            _ => return None,
-        };
-        match values {
-            Leaf::Boolean(b) => b.vocabulary_index(self.stream, slot),
-            Leaf::Integer(i) => i.vocabulary_index(self.stream, slot),
-            Leaf::Float(f) => f.vocabulary_index(self.stream, slot),
-            Leaf::Bytes(b) => b.vocabulary_index(self.stream, slot),
-            Leaf::Null => None,
+        match &self.kind {
+            Kind::Leaf(leaf) | Kind::Dictionary { values: leaf, .. } => {
+                leaf.vocabulary_index(self.stream, slot)
+            }
+            _ => None,
         }
     }
 
-    /// Fails when a batch of `rows` rows could hold more than 32-bit offsets address.
+    /// Fails when a batch of `rows` rows could hold more than Arrow's 32-bit offsets address.
     pub fn check_rows(&self, rows: u128) -> Result<(), SpecError> {
-        let limit = i32::MAX as u128;
-        let too_many = |what: &str, needed: u128| {
-            error(
-                &self.path,
-                format!(
-                    "a batch could hold {needed} {what}, beyond the 2^31 that {} addresses: use a smaller batch size, or the Large variant of the type",
-                    self.field.data_type()
-                ),
-            )
-        };
-        match (&self.kind, self.field.data_type()) {
-            (Kind::Leaf(Leaf::Bytes(bytes)), DataType::Utf8 | DataType::Binary) => {
-                let needed = rows.saturating_mul(u128::from(bytes.max_len()));
-                if needed > limit {
-                    return Err(too_many("bytes", needed));
-                }
-                Ok(())
+        let data_type = self.field.data_type();
+        let beyond = |what: &str, needed: u128| -> Result<(), SpecError> {
+            if needed <= i32::MAX as u128 {
+                return Ok(());
             }
-            (Kind::List { lengths, item }, data_type)
+            let fix = match data_type {
+                DataType::Utf8 | DataType::Binary | DataType::List(_) => {
+                    "use a smaller batch size, or the Large variant of the type"
+                }
+                _ => "use a smaller batch size",
+            };
+            Err(error(
+                &self.path,
+                format!("a batch could hold {needed} {what}, beyond the 2^31 that {data_type} addresses: {fix}"),
+            ))
+        };
+        match (&self.kind, data_type) {
+            (
+                Kind::Leaf(leaf),
+                DataType::Utf8 | DataType::Binary | DataType::FixedSizeBinary(_),
+            ) => {
+                let longest = leaf.max_len().unwrap_or(0);
+                beyond("bytes", rows.saturating_mul(u128::from(longest)))
+            }
+            (Kind::List { lengths, item }, _)
             | (
                 Kind::Map {
                     lengths,
                     entries: item,
                 },
-                data_type,
+                _,
             ) => {
                 let items = rows.saturating_mul(u128::from(lengths.max()));
-                if items > limit && !matches!(data_type, DataType::LargeList(_)) {
-                    return Err(too_many("items", items));
+                if !matches!(data_type, DataType::LargeList(_)) {
+                    beyond("items", items)?;
                 }
                 item.check_rows(items)
             }
             (Kind::FixedSizeList { size, item }, _) => {
-                item.check_rows(rows.saturating_mul(u128::from(*size)))
+                let items = rows.saturating_mul(u128::from(*size));
+                beyond("items", items)?;
+                item.check_rows(items)
             }
             (Kind::Struct(children), _) => children.iter().try_for_each(|c| c.check_rows(rows)),
             _ => Ok(()),
         }
+    }
+
+    /// The most bytes one slot of the column takes while its batch is generated: its value,
+    /// offset and validity, and the items of its lists with their slots.
+    pub fn slot_bytes(&self) -> u128 {
+        let validity = u128::from(self.null_probability > 0.0);
+        let items = |count: u64, item: &Column| {
+            u128::from(count).saturating_mul(SLOT_BYTES + item.slot_bytes())
+        };
+        let own = match &self.kind {
+            Kind::Leaf(leaf) => leaf.slot_bytes(self.field.data_type()),
+            Kind::Dictionary { .. } => match self.field.data_type() {
+                DataType::Dictionary(key, _) => key.primitive_width().unwrap_or(8) as u128,
+                _ => 8,
+            },
+            // An end (8 bytes) and an offset (at most 8) per list.
+            Kind::List { lengths, item } => 16 + items(lengths.max(), item),
+            Kind::Map { lengths, entries } => 16 + items(lengths.max(), entries),
+            Kind::FixedSizeList { size, item } => items(*size, item),
+            Kind::Struct(children) => children
+                .iter()
+                .fold(0u128, |sum, c| sum.saturating_add(c.slot_bytes())),
+        };
+        own.saturating_add(validity)
     }
 
     /// Which of `slots` hold a value (`None`: all of them).
@@ -183,8 +250,7 @@ impl Column {
             .map(|v| NullBuffer::new(BooleanBuffer::from(v)));
         let validity = validity.as_deref();
         match &self.kind {
-            Kind::Leaf(leaf) => leaf_array(
-                leaf,
+            Kind::Leaf(leaf) => leaf.array(
                 self.field.data_type(),
                 self.stream,
                 slots,
@@ -372,17 +438,24 @@ fn draws_distinct_keys(params: &Params) -> bool {
         || matches!(params.distribution, Distribution::Sequential { step } if step.abs() >= 1.0)
 }
 
-/// A dictionary-encoded column: its values' leaf, whose vocabulary is the dictionary, which
-/// keys of `key_type` must address.
+/// The dictionary-encoded column of `spec`: its values' leaf, whose vocabulary is the
+/// dictionary, which keys of `key_type` must address.
 fn dictionary_kind(
     key_type: &DataType,
     value_type: &DataType,
-    params: &Params,
+    spec: &FieldSpec,
     stream: Stream,
-    path: &str,
+    parquet_types: bool,
 ) -> Result<Kind, SpecError> {
-    let values = leaf(value_type, params, stream, path)?;
-    let dictionary = vocabulary_array(&values, value_type, path)?;
+    let path = spec.path.as_str();
+    let conversion = conversion(value_type, parquet_types);
+    let values = Leaf::new(value_type, conversion, &spec.params, stream, path)?;
+    let value_type = if parquet_types {
+        parquet_type(value_type)
+    } else {
+        value_type.clone()
+    };
+    let dictionary = values.dictionary(&value_type, path)?;
     let capacity = key_capacity(key_type);
     if dictionary.len() as u64 > capacity {
         return Err(error(
@@ -394,111 +467,4 @@ fn dictionary_kind(
         ));
     }
     Ok(Kind::Dictionary { values, dictionary })
-}
-
-/// The leaf values for `data_type` under `params`.
-fn leaf(
-    data_type: &DataType,
-    params: &Params,
-    stream: Stream,
-    path: &str,
-) -> Result<Leaf, SpecError> {
-    if let Some(integers) = Integers::new(data_type, params, path) {
-        return integers.map(Leaf::Integer);
-    }
-    if let Some(floats) = Floats::new(data_type, params, path) {
-        return floats.map(Leaf::Float);
-    }
-    if let Some(bytes) = Bytes::new(data_type, params, stream, path) {
-        return bytes.map(Leaf::Bytes);
-    }
-    if let Some(booleans) = Booleans::new(data_type, params, path) {
-        return booleans.map(Leaf::Boolean);
-    }
-    match data_type {
-        DataType::Null => Ok(Leaf::Null),
-        other => Err(error(path, format!("{other} values are not generated"))),
-    }
-}
-
-/// A dictionary's values: the whole vocabulary of its value leaf.
-fn vocabulary_array(
-    values: &Leaf,
-    data_type: &DataType,
-    path: &str,
-) -> Result<ArrayRef, SpecError> {
-    let needs_vocabulary = || {
-        error(
-            path,
-            "a dictionary-encoded field draws from a vocabulary: give it values or cardinality (one word list at most)",
-        )
-    };
-    match values {
-        Leaf::Integer(integers) => {
-            let entries = integers.vocabulary().ok_or_else(needs_vocabulary)?;
-            Ok(integer_array(data_type, entries.iter().copied(), None))
-        }
-        Leaf::Float(floats) => {
-            let entries = floats.vocabulary().ok_or_else(needs_vocabulary)?;
-            Ok(float_array(data_type, entries.iter().copied(), None))
-        }
-        Leaf::Bytes(bytes) => {
-            let entries = bytes.vocabulary().ok_or_else(needs_vocabulary)?;
-            let mut data = Vec::new();
-            let ends: Vec<usize> = entries
-                .iter()
-                .map(|e| {
-                    data.extend_from_slice(e);
-                    data.len()
-                })
-                .collect();
-            byte_array(data_type, data, &ends, None, path)
-        }
-        Leaf::Boolean(_) | Leaf::Null => Err(error(
-            path,
-            format!("dictionaries of {data_type} are not written by Parquet writers: drop the dictionary"),
-        )),
-    }
-}
-
-/// The values of `leaf` for `slots`, as an array of `data_type`.
-fn leaf_array(
-    leaf: &Leaf,
-    data_type: &DataType,
-    stream: Stream,
-    slots: &[Slot],
-    nulls: Option<NullBuffer>,
-    path: &str,
-) -> Result<ArrayRef, SpecError> {
-    Ok(match leaf {
-        Leaf::Null => Arc::new(NullArray::new(slots.len())),
-        Leaf::Boolean(booleans) => Arc::new(BooleanArray::new(
-            slots
-                .iter()
-                .map(|&s| booleans.value(stream, s))
-                .collect::<BooleanBuffer>(),
-            nulls,
-        )),
-        Leaf::Integer(integers) => integer_array(
-            data_type,
-            slots.iter().map(|&s| integers.value(stream, s)),
-            nulls,
-        ),
-        Leaf::Float(floats) => float_array(
-            data_type,
-            slots.iter().map(|&s| floats.value(stream, s)),
-            nulls,
-        ),
-        Leaf::Bytes(bytes) => {
-            let mut data = Vec::with_capacity(slots.len() * bytes.typical_len());
-            let ends: Vec<usize> = slots
-                .iter()
-                .map(|&s| {
-                    bytes.write(&mut data, stream, s);
-                    data.len()
-                })
-                .collect();
-            byte_array(data_type, data, &ends, nulls, path)?
-        }
-    })
 }

@@ -11,6 +11,7 @@ use arrow_schema::{Schema, SchemaRef};
 use super::column::Column;
 use super::draw::Slot;
 use super::error::error;
+use super::memory::{check_batch, check_vocabularies};
 use super::{Spec, SpecError};
 
 /// Batches of a spec's rows for one seed.
@@ -22,15 +23,21 @@ pub struct SpecGenerator {
 
 impl SpecGenerator {
     /// A generator of `spec`'s rows for `seed`; fails when a field's parameters do not fit its
-    /// type (the error names the field's path).
+    /// type, when its vocabularies could take more than [`MAX_VOCABULARY_BYTES`] or one row
+    /// more than [`MAX_BATCH_BYTES`] (the error names the field's path).
+    ///
+    /// [`MAX_VOCABULARY_BYTES`]: super::MAX_VOCABULARY_BYTES
+    /// [`MAX_BATCH_BYTES`]: super::MAX_BATCH_BYTES
     pub fn new(spec: &Spec, seed: u64) -> Result<Self, SpecError> {
-        let columns = spec
+        check_vocabularies(spec)?;
+        let columns: Vec<Column> = spec
             .fields
             .iter()
             .enumerate()
-            .map(|(i, f)| Column::new(f, seed, i as u64))
+            .map(|(i, f)| Column::new(f, seed, i as u64, spec.parquet_types))
             .collect::<Result<_, _>>()?;
-        let fields: Vec<_> = spec.fields.iter().map(|f| f.field.clone()).collect();
+        check_batch(&columns, 1)?;
+        let fields: Vec<_> = columns.iter().map(|c| c.field().clone()).collect();
         Ok(Self {
             schema: Arc::new(Schema::new(fields)),
             columns,
@@ -42,12 +49,16 @@ impl SpecGenerator {
         self.schema.clone()
     }
 
-    /// Fails when a batch of `rows` rows could overflow a column's 32-bit offsets; a batch size
-    /// that passes never makes [`SpecGenerator::batch`] fail.
+    /// Fails when a batch of `rows` rows could overflow a column's 32-bit offsets or take more
+    /// than [`MAX_BATCH_BYTES`]; a batch size that passes never makes
+    /// [`SpecGenerator::batch`] fail.
+    ///
+    /// [`MAX_BATCH_BYTES`]: super::MAX_BATCH_BYTES
     pub fn check_batch_rows(&self, rows: usize) -> Result<(), SpecError> {
         self.columns
             .iter()
-            .try_for_each(|c| c.check_rows(rows as u128))
+            .try_for_each(|c| c.check_rows(rows as u128))?;
+        check_batch(&self.columns, rows as u128)
     }
 
     /// The batch of rows `rows`.

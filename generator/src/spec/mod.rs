@@ -25,17 +25,25 @@
 //! ```
 
 mod arrays;
+mod booleans;
 mod bytes;
 mod column;
 mod draw;
 mod error;
+mod exact;
 mod generate;
+mod leaf;
+mod memory;
 mod numbers;
+mod parquet_types;
 mod parse;
 mod tree;
 mod vocabulary;
 
 pub use error::SpecError;
+pub use exact::Number;
 pub use generate::SpecGenerator;
-pub use parse::{parse, WORD_LISTS};
+pub use memory::{MAX_BATCH_BYTES, MAX_VOCABULARY_BYTES};
+pub use parquet_types::parquet_type;
+pub use parse::{parse, MAX_NESTING, WORD_LISTS};
 pub use tree::{Distribution, FieldSpec, Params, Spec};

@@ -1,14 +1,16 @@
 //! Numeric leaves: integer-like values (integers, decimals, dates, times, timestamps) computed
-//! as `i128` in the column's own representation, floating-point values as `f64`, booleans.
+//! as `i128` in the column's own representation, and floating-point values as `f64`.
+//! Spec numbers reach the integer-like representation exactly, never through a float.
 
 use arrow_schema::{DataType, TimeUnit};
 
 use super::draw::{below, Draw, Slot, Stream};
-use super::error::error;
+use super::error::{error, SpecError};
+use super::exact::{NotWhole, Rounding};
+use super::parquet_types::{parquet_type, Conversion, DAY_MS};
 use super::vocabulary::Picker;
-use super::{Distribution, Params, SpecError};
+use super::{Distribution, Number, Params};
 
-const DAY_MS: i128 = 86_400_000;
 /// 2020-01-01 and 2026-01-01 in days and seconds since the epoch: the default date range.
 const DEFAULT_DAYS: (i128, i128) = (18_262, 20_454);
 const DEFAULT_SECONDS: (i128, i128) = (1_577_836_800, 1_767_225_600);
@@ -70,9 +72,9 @@ impl<T> Source<T> {
 struct Domain {
     bounds: (i128, i128),
     default: (i128, i128),
-    /// Spec numbers are multiplied by this (10^scale for decimals).
-    scale: f64,
-    /// Values are rounded down to a multiple of this (a day for Date64).
+    /// Spec numbers are multiplied by 10^scale (a decimal's scale; 0 for other types).
+    scale: i32,
+    /// Values are whole multiples of this (a day for Date64).
     granule: i128,
 }
 
@@ -92,13 +94,51 @@ impl Domain {
         };
         (lo, hi)
     }
+
+    /// The domain of values whose stored form, by `conversion`, the stored type holds.
+    fn stored_by(self, conversion: Conversion, stored: &DataType) -> Self {
+        let Some(stored) = domain(stored) else {
+            return self;
+        };
+        let (lo, hi) = conversion.declared_bounds(stored.bounds);
+        Self {
+            bounds: (self.bounds.0.max(lo), self.bounds.1.min(hi)),
+            ..self
+        }
+    }
+
+    /// `x`, given as `key`, as a whole number of the representation, rounded by `rounding`.
+    fn units(
+        &self,
+        x: &Number,
+        key: &str,
+        rounding: Rounding,
+        data_type: &DataType,
+        path: &str,
+    ) -> Result<i128, SpecError> {
+        let value = match x.to_units(self.scale, rounding) {
+            Ok(value) => value,
+            Err(NotWhole::TooLarge) => return Err(outside(data_type, key, x, path)),
+            Err(NotWhole::Fraction) => {
+                return Err(error(
+                    path,
+                    format!("{key} {x} has more decimal places than {data_type} holds"),
+                ))
+            }
+        };
+        if (self.bounds.0..=self.bounds.1).contains(&value) {
+            Ok(value)
+        } else {
+            Err(outside(data_type, key, x, path))
+        }
+    }
 }
 
 fn domain(data_type: &DataType) -> Option<Domain> {
     let plain = |lo: i128, hi: i128| Domain {
         bounds: (lo, hi),
         default: (lo, hi),
-        scale: 1.0,
+        scale: 0,
         granule: 1,
     };
     let per_second = |unit: &TimeUnit| match unit {
@@ -139,7 +179,7 @@ fn domain(data_type: &DataType) -> Option<Domain> {
                 .checked_pow(u32::from(*precision))
                 .map_or(i128::MAX, |p| p - 1);
             Domain {
-                scale: 10f64.powi(i32::from(*scale)),
+                scale: i32::from(*scale),
                 ..plain(-largest, largest)
             }
         }
@@ -153,80 +193,116 @@ pub(super) struct Integers {
     lo: i128,
     hi: i128,
     granule: i128,
+    /// How a value becomes the stored type's.
+    conversion: Conversion,
     source: Source<i128>,
 }
 
 impl Integers {
-    /// For `data_type` under `params`, or `None` when the type is not integer-like.
+    /// For `data_type` under `params`, stored by `conversion`, or `None` when the type is not
+    /// integer-like.
     pub fn new(
         data_type: &DataType,
+        conversion: Conversion,
         params: &Params,
         path: &str,
     ) -> Option<Result<Self, SpecError>> {
-        domain(data_type).map(|domain| Self::in_domain(domain, data_type, params, path))
+        domain(data_type).map(|domain| {
+            let domain = match conversion {
+                Conversion::Same => domain,
+                _ => domain.stored_by(conversion, &parquet_type(data_type)),
+            };
+            Self::in_domain(domain, data_type, conversion, params, path)
+        })
     }
 
     fn in_domain(
         domain: Domain,
         data_type: &DataType,
+        conversion: Conversion,
         params: &Params,
         path: &str,
     ) -> Result<Self, SpecError> {
-        let (min, max) = domain.bounds;
-        let convert = |key: &str, x: f64| -> Result<i128, SpecError> {
-            let value = (x * domain.scale).round();
-            if value >= min as f64 && value <= max as f64 {
-                Ok(value as i128)
-            } else {
-                Err(outside(data_type, key, x, path))
-            }
-        };
         let sequential = matches!(params.distribution, Distribution::Sequential { .. });
-        let (lo, hi) = bounds(params, domain.default_range(sequential), convert)?;
+        let (lo, hi) = integer_bounds(&domain, data_type, params, sequential, path)?;
         refuse_non_numeric_keys(data_type, params, path)?;
-        let source = Source::new(params, domain.scale, || {
+        let scale = 10f64.powi(domain.scale);
+        let source = Source::new(params, scale, || {
             if params.values.is_empty() {
-                spread(lo, hi, params.cardinality.unwrap_or(1), path)
+                let entries = spread(lo, hi, params.cardinality.unwrap_or(1), path)?;
+                Ok(entries
+                    .into_iter()
+                    .map(|e| e - e.rem_euclid(domain.granule))
+                    .collect())
             } else {
-                numeric_values(params, path, |x| convert("value", x))
+                listed_values(&domain, data_type, params, path)
             }
         })?;
         Ok(Self {
             lo,
             hi,
             granule: domain.granule,
+            conversion,
             source,
         })
     }
 
-    /// The value of `slot`.
+    /// The value of `slot`, in the stored type's representation.
     #[inline]
     pub fn value(&self, stream: Stream, slot: Slot) -> i128 {
         let value = match &self.source {
-            Source::Vocabulary(picker, entries) => entries[picker.pick(stream, slot, Draw::Value)],
-            Source::Uniform => {
-                let span = self.hi.abs_diff(self.lo).saturating_add(1);
-                let offset = match u64::try_from(span) {
-                    Ok(span) => u128::from(below(stream.bits(slot, Draw::Value), span)),
-                    Err(_) => {
-                        let wide = u128::from(stream.bits(slot, Draw::Value)) << 64
-                            | u128::from(stream.bits(slot, Draw::Second));
-                        wide % span
-                    }
-                };
-                (self.lo as u128).wrapping_add(offset) as i128
+            // Entries are whole granules, and listed values are exactly what was listed.
+            Source::Vocabulary(picker, entries) => {
+                return self
+                    .conversion
+                    .apply(entries[picker.pick(stream, slot, Draw::Value)])
             }
+            Source::Uniform => self.uniform(stream, slot),
             Source::Normal { mean, stddev } => {
                 (mean + stddev * standard_normal(stream, slot)).round() as i128
             }
             Source::Sequential { step } => self.sequential(slot.ordinal, *step),
         };
+        self.conversion.apply(self.within(value))
+    }
+
+    /// `value` clamped to `[lo, hi]` and, for types with a granule, rounded down to a whole
+    /// one (up when that falls below `lo`).
+    #[inline]
+    fn within(&self, value: i128) -> i128 {
         let value = value.clamp(self.lo, self.hi);
         // Only Date64 has a granule; skip the 128-bit division for every other type.
         if self.granule == 1 {
-            value
+            return value;
+        }
+        let down = value - value.rem_euclid(self.granule);
+        if down < self.lo {
+            down + self.granule
         } else {
-            value - value.rem_euclid(self.granule)
+            down
+        }
+    }
+
+    /// A uniform value in `[lo, hi]`, a whole number of granules.
+    #[inline]
+    fn uniform(&self, stream: Stream, slot: Slot) -> i128 {
+        let first =
+            self.lo.div_euclid(self.granule) + i128::from(self.lo.rem_euclid(self.granule) != 0);
+        let last = self.hi.div_euclid(self.granule);
+        let span = last.abs_diff(first).saturating_add(1);
+        let offset = match u64::try_from(span) {
+            Ok(span) => u128::from(below(stream.bits(slot, Draw::Value), span)),
+            Err(_) => {
+                let wide = u128::from(stream.bits(slot, Draw::Value)) << 64
+                    | u128::from(stream.bits(slot, Draw::Second));
+                wide % span
+            }
+        };
+        let granules = (first as u128).wrapping_add(offset) as i128;
+        if self.granule == 1 {
+            granules
+        } else {
+            granules * self.granule
         }
     }
 
@@ -251,9 +327,11 @@ impl Integers {
         }
     }
 
-    /// The vocabulary entries, when values are drawn from one.
-    pub fn vocabulary(&self) -> Option<&[i128]> {
-        self.source.vocabulary()
+    /// The vocabulary entries in the stored type's representation, when values are drawn
+    /// from one.
+    pub fn vocabulary(&self) -> Option<Vec<i128>> {
+        let entries = self.source.vocabulary()?;
+        Some(entries.iter().map(|&e| self.conversion.apply(e)).collect())
     }
 
     /// The vocabulary index of `slot`'s value, when values are drawn from one.
@@ -262,22 +340,88 @@ impl Integers {
     }
 }
 
-/// `[min, max]` of `params`, each converted by `convert` into the column's representation;
-/// `default` where one is not given, the upper end never below the lower.
-fn bounds<T: Copy + PartialOrd>(
+/// `[min, max]` of `params` in the representation of `domain`: `min` rounded up and `max`
+/// down to whole units (and granules), the type's defaults where one is not given.
+fn integer_bounds(
+    domain: &Domain,
+    data_type: &DataType,
     params: &Params,
-    default: (T, T),
-    convert: impl Fn(&str, f64) -> Result<T, SpecError>,
-) -> Result<(T, T), SpecError> {
-    let lo = params.min.map_or(Ok(default.0), |x| convert("min", x))?;
-    let default_hi = if default.1 < lo { lo } else { default.1 };
-    let hi = params.max.map_or(Ok(default_hi), |x| convert("max", x))?;
+    sequential: bool,
+    path: &str,
+) -> Result<(i128, i128), SpecError> {
+    let (default_lo, default_hi) = domain.default_range(sequential);
+    let given = |key: &str, x: &Option<Number>, rounding| {
+        x.as_ref()
+            .map(|x| domain.units(x, key, rounding, data_type, path))
+            .transpose()
+    };
+    let lo = given("min", &params.min, Rounding::Up)?;
+    let hi = given("max", &params.max, Rounding::Down)?;
+    let (lo, hi) = match (lo, hi) {
+        (Some(lo), Some(hi)) => (lo, hi),
+        (Some(lo), None) => (lo, default_hi.max(lo)),
+        (None, Some(hi)) => (default_lo.min(hi), hi),
+        (None, None) => (default_lo, default_hi),
+    };
+    let first_granule = lo + (domain.granule - lo.rem_euclid(domain.granule)) % domain.granule;
+    if first_granule > hi {
+        return Err(empty_range(domain, data_type, params, path));
+    }
     Ok((lo, hi))
 }
 
+/// The listed `values` of `params`, each exactly a value of `data_type`.
+fn listed_values(
+    domain: &Domain,
+    data_type: &DataType,
+    params: &Params,
+    path: &str,
+) -> Result<Vec<i128>, SpecError> {
+    params
+        .values
+        .iter()
+        .map(|v| {
+            let x = Number::parse(v).ok_or_else(|| not_a_number(v, path))?;
+            let value = domain.units(&x, "value", Rounding::Exact, data_type, path)?;
+            if value.rem_euclid(domain.granule) != 0 {
+                return Err(error(
+                    path,
+                    format!("value {x} is not a whole day, which {data_type} values are"),
+                ));
+            }
+            Ok(value)
+        })
+        .collect()
+}
+
+/// The error for a `[min, max]` that holds no value of `data_type`.
+fn empty_range(domain: &Domain, data_type: &DataType, params: &Params, path: &str) -> SpecError {
+    let show = |x: &Option<Number>| x.as_ref().map_or("its default".into(), |x| x.to_string());
+    let unit = if domain.granule > 1 {
+        " (its values are whole days)".to_string()
+    } else if domain.scale > 0 {
+        format!(" (its values have {} decimal places)", domain.scale)
+    } else {
+        " (its values are whole numbers)".to_string()
+    };
+    error(
+        path,
+        format!(
+            "min {} and max {} hold no value of {data_type}{unit}: widen the range",
+            show(&params.min),
+            show(&params.max)
+        ),
+    )
+}
+
 /// The error for the number `x` given as `key`, which `data_type` cannot hold.
-fn outside(data_type: &DataType, key: &str, x: f64, path: &str) -> SpecError {
+fn outside(data_type: &DataType, key: &str, x: &Number, path: &str) -> SpecError {
     error(path, format!("{key} {x} is outside what {data_type} holds"))
+}
+
+/// The error for a value that is not a number.
+fn not_a_number(value: &str, path: &str) -> SpecError {
+    error(path, format!("value \"{value}\" is not a number"))
 }
 
 /// Fails when `params` give a number column what only strings and booleans take.
@@ -293,23 +437,6 @@ fn refuse_non_numeric_keys(
         ));
     }
     Ok(())
-}
-
-/// The `values` of `params`, each read as a number and converted by `convert`.
-fn numeric_values<T>(
-    params: &Params,
-    path: &str,
-    convert: impl Fn(f64) -> Result<T, SpecError>,
-) -> Result<Vec<T>, SpecError> {
-    params
-        .values
-        .iter()
-        .map(|v| {
-            v.parse::<f64>()
-                .map_err(|_| error(path, format!("value \"{v}\" is not a number")))
-                .and_then(&convert)
-        })
-        .collect()
 }
 
 /// `count` values spread evenly over `[lo, hi]`.
@@ -364,37 +491,41 @@ impl Floats {
         params: &Params,
         path: &str,
     ) -> Result<Self, SpecError> {
-        let convert = |key: &str, x: f64| {
-            if x.abs() <= largest {
-                Ok(x)
+        let convert = |key: &str, x: &Number| {
+            let value = x.to_f64();
+            if value.abs() <= largest {
+                Ok(value)
             } else {
                 Err(outside(data_type, key, x, path))
             }
         };
         let normal = matches!(params.distribution, Distribution::Normal { .. });
-        let default_range = if normal {
+        let (default_lo, default_hi) = if normal {
             (-largest, largest)
         } else {
             (0.0, 1.0)
         };
-        let (lo, hi) = bounds(params, default_range, convert)?;
+        let lo = params.min.as_ref().map(|x| convert("min", x)).transpose()?;
+        let hi = params.max.as_ref().map(|x| convert("max", x)).transpose()?;
+        let lo = lo.unwrap_or(default_lo);
+        let hi = hi.unwrap_or(default_hi.max(lo));
         refuse_non_numeric_keys(data_type, params, path)?;
         let source = Source::new(params, 1.0, || {
             if params.values.is_empty() {
                 let count = params.cardinality.unwrap_or(1);
-                Ok((0..count)
+                return Ok((0..count)
                     .map(|k| lo + (hi - lo) * k as f64 / count as f64)
-                    .collect())
-            } else {
-                // NaN and infinities are values a float column may hold.
-                numeric_values(params, path, |x| {
-                    if x.is_finite() {
-                        convert("value", x)
-                    } else {
-                        Ok(x)
-                    }
-                })
+                    .collect());
             }
+            // NaN and infinities are values a float column may hold.
+            params
+                .values
+                .iter()
+                .map(|v| match Number::parse(v) {
+                    Some(x) => convert("value", &x),
+                    None => v.parse::<f64>().map_err(|_| not_a_number(v, path)),
+                })
+                .collect()
         })?;
         Ok(Self { lo, hi, source })
     }
@@ -420,84 +551,5 @@ impl Floats {
     /// The vocabulary index of `slot`'s value, when values are drawn from one.
     pub fn vocabulary_index(&self, stream: Stream, slot: Slot) -> Option<usize> {
         self.source.vocabulary_index(stream, slot)
-    }
-}
-
-/// The values of a boolean column: from a vocabulary of `true`/`false`, or true with a chance.
-#[derive(Debug, Clone)]
-pub(super) enum Booleans {
-    /// One of these entries.
-    Vocabulary(Picker, Vec<bool>),
-    /// True with this probability.
-    Chance(f64),
-}
-
-impl Booleans {
-    /// For `data_type` under `params`, or `None` when it is not the boolean type.
-    pub fn new(
-        data_type: &DataType,
-        params: &Params,
-        path: &str,
-    ) -> Option<Result<Self, SpecError>> {
-        (data_type == &DataType::Boolean).then(|| Self::from_params(params, path))
-    }
-
-    fn from_params(params: &Params, path: &str) -> Result<Self, SpecError> {
-        if matches!(
-            params.distribution,
-            Distribution::Normal { .. } | Distribution::Sequential { .. }
-        ) || params.unique
-            || params.min.is_some()
-            || params.max.is_some()
-            || !params.word_lists.is_empty()
-        {
-            return Err(error(
-                path,
-                "booleans take true_probability, or values/cardinality with uniform, zipf or categorical",
-            ));
-        }
-        if !params.draws_from_vocabulary() {
-            return Ok(Self::Chance(params.true_probability));
-        }
-        let entries: Vec<bool> = if params.values.is_empty() {
-            match params.cardinality {
-                Some(n @ 1..=2) => [true, false][..n as usize].to_vec(),
-                _ => return Err(error(path, "a boolean's cardinality is 1 or 2")),
-            }
-        } else {
-            params
-                .values
-                .iter()
-                .map(|v| match v.as_str() {
-                    "true" => Ok(true),
-                    "false" => Ok(false),
-                    other => Err(error(
-                        path,
-                        format!("value \"{other}\" is not true or false"),
-                    )),
-                })
-                .collect::<Result<_, _>>()?
-        };
-        Ok(Self::Vocabulary(
-            Picker::new(params, entries.len()),
-            entries,
-        ))
-    }
-
-    /// The value of `slot`.
-    #[inline]
-    pub fn value(&self, stream: Stream, slot: Slot) -> bool {
-        match self {
-            Self::Vocabulary(picker, entries) => entries[picker.pick(stream, slot, Draw::Value)],
-            Self::Chance(p) => stream.fraction(slot, Draw::Value) < *p,
-        }
-    }
-
-    /// The vocabulary index of `slot`'s value, when values are drawn from one.
-    pub fn vocabulary_index(&self, stream: Stream, slot: Slot) -> Option<usize> {
-        match self {
-            Self::Vocabulary(picker, _) => Some(picker.pick(stream, slot, Draw::Value)),
-            Self::Chance(_) => None,
-        }
     }
 }

@@ -6,6 +6,8 @@ use std::sync::Arc;
 
 use arrow_schema::{DataType, Field, Fields, Schema};
 
+use super::Number;
+
 /// How a column's values are drawn.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Distribution {
@@ -39,10 +41,11 @@ pub struct Params {
     pub null_probability: f64,
     /// How values are drawn.
     pub distribution: Distribution,
-    /// Smallest value (numbers, dates, timestamps as their integer representation).
-    pub min: Option<f64>,
+    /// Smallest value (numbers, dates, timestamps as their integer representation, decimals
+    /// in their units), exactly as given.
+    pub min: Option<Number>,
     /// Largest value.
-    pub max: Option<f64>,
+    pub max: Option<Number>,
     /// Shortest string or binary, or list length.
     pub min_length: Option<u64>,
     /// Longest string or binary, or list length.
@@ -117,6 +120,14 @@ pub struct FieldSpec {
 pub struct Spec {
     /// The top-level columns.
     pub fields: Vec<FieldSpec>,
+    /// Whether the generator stores the types Parquet has no form for as the types that keep
+    /// their meaning there, with the same values: timestamps and times in seconds as
+    /// milliseconds, `Date64` as `Date32` (see [`crate::spec::parquet_type`]). [`parse`]
+    /// sets it, so a spec file's columns read back as what they are; [`Spec::from_schema`]
+    /// does not, so the batches have the schema given.
+    ///
+    /// [`parse`]: crate::spec::parse
+    pub parquet_types: bool,
 }
 
 impl Spec {
@@ -130,7 +141,10 @@ impl Spec {
             .enumerate()
             .map(|(i, f)| from_field(f, &format!("fields[{i}]"), false, &mut params))
             .collect();
-        Self { fields }
+        Self {
+            fields,
+            parquet_types: false,
+        }
     }
 }
 

@@ -5,30 +5,12 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use super::keys::{unknown_key, METADATA_KEYS};
 use crate::spec::error::{error, SpecError};
+use crate::spec::exact::{significant_digits, EXACT_FLOAT_DIGITS, ROUNDED_JSON_NUMBER};
 
-/// Keys a field's metadata may carry.
-const KEYS: &[&str] = &[
-    "null_probability",
-    "distribution",
-    "zipf_s",
-    "mean",
-    "stddev",
-    "step",
-    "min",
-    "max",
-    "min_length",
-    "max_length",
-    "cardinality",
-    "values",
-    "weights",
-    "vocabulary",
-    "length_weights",
-    "prefix",
-    "digits",
-    "unique",
-    "true_probability",
-];
+/// Keys whose numbers are used exactly: a JSON number there must not have lost digits.
+const EXACT_KEYS: &[&str] = &["min", "max"];
 
 /// The metadata `value` of the field at `path` (none: empty), each key known and given once.
 pub(super) fn read_metadata(
@@ -37,14 +19,8 @@ pub(super) fn read_metadata(
 ) -> Result<BTreeMap<String, String>, SpecError> {
     let mut metadata = BTreeMap::new();
     for (key, value) in metadata_pairs(value, path)? {
-        if !KEYS.contains(&key.as_str()) {
-            return Err(error(
-                path,
-                format!(
-                    "unknown metadata key \"{key}\" (known: {})",
-                    KEYS.join(", ")
-                ),
-            ));
+        if !METADATA_KEYS.contains(&key.as_str()) {
+            return Err(unknown_key(&key, METADATA_KEYS, "metadata", path));
         }
         if metadata.insert(key.clone(), value).is_some() {
             return Err(error(path, format!("metadata key \"{key}\" given twice")));
@@ -61,26 +37,17 @@ fn metadata_pairs(value: Option<&Value>, path: &str) -> Result<Vec<(String, Stri
         Some(Value::Array(items)) => items
             .iter()
             .map(|item| {
-                let key = item.get("key").and_then(Value::as_str);
-                let value = item.get("value").and_then(as_text);
-                key.zip(value)
-                    .map(|(k, v)| (k.to_string(), v))
-                    .ok_or_else(|| {
-                        error(path, "metadata entries are {\"key\": ..., \"value\": ...}")
-                    })
+                let key = item.get("key").and_then(Value::as_str).ok_or_else(|| {
+                    error(path, "metadata entries are {\"key\": ..., \"value\": ...}")
+                })?;
+                let value = item.get("value").unwrap_or(&Value::Null);
+                Ok((key.to_string(), as_text(key, value, path)?))
             })
             .collect(),
         // pyarrow's form: {"key": "value", ...}
         Some(Value::Object(map)) => map
             .iter()
-            .map(|(k, v)| {
-                as_text(v).map(|v| (k.clone(), v)).ok_or_else(|| {
-                    error(
-                        path,
-                        format!("metadata \"{k}\" must be a string or a number"),
-                    )
-                })
-            })
+            .map(|(k, v)| Ok((k.clone(), as_text(k, v, path)?)))
             .collect(),
         Some(_) => Err(error(
             path,
@@ -89,14 +56,27 @@ fn metadata_pairs(value: Option<&Value>, path: &str) -> Result<Vec<(String, Stri
     }
 }
 
-/// A metadata value as the text Arrow metadata holds: strings as they are, numbers, booleans
-/// and arrays in JSON.
-fn as_text(value: &Value) -> Option<String> {
+/// The value of metadata `key` as the text Arrow metadata holds: strings as they are,
+/// numbers, booleans and arrays in JSON. A JSON number of [`EXACT_KEYS`] that a JSON parser
+/// may have rounded is refused: a string keeps every digit.
+fn as_text(key: &str, value: &Value, path: &str) -> Result<String, SpecError> {
     match value {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        Value::Bool(b) => Some(b.to_string()),
-        Value::Array(_) => Some(value.to_string()),
-        _ => None,
+        Value::String(s) => Ok(s.clone()),
+        Value::Number(n) => {
+            let text = n.to_string();
+            if n.is_f64()
+                && EXACT_KEYS.contains(&key)
+                && significant_digits(&text) > EXACT_FLOAT_DIGITS
+            {
+                return Err(error(path, format!("{key} {text}: {ROUNDED_JSON_NUMBER}")));
+            }
+            Ok(text)
+        }
+        Value::Bool(b) => Ok(b.to_string()),
+        Value::Array(_) => Ok(value.to_string()),
+        _ => Err(error(
+            path,
+            format!("metadata \"{key}\" must be a string, number, boolean or array"),
+        )),
     }
 }

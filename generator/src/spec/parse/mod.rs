@@ -1,6 +1,8 @@
-//! Reading a spec file: the JSON document and its fields. A field's type is read by
-//! `types`, its metadata by `metadata` and turned into generator parameters by `params`.
+//! Reading a spec file: the JSON document and its fields. A field's keys are checked by
+//! `keys`, its type read by `types`, its metadata by `metadata` and turned into generator
+//! parameters by `params`.
 
+mod keys;
 mod metadata;
 mod params;
 mod types;
@@ -9,17 +11,22 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use arrow_schema::{DataType, Field};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::error::{error, SpecError};
 use super::{FieldSpec, Spec};
+use keys::{refuse_unknown, DICTIONARY_KEYS, FIELD_KEYS};
 
 pub use params::WORD_LISTS;
 
+/// How deep fields may nest: a top-level field is at level 0, its children at level 1. pyarrow
+/// reads Parquet schemas at most 100 levels deep, and every level of lists and maps takes two;
+/// arrow-rs reads an embedded Arrow schema at most about 60 levels deep.
+pub const MAX_NESTING: usize = 49;
+
 /// Reads and validates a spec.
 pub fn parse(text: &str) -> Result<Spec, SpecError> {
-    let root: Value =
-        serde_json::from_str(text).map_err(|e| error("spec", format!("not valid JSON: {e}")))?;
+    let root: Value = serde_json::from_str(text).map_err(json_error)?;
     let fields = root
         .get("fields")
         .and_then(Value::as_array)
@@ -32,28 +39,82 @@ pub fn parse(text: &str) -> Result<Spec, SpecError> {
     if fields.is_empty() {
         return Err(error("fields", "needs at least one field"));
     }
-    let fields = fields
-        .iter()
-        .enumerate()
-        .map(|(i, f)| read_field(f, &format!("fields[{i}]")))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Spec { fields })
+    Ok(Spec {
+        fields: read_fields(fields, "fields", 0)?,
+        parquet_types: true,
+    })
 }
 
-/// The field at `path`, its children first.
-fn read_field(value: &Value, path: &str) -> Result<FieldSpec, SpecError> {
-    let name = value
-        .get("name")
-        .and_then(Value::as_str)
-        .ok_or_else(|| error(path, "needs a \"name\" string"))?;
-    let nullable = match value.get("nullable") {
+/// The error for a text serde_json does not read. It stops at 128 nested arrays and objects,
+/// which a spec only reaches with fields nested far beyond [`MAX_NESTING`].
+fn json_error(e: serde_json::Error) -> SpecError {
+    let message = e.to_string();
+    match message.strip_prefix("recursion limit exceeded") {
+        Some(place) => error(
+            "spec",
+            format!("fields nest deeper than the {MAX_NESTING} levels a spec may have (JSON too deep{place})"),
+        ),
+        None => error("spec", format!("not valid JSON: {message}")),
+    }
+}
+
+/// The fields `items` at `path[i]`, `level` deep, their names distinct.
+fn read_fields(items: &[Value], path: &str, level: usize) -> Result<Vec<FieldSpec>, SpecError> {
+    let fields = items
+        .iter()
+        .enumerate()
+        .map(|(i, f)| read_field(f, &format!("{path}[{i}]"), level))
+        .collect::<Result<Vec<_>, _>>()?;
+    for (i, field) in fields.iter().enumerate() {
+        if let Some(first) = fields[..i]
+            .iter()
+            .find(|f| f.field.name() == field.field.name())
+        {
+            return Err(error(
+                &field.path,
+                format!(
+                    "name \"{}\" is already the name of {}: fields side by side need distinct names",
+                    field.field.name(),
+                    first.path
+                ),
+            ));
+        }
+    }
+    Ok(fields)
+}
+
+/// The field at `path`, `level` deep, its children first.
+fn read_field(value: &Value, path: &str, level: usize) -> Result<FieldSpec, SpecError> {
+    let object = value
+        .as_object()
+        .ok_or_else(|| error(path, "a field is an object with a \"name\" and a \"type\""))?;
+    refuse_unknown(object, FIELD_KEYS, "field", path)?;
+    if level > MAX_NESTING {
+        return Err(error(
+            path,
+            format!("nested {level} levels deep, beyond the {MAX_NESTING} a spec may have: Parquet readers refuse deeper schemas"),
+        ));
+    }
+    let name = match object.get("name") {
+        Some(Value::String(name)) if !name.is_empty() => name,
+        Some(Value::String(_)) => return Err(error(path, "\"name\" must not be empty")),
+        _ => return Err(error(path, "needs a \"name\" string")),
+    };
+    let nullable = match object.get("nullable") {
         None => true,
         Some(Value::Bool(b)) => *b,
         Some(_) => return Err(error(path, "\"nullable\" must be true or false")),
     };
-    let children = read_children(value, path)?;
-    let data_type = field_type(value, &children, path)?;
-    let metadata = metadata::read_metadata(value.get("metadata"), path)?;
+    let children = read_children(object, path, level)?;
+    let data_type = field_type(object, &children, path)?;
+    if data_type == DataType::Null && !nullable {
+        return Err(error(
+            path,
+            "a null field holds only NULLs: make it nullable, or give it another type",
+        ));
+    }
+    let metadata = metadata::read_metadata(object.get("metadata"), path)?;
+    keys::refuse_unused(&metadata, &data_type, path)?;
     let params = params::read_params(&metadata, nullable, path)?;
     let field = Arc::new(
         Field::new(name, data_type, nullable)
@@ -67,31 +128,40 @@ fn read_field(value: &Value, path: &str) -> Result<FieldSpec, SpecError> {
     })
 }
 
-/// The `children` of the field `value` at `path`.
-fn read_children(value: &Value, path: &str) -> Result<Vec<FieldSpec>, SpecError> {
-    match value.get("children") {
+/// The `children` of the field `object` at `path`, `level` deep.
+fn read_children(
+    object: &Map<String, Value>,
+    path: &str,
+    level: usize,
+) -> Result<Vec<FieldSpec>, SpecError> {
+    match object.get("children") {
         None => Ok(Vec::new()),
-        Some(Value::Array(items)) => items
-            .iter()
-            .enumerate()
-            .map(|(i, c)| read_field(c, &format!("{path}.children[{i}]")))
-            .collect(),
+        Some(Value::Array(items)) => read_fields(items, &format!("{path}.children"), level + 1),
         Some(_) => Err(error(path, "\"children\" must be an array")),
     }
 }
 
-/// The Arrow type of the field `value` at `path`: its `type`, dictionary-encoded when it has a
+/// The Arrow type of the field `object` at `path`: its `type`, dictionary-encoded when it has a
 /// `dictionary`.
-fn field_type(value: &Value, children: &[FieldSpec], path: &str) -> Result<DataType, SpecError> {
-    let type_object = value
+fn field_type(
+    object: &Map<String, Value>,
+    children: &[FieldSpec],
+    path: &str,
+) -> Result<DataType, SpecError> {
+    let type_object = object
         .get("type")
         .ok_or_else(|| error(path, "needs a \"type\" object, e.g. {\"name\": \"utf8\"}"))?;
-    Ok(match value.get("dictionary") {
+    Ok(match object.get("dictionary") {
         None => types::arrow_type(type_object, children, path)?,
-        Some(dictionary) => DataType::Dictionary(
-            Box::new(types::dictionary_index(dictionary, path)?),
-            Box::new(types::arrow_type(type_object, children, path)?),
-        ),
+        Some(dictionary) => {
+            if let Some(dictionary) = dictionary.as_object() {
+                refuse_unknown(dictionary, DICTIONARY_KEYS, "dictionary", path)?;
+            }
+            DataType::Dictionary(
+                Box::new(types::dictionary_index(dictionary, path)?),
+                Box::new(types::arrow_type(type_object, children, path)?),
+            )
+        }
     })
 }
 

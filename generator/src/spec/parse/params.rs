@@ -1,12 +1,14 @@
 //! A field's metadata turned into its generator [`Params`]: each key checked on its own, then
-//! against the others. Keys a field's distribution does not use are not read.
+//! against the others. A key the field's type or distribution does not use is refused before,
+//! by `keys`.
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
 
 use crate::spec::error::{error, SpecError};
-use crate::spec::{Distribution, Params};
+use crate::spec::exact::{significant_digits, EXACT_FLOAT_DIGITS, ROUNDED_JSON_NUMBER};
+use crate::spec::{Distribution, Number, Params};
 
 /// The largest vocabulary `cardinality` may ask for: each is held in memory with a guide table
 /// of 8 entries per value.
@@ -31,7 +33,7 @@ pub(super) fn read_params(
     let unique = unique(&metadata)?;
     let true_probability = metadata.probability("true_probability", 0.5)?;
     let distribution = distribution(&metadata, &vocabulary)?;
-    refuse_conflicts(&metadata, &distribution, vocabulary.is_given(), unique)?;
+    refuse_conflicts(&metadata, &distribution, &vocabulary, unique)?;
     Ok(Params {
         null_probability,
         distribution,
@@ -68,13 +70,24 @@ impl<'a> Metadata<'a> {
         self.entries.get(key).map(String::as_str)
     }
 
-    /// `key` as a finite number, if given.
-    fn number(&self, key: &str) -> Result<Option<f64>, SpecError> {
+    /// `key` as an exact number, if given.
+    fn exact(&self, key: &str) -> Result<Option<Number>, SpecError> {
         self.text(key)
             .map(|v| {
-                v.parse::<f64>()
-                    .ok()
+                Number::parse(v)
+                    .ok_or_else(|| self.error(format!("{key} \"{v}\" is not a finite number")))
+            })
+            .transpose()
+    }
+
+    /// `key` as a finite number, if given, with the text it was written as.
+    fn number(&self, key: &str) -> Result<Option<(f64, &'a str)>, SpecError> {
+        self.text(key)
+            .map(|v| {
+                Number::parse(v)
+                    .map(|x| x.to_f64())
                     .filter(|x| x.is_finite())
+                    .map(|x| (x, v.trim()))
                     .ok_or_else(|| self.error(format!("{key} \"{v}\" is not a finite number")))
             })
             .transpose()
@@ -90,11 +103,14 @@ impl<'a> Metadata<'a> {
             .transpose()
     }
 
-    /// The items of `key`, a JSON array (none when not given).
+    /// The items of `key`, a JSON array of at least one item (none when not given).
     fn json_array(&self, key: &str) -> Result<Vec<Value>, SpecError> {
         match self.text(key) {
             None => Ok(Vec::new()),
             Some(text) => match serde_json::from_str::<Value>(text) {
+                Ok(Value::Array(items)) if items.is_empty() => Err(self.error(format!(
+                    "{key} is an empty list: list at least one, or drop {key}"
+                ))),
                 Ok(Value::Array(items)) => Ok(items),
                 _ => Err(self.error(format!("{key} must be a JSON array"))),
             },
@@ -115,23 +131,19 @@ impl<'a> Metadata<'a> {
 
     /// `key` as a probability in [0, 1], `default` when not given.
     fn probability(&self, key: &str, default: f64) -> Result<f64, SpecError> {
-        let probability = self.number(key)?.unwrap_or(default);
-        if (0.0..=1.0).contains(&probability) {
-            Ok(probability)
-        } else {
-            Err(self.error(format!("{key} {probability} must be in [0, 1]")))
+        match self.number(key)? {
+            None => Ok(default),
+            Some((probability, _)) if (0.0..=1.0).contains(&probability) => Ok(probability),
+            Some((_, text)) => Err(self.error(format!("{key} {text} must be in [0, 1]"))),
         }
     }
 
     /// `key` as a number > 0, which the chosen distribution needs.
     fn distribution_parameter(&self, key: &str) -> Result<f64, SpecError> {
-        let value = self
-            .number(key)?
-            .ok_or_else(|| self.error(format!("distribution needs {key}")))?;
-        if value > 0.0 {
-            Ok(value)
-        } else {
-            Err(self.error(format!("{key} must be > 0")))
+        match self.number(key)? {
+            None => Err(self.error(format!("distribution needs {key}"))),
+            Some((value, _)) if value > 0.0 => Ok(value),
+            Some(_) => Err(self.error(format!("{key} must be > 0"))),
         }
     }
 }
@@ -145,10 +157,10 @@ fn null_probability(metadata: &Metadata, nullable: bool) -> Result<f64, SpecErro
     Ok(null_probability)
 }
 
-/// `min` and `max`, in order when both are given.
-fn value_bounds(metadata: &Metadata) -> Result<(Option<f64>, Option<f64>), SpecError> {
-    let (min, max) = (metadata.number("min")?, metadata.number("max")?);
-    if let (Some(lo), Some(hi)) = (min, max) {
+/// `min` and `max`, exactly, in order when both are given.
+fn value_bounds(metadata: &Metadata) -> Result<(Option<Number>, Option<Number>), SpecError> {
+    let (min, max) = (metadata.exact("min")?, metadata.exact("max")?);
+    if let (Some(lo), Some(hi)) = (&min, &max) {
         if lo > hi {
             return Err(metadata.error(format!("min {lo} is above max {hi}")));
         }
@@ -230,16 +242,31 @@ fn cardinality(metadata: &Metadata) -> Result<Option<u64>, SpecError> {
     Ok(cardinality)
 }
 
-/// `values`: strings as they are, other JSON values as their JSON text.
+/// `values`: strings as they are, numbers and booleans as their JSON text. NULLs come from
+/// `null_probability`, and a JSON number that may have lost digits is refused.
 fn values(metadata: &Metadata) -> Result<Vec<String>, SpecError> {
-    Ok(metadata
+    metadata
         .json_array("values")?
         .into_iter()
-        .map(|v| match v {
-            Value::String(s) => s,
-            other => other.to_string(),
+        .enumerate()
+        .map(|(i, v)| match v {
+            Value::String(s) => Ok(s),
+            Value::Number(n) => {
+                let text = n.to_string();
+                if n.is_f64() && significant_digits(&text) > EXACT_FLOAT_DIGITS {
+                    return Err(metadata.error(format!("values[{i}] {text}: {ROUNDED_JSON_NUMBER}")));
+                }
+                Ok(text)
+            }
+            Value::Bool(b) => Ok(b.to_string()),
+            Value::Null => Err(metadata.error(format!(
+                "values[{i}] is null: values lists what a field holds; NULLs come from null_probability"
+            ))),
+            _ => Err(metadata.error(format!(
+                "values[{i}] must be a string, number or boolean"
+            ))),
         })
-        .collect())
+        .collect()
 }
 
 /// `weights`: one per value, not all 0.
@@ -347,11 +374,12 @@ fn distribution(metadata: &Metadata, vocabulary: &Vocabulary) -> Result<Distribu
         Some("normal") => Distribution::Normal {
             mean: metadata
                 .number("mean")?
-                .ok_or_else(|| metadata.error("normal needs mean"))?,
+                .ok_or_else(|| metadata.error("normal needs mean"))?
+                .0,
             stddev: metadata.distribution_parameter("stddev")?,
         },
         Some("sequential") => Distribution::Sequential {
-            step: metadata.number("step")?.unwrap_or(1.0),
+            step: metadata.number("step")?.map_or(1.0, |(step, _)| step),
         },
         Some(other) => {
             return Err(metadata.error(format!(
@@ -366,9 +394,10 @@ fn distribution(metadata: &Metadata, vocabulary: &Vocabulary) -> Result<Distribu
 fn refuse_conflicts(
     metadata: &Metadata,
     distribution: &Distribution,
-    vocabulary_given: bool,
+    vocabulary: &Vocabulary,
     unique: bool,
 ) -> Result<(), SpecError> {
+    let vocabulary_given = vocabulary.is_given();
     let computed = matches!(
         distribution,
         Distribution::Normal { .. } | Distribution::Sequential { .. }
@@ -376,6 +405,13 @@ fn refuse_conflicts(
     if computed && vocabulary_given {
         return Err(metadata.error(
             "normal and sequential compute values: drop values, cardinality and vocabulary, or draw from them with uniform, zipf or categorical",
+        ));
+    }
+    if !vocabulary.values.is_empty()
+        && (metadata.text("min").is_some() || metadata.text("max").is_some())
+    {
+        return Err(metadata.error(
+            "values lists every value a field holds: drop min and max, or draw from the range with cardinality",
         ));
     }
     if unique && (vocabulary_given || metadata.text("distribution").is_some()) {

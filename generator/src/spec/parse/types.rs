@@ -1,12 +1,24 @@
-//! A field's `type` object (Arrow's JSON form) read into an Arrow [`DataType`].
+//! A field's `type` object (Arrow's JSON form) read into an Arrow [`DataType`]: every
+//! attribute known, of its JSON type, and within what Arrow and Parquet take.
 
+use std::str::FromStr;
 use std::sync::Arc;
 
+use arrow_array::timezone::Tz;
 use arrow_schema::{DataType, TimeUnit};
 use serde_json::Value;
 
+use super::keys::refuse_unknown;
 use crate::spec::error::{error, SpecError};
 use crate::spec::FieldSpec;
+
+/// The time units of times and timestamps, by their names in Arrow's JSON form.
+const TIME_UNITS: &[(&str, TimeUnit)] = &[
+    ("SECOND", TimeUnit::Second),
+    ("MILLISECOND", TimeUnit::Millisecond),
+    ("MICROSECOND", TimeUnit::Microsecond),
+    ("NANOSECOND", TimeUnit::Nanosecond),
+];
 
 /// The Arrow type that `type_object`, the `type` object of the field at `path`, names, over the
 /// field's already read `children`.
@@ -18,7 +30,10 @@ pub(super) fn arrow_type(
     let name = type_object
         .get("name")
         .and_then(Value::as_str)
-        .ok_or_else(|| error(path, "type needs a \"name\""))?;
+        .ok_or_else(|| error(path, "type needs a \"name\", e.g. {\"name\": \"utf8\"}"))?;
+    if let Some(object) = type_object.as_object() {
+        refuse_unknown(object, attributes(name), &format!("{name} type"), path)?;
+    }
     match name {
         "list" | "largelist" | "fixedsizelist" | "struct" | "map" => {
             nested_type(name, type_object, children, path)
@@ -68,18 +83,17 @@ fn leaf_type(name: &str, type_object: &Value, path: &str) -> Result<DataType, Sp
             DataType::FixedSizeBinary(positive_i32_attribute(type_object, "byteWidth", path)?)
         }
         "decimal" => decimal_type(type_object, path)?,
-        "date" => date_type(type_object, path)?,
-        "time" => match time_unit(type_object, path)? {
-            unit @ (TimeUnit::Second | TimeUnit::Millisecond) => DataType::Time32(unit),
-            unit @ (TimeUnit::Microsecond | TimeUnit::Nanosecond) => DataType::Time64(unit),
-        },
-        "timestamp" => {
-            let zone = type_object
-                .get("timezone")
-                .and_then(Value::as_str)
-                .map(Arc::from);
-            DataType::Timestamp(time_unit(type_object, path)?, zone)
-        }
+        "date" => choice(
+            type_object,
+            "unit",
+            &[("DAY", DataType::Date32), ("MILLISECOND", DataType::Date64)],
+            path,
+        )?,
+        "time" => time_type(type_object, path)?,
+        "timestamp" => DataType::Timestamp(
+            choice(type_object, "unit", TIME_UNITS, path)?,
+            time_zone(type_object, path)?,
+        ),
         "interval" | "duration" => {
             return Err(error(
                 path,
@@ -130,10 +144,14 @@ fn nested_type(
 
 /// `int`: signed unless `isSigned` is false, of `bitWidth` 8, 16, 32 or 64.
 fn integer_type(type_object: &Value, path: &str) -> Result<DataType, SpecError> {
-    let signed = type_object
-        .get("isSigned")
-        .and_then(Value::as_bool)
-        .unwrap_or(true);
+    let signed = optional(
+        type_object,
+        "isSigned",
+        Value::as_bool,
+        "true or false",
+        path,
+    )?
+    .unwrap_or(true);
     Ok(
         match (integer_attribute(type_object, "bitWidth", path)?, signed) {
             (8, true) => DataType::Int8,
@@ -151,28 +169,24 @@ fn integer_type(type_object: &Value, path: &str) -> Result<DataType, SpecError> 
 
 /// `floatingpoint` of `precision` HALF, SINGLE or DOUBLE.
 fn float_type(type_object: &Value, path: &str) -> Result<DataType, SpecError> {
-    match type_object.get("precision").and_then(Value::as_str) {
-        Some("HALF") => Ok(DataType::Float16),
-        Some("SINGLE") => Ok(DataType::Float32),
-        Some("DOUBLE") => Ok(DataType::Float64),
-        other => Err(error(
-            path,
-            format!("precision {other:?}: use HALF, SINGLE or DOUBLE"),
-        )),
-    }
+    choice(
+        type_object,
+        "precision",
+        &[
+            ("HALF", DataType::Float16),
+            ("SINGLE", DataType::Float32),
+            ("DOUBLE", DataType::Float64),
+        ],
+        path,
+    )
 }
 
-/// `decimal` of `precision` and `scale` (default 0), 128 or 256 bits wide (default 128).
+/// `decimal` of `precision` and `scale` (default 0, at most the precision: Parquet takes no
+/// negative scale), 128 or 256 bits wide (default 128).
 fn decimal_type(type_object: &Value, path: &str) -> Result<DataType, SpecError> {
     let precision = integer_attribute(type_object, "precision", path)?;
-    let scale = type_object
-        .get("scale")
-        .and_then(Value::as_i64)
-        .unwrap_or(0);
-    let bits = type_object
-        .get("bitWidth")
-        .and_then(Value::as_i64)
-        .unwrap_or(128);
+    let scale = optional(type_object, "scale", Value::as_i64, "an integer", path)?.unwrap_or(0);
+    let bits = optional(type_object, "bitWidth", Value::as_i64, "128 or 256", path)?.unwrap_or(128);
     let (limit, make): (i64, fn(u8, i8) -> DataType) = match bits {
         128 => (38, DataType::Decimal128),
         256 => (76, DataType::Decimal256),
@@ -189,23 +203,42 @@ fn decimal_type(type_object: &Value, path: &str) -> Result<DataType, SpecError> 
             format!("precision {precision} must be between 1 and {limit}"),
         ));
     }
-    if !(-128..=127).contains(&scale) || scale > precision {
+    if !(0..=precision).contains(&scale) {
         return Err(error(
             path,
-            format!("scale {scale} must be at most the precision {precision}"),
+            format!("scale {scale} must be between 0 and the precision {precision}"),
         ));
     }
     Ok(make(precision as u8, scale as i8))
 }
 
-/// `date` in days (Date32) or milliseconds (Date64).
-fn date_type(type_object: &Value, path: &str) -> Result<DataType, SpecError> {
-    match type_object.get("unit").and_then(Value::as_str) {
-        Some("DAY") => Ok(DataType::Date32),
-        Some("MILLISECOND") => Ok(DataType::Date64),
-        other => Err(error(
+/// `time` in a unit, 32 bits wide for seconds and milliseconds, 64 for finer units.
+fn time_type(type_object: &Value, path: &str) -> Result<DataType, SpecError> {
+    let unit = choice(type_object, "unit", TIME_UNITS, path)?;
+    let (bits, data_type) = match unit {
+        TimeUnit::Second | TimeUnit::Millisecond => (32, DataType::Time32(unit)),
+        TimeUnit::Microsecond | TimeUnit::Nanosecond => (64, DataType::Time64(unit)),
+    };
+    match optional(type_object, "bitWidth", Value::as_i64, "32 or 64", path)? {
+        Some(given) if given != bits => Err(error(
             path,
-            format!("date unit {other:?}: use DAY or MILLISECOND"),
+            format!("time bitWidth {given} does not fit its unit: 32 for SECOND and MILLISECOND, 64 for MICROSECOND and NANOSECOND"),
+        )),
+        _ => Ok(data_type),
+    }
+}
+
+/// The `timezone` of a timestamp, if given: an IANA name or a fixed offset, as Arrow reads
+/// them.
+fn time_zone(type_object: &Value, path: &str) -> Result<Option<Arc<str>>, SpecError> {
+    let Some(zone) = optional(type_object, "timezone", Value::as_str, "a string", path)? else {
+        return Ok(None);
+    };
+    match Tz::from_str(zone) {
+        Ok(_) => Ok(Some(Arc::from(zone))),
+        Err(_) => Err(error(
+            path,
+            format!("timezone \"{zone}\" is neither an IANA time zone name (such as \"Europe/Paris\") nor an offset (such as \"+02:00\")"),
         )),
     }
 }
@@ -219,10 +252,14 @@ fn map_type(
     let entries = one_child(children, path, "map")?;
     match entries.field.data_type() {
         DataType::Struct(fields) if fields.len() == 2 && !fields[0].is_nullable() => {
-            let sorted = type_object
-                .get("keysSorted")
-                .and_then(Value::as_bool)
-                .unwrap_or(false);
+            let sorted = optional(
+                type_object,
+                "keysSorted",
+                Value::as_bool,
+                "true or false",
+                path,
+            )?
+            .unwrap_or(false);
             Ok(DataType::Map(entries.field.clone(), sorted))
         }
         _ => Err(error(
@@ -234,9 +271,7 @@ fn map_type(
 
 /// The integer attribute `key` of `type_object`.
 fn integer_attribute(type_object: &Value, key: &str, path: &str) -> Result<i64, SpecError> {
-    type_object
-        .get(key)
-        .and_then(Value::as_i64)
+    optional(type_object, key, Value::as_i64, "an integer", path)?
         .ok_or_else(|| error(path, format!("type needs an integer \"{key}\"")))
 }
 
@@ -251,17 +286,55 @@ fn positive_i32_attribute(type_object: &Value, key: &str, path: &str) -> Result<
     })
 }
 
-/// The `unit` of a time or timestamp type.
-fn time_unit(type_object: &Value, path: &str) -> Result<TimeUnit, SpecError> {
-    match type_object.get("unit").and_then(Value::as_str) {
-        Some("SECOND") => Ok(TimeUnit::Second),
-        Some("MILLISECOND") => Ok(TimeUnit::Millisecond),
-        Some("MICROSECOND") => Ok(TimeUnit::Microsecond),
-        Some("NANOSECOND") => Ok(TimeUnit::Nanosecond),
-        other => Err(error(
-            path,
-            format!("unit {other:?}: use SECOND, MILLISECOND, MICROSECOND or NANOSECOND"),
-        )),
+/// The attribute `key` of `type_object`, if given, read by `read`; `expected` says what it
+/// must be otherwise.
+fn optional<'a, T>(
+    type_object: &'a Value,
+    key: &str,
+    read: fn(&'a Value) -> Option<T>,
+    expected: &str,
+    path: &str,
+) -> Result<Option<T>, SpecError> {
+    match type_object.get(key) {
+        None => Ok(None),
+        Some(value) => read(value)
+            .map(Some)
+            .ok_or_else(|| error(path, format!("\"{key}\" {value} must be {expected}"))),
+    }
+}
+
+/// The string attribute `key` of `type_object`, one of the names of `options`, as its value.
+fn choice<T: Clone>(
+    type_object: &Value,
+    key: &str,
+    options: &[(&str, T)],
+    path: &str,
+) -> Result<T, SpecError> {
+    let names: Vec<&str> = options.iter().map(|(name, _)| *name).collect();
+    let given = type_object.get(key);
+    given
+        .and_then(Value::as_str)
+        .and_then(|name| options.iter().find(|(n, _)| *n == name))
+        .map(|(_, value)| value.clone())
+        .ok_or_else(|| {
+            let given = given.map_or("missing".to_string(), Value::to_string);
+            error(path, format!("{key} {given}: use {}", names.join(", ")))
+        })
+}
+
+/// The attributes a type named `name` may have besides its name.
+fn attributes(name: &str) -> &'static [&'static str] {
+    match name {
+        "int" => &["name", "bitWidth", "isSigned"],
+        "floatingpoint" => &["name", "precision"],
+        "decimal" => &["name", "precision", "scale", "bitWidth"],
+        "date" | "interval" | "duration" => &["name", "unit"],
+        "time" => &["name", "unit", "bitWidth"],
+        "timestamp" => &["name", "unit", "timezone"],
+        "fixedsizebinary" => &["name", "byteWidth"],
+        "fixedsizelist" => &["name", "listSize"],
+        "map" => &["name", "keysSorted"],
+        _ => &["name"],
     }
 }
 

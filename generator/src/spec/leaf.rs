@@ -1,0 +1,169 @@
+//! A column without children: its values by kind of type, as an Arrow array, as a dictionary,
+//! and the most memory one value takes.
+
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, BooleanArray, NullArray};
+use arrow_buffer::{BooleanBuffer, NullBuffer};
+use arrow_schema::DataType;
+
+use super::arrays::{byte_array, float_array, integer_array};
+use super::booleans::Booleans;
+use super::bytes::Bytes;
+use super::draw::{Slot, Stream};
+use super::error::error;
+use super::numbers::{Floats, Integers};
+use super::parquet_types::Conversion;
+use super::{Params, SpecError};
+
+/// A leaf's values, by kind of type.
+#[derive(Debug, Clone)]
+pub(super) enum Leaf {
+    Null,
+    Boolean(Booleans),
+    Integer(Integers),
+    Float(Floats),
+    Bytes(Bytes),
+}
+
+impl Leaf {
+    /// The values of `data_type` under `params`, stored by `conversion`.
+    pub fn new(
+        data_type: &DataType,
+        conversion: Conversion,
+        params: &Params,
+        stream: Stream,
+        path: &str,
+    ) -> Result<Self, SpecError> {
+        if let Some(integers) = Integers::new(data_type, conversion, params, path) {
+            return integers.map(Leaf::Integer);
+        }
+        if let Some(floats) = Floats::new(data_type, params, path) {
+            return floats.map(Leaf::Float);
+        }
+        if let Some(bytes) = Bytes::new(data_type, params, stream, path) {
+            return bytes.map(Leaf::Bytes);
+        }
+        if let Some(booleans) = Booleans::new(data_type, params, path) {
+            return booleans.map(Leaf::Boolean);
+        }
+        match data_type {
+            DataType::Null => Ok(Leaf::Null),
+            other => Err(error(path, format!("{other} values are not generated"))),
+        }
+    }
+
+    /// An identifier of the value of `slot` within the vocabulary, if values come from one.
+    pub fn vocabulary_index(&self, stream: Stream, slot: Slot) -> Option<usize> {
+        match self {
+            Leaf::Boolean(b) => b.vocabulary_index(stream, slot),
+            Leaf::Integer(i) => i.vocabulary_index(stream, slot),
+            Leaf::Float(f) => f.vocabulary_index(stream, slot),
+            Leaf::Bytes(b) => b.vocabulary_index(stream, slot),
+            Leaf::Null => None,
+        }
+    }
+
+    /// The longest string or binary value, in bytes (`None` for other types).
+    pub fn max_len(&self) -> Option<u64> {
+        match self {
+            Leaf::Bytes(bytes) => Some(bytes.max_len()),
+            _ => None,
+        }
+    }
+
+    /// The most bytes one value of `data_type` takes in a batch: the value and its offset
+    /// (and view).
+    pub fn slot_bytes(&self, data_type: &DataType) -> u128 {
+        let fixed = data_type.primitive_width().unwrap_or(0) as u128;
+        let Leaf::Bytes(bytes) = self else {
+            return fixed.max(u128::from(matches!(self, Leaf::Boolean(_))));
+        };
+        let offsets = match data_type {
+            DataType::Utf8 | DataType::Binary => 4,
+            DataType::LargeUtf8 | DataType::LargeBinary => 8,
+            // Views are made from 64-bit offsets, and take 16 bytes each.
+            DataType::Utf8View | DataType::BinaryView => 8 + 16,
+            _ => 0,
+        };
+        u128::from(bytes.max_len()) + offsets
+    }
+
+    /// The whole vocabulary as an array of `data_type`: a dictionary's values.
+    pub fn dictionary(&self, data_type: &DataType, path: &str) -> Result<ArrayRef, SpecError> {
+        let needs_vocabulary = || {
+            error(
+                path,
+                "a dictionary-encoded field draws from a vocabulary: give it values or cardinality (one word list at most)",
+            )
+        };
+        match self {
+            Leaf::Integer(integers) => {
+                let entries = integers.vocabulary().ok_or_else(needs_vocabulary)?;
+                Ok(integer_array(data_type, entries.into_iter(), None))
+            }
+            Leaf::Float(floats) => {
+                let entries = floats.vocabulary().ok_or_else(needs_vocabulary)?;
+                Ok(float_array(data_type, entries.iter().copied(), None))
+            }
+            Leaf::Bytes(bytes) => {
+                let entries = bytes.vocabulary().ok_or_else(needs_vocabulary)?;
+                let mut data = Vec::new();
+                let ends: Vec<usize> = entries
+                    .iter()
+                    .map(|e| {
+                        data.extend_from_slice(e);
+                        data.len()
+                    })
+                    .collect();
+                byte_array(data_type, data, &ends, None, path)
+            }
+            Leaf::Boolean(_) | Leaf::Null => Err(error(
+                path,
+                format!("dictionaries of {data_type} are not written by Parquet writers: drop the dictionary"),
+            )),
+        }
+    }
+
+    /// The values for `slots`, as an array of `data_type`.
+    pub fn array(
+        &self,
+        data_type: &DataType,
+        stream: Stream,
+        slots: &[Slot],
+        nulls: Option<NullBuffer>,
+        path: &str,
+    ) -> Result<ArrayRef, SpecError> {
+        Ok(match self {
+            Leaf::Null => Arc::new(NullArray::new(slots.len())),
+            Leaf::Boolean(booleans) => Arc::new(BooleanArray::new(
+                slots
+                    .iter()
+                    .map(|&s| booleans.value(stream, s))
+                    .collect::<BooleanBuffer>(),
+                nulls,
+            )),
+            Leaf::Integer(integers) => integer_array(
+                data_type,
+                slots.iter().map(|&s| integers.value(stream, s)),
+                nulls,
+            ),
+            Leaf::Float(floats) => float_array(
+                data_type,
+                slots.iter().map(|&s| floats.value(stream, s)),
+                nulls,
+            ),
+            Leaf::Bytes(bytes) => {
+                let mut data = Vec::with_capacity(slots.len() * bytes.typical_len());
+                let ends: Vec<usize> = slots
+                    .iter()
+                    .map(|&s| {
+                        bytes.write(&mut data, stream, s);
+                        data.len()
+                    })
+                    .collect();
+                byte_array(data_type, data, &ends, nulls, path)?
+            }
+        })
+    }
+}
