@@ -26,36 +26,34 @@ fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-#[test]
-fn catalog_table_is_the_binary_s() {
+/// Asserts that the catalog page holds exactly what `pipeline --list FORMAT` prints, and returns
+/// it.
+fn assert_catalog_page_holds(format: &str) -> String {
     let out = pipeline_command()
-        .args(["--list", "markdown"])
+        .args(["--list", format])
         .output()
         .unwrap();
     assert!(out.status.success());
-    let table = String::from_utf8(out.stdout).unwrap();
+    let listing = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        read(&root().join(CATALOG_PAGE)).contains(&listing),
+        "{CATALOG_PAGE} differs from `pipeline --list {format}`; paste its output:\n{listing}"
+    );
+    listing
+}
+
+#[test]
+fn catalog_table_is_the_binary_s() {
+    let table = assert_catalog_page_holds("markdown");
     assert!(
         table.lines().count() > 10,
         "the catalog table is missing rows:\n{table}"
-    );
-    assert!(
-        read(&root().join(CATALOG_PAGE)).contains(&table),
-        "{CATALOG_PAGE}'s catalog table differs from `pipeline --list markdown`; paste its output:\n{table}"
     );
 }
 
 #[test]
 fn catalog_details_are_the_binary_s() {
-    let out = pipeline_command()
-        .args(["--list", "details"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let details = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        read(&root().join(CATALOG_PAGE)).contains(&details),
-        "{CATALOG_PAGE}'s entry-by-entry section differs from `pipeline --list details`; paste its output:\n{details}"
-    );
+    assert_catalog_page_holds("details");
 }
 
 #[test]
