@@ -106,10 +106,11 @@ lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --release --locked --workspace --all-targets --all-features -- -D warnings
 
-# The object-store tests start a real S3 server: Garage, built into .tools/ on first use.
+# The object-store tests start a real S3 server: Garage, built into .tools/ on first use. The
+# random runs (experiments/tests/random_runs) read their files back with the venv's pyarrow.
 test: lint
 	scripts/ensure-garage.sh > /dev/null
-	$(CARGO) test --release --locked --workspace
+	python="$$(scripts/ensure-venv.sh)" && SHREDLAB_PYTHON="$$python" $(CARGO) test --release --locked --workspace
 	$(CARGO) test --release --locked -p shredlab-writer --features tokio
 	$(MAKE) --no-print-directory python-test
 

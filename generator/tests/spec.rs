@@ -555,6 +555,22 @@ fn specs_that_would_write_other_data_than_they_say_are_refused() {
             "fields[0]: prefix does not apply to numbers, dates and times: drop it",
         ),
         (
+            r#"{"name": "x", "type": {"name": "utf8"}, "metadata": {"unique": true, "min_length": 4294967297}}"#,
+            "fields[0]: min_length sets the length of random values and of a generated vocabulary's; unique values have their own: drop min_length",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "binary"}, "metadata": {"distribution": "sequential", "max_length": 3}}"#,
+            "fields[0]: max_length sets the length of random values and of a generated vocabulary's; sequential values have their own: drop max_length",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "utf8"}, "metadata": {"values": ["a"], "length_weights": [1]}}"#,
+            "listed values have their own: drop length_weights",
+        ),
+        (
+            r#"{"name": "x", "type": {"name": "utf8"}, "metadata": {"vocabulary": "first_names", "max_length": 3}}"#,
+            "word-list values have their own: drop max_length",
+        ),
+        (
             r#"{"name": "x", "type": {"name": "utf8"}, "metadata": {"zipf_s": 1.2, "cardinality": 10}}"#,
             "fields[0]: zipf_s is a parameter of distribution zipf, and this field's is uniform",
         ),

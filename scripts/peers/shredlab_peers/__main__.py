@@ -68,7 +68,7 @@ def _digest(files: list[str]) -> None:
     for path in files:
         with open(path, "rb") as head:
             is_ipc = head.read(6) == b"ARROW1"
-        batches = writers.load_ipc(path).to_batches() if is_ipc else pq.ParquetFile(path).iter_batches()
+        batches = writers.load_ipc(path).to_batches() if is_ipc else readers.parquet_batches(pq.ParquetFile(path))
         total = total + digest.of_batches(batches)
     print(total)
 

@@ -29,6 +29,14 @@ QUERIES = ("full", "name", "phone_type")
 BATCH_ROWS = 65_536
 
 
+def parquet_batches(file) -> Iterator[pa.RecordBatch]:
+    """The rows of a `pyarrow.parquet.ParquetFile`, row group by row group: pyarrow's
+    `iter_batches` cannot return a nested column whose batch spans two row groups with different
+    dictionaries ("Nested data conversions not implemented for chunked array outputs")."""
+    for i in range(file.num_row_groups):
+        yield from file.read_row_group(i).to_batches(BATCH_ROWS)
+
+
 def record_batches(reader: str, path: str) -> tuple[pa.Schema, Iterator[pa.RecordBatch]]:
     """The rows of `path` as decoded by `reader`, as Arrow record batches."""
     if reader == "duckdb":
@@ -41,10 +49,7 @@ def record_batches(reader: str, path: str) -> tuple[pa.Schema, Iterator[pa.Recor
         import pyarrow.parquet as pq
 
         file = pq.ParquetFile(path)
-        # Row group by row group: pyarrow's iter_batches cannot return nested columns whose
-        # batch spans two row groups.
-        groups = (file.read_row_group(i) for i in range(file.num_row_groups))
-        return file.schema_arrow, (b for group in groups for b in group.to_batches(BATCH_ROWS))
+        return file.schema_arrow, parquet_batches(file)
     if reader == "polars":
         import polars as pl
 

@@ -19,7 +19,7 @@ from urllib.parse import urlparse
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
-from . import digest
+from . import digest, readers
 
 
 def filesystem() -> pafs.S3FileSystem:
@@ -51,7 +51,7 @@ def read_back(url: str, manifest: str = "part-manifest.json") -> dict:
     for entry in listed["files"]:
         path = f"{prefix}/{entry['name']}"
         parquet = pq.ParquetFile(path, filesystem=fs)
-        file_digest = digest.of_batches(parquet.iter_batches(batch_size=65536))
+        file_digest = digest.of_batches(readers.parquet_batches(parquet))
         total = total + file_digest
         files.append({"path": f"s3://{path}", "rows": file_digest.rows, "bytes": fs.get_file_info(path).size})
     return {

@@ -7,6 +7,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from shredlab_peers import digest, readers, schema
@@ -40,6 +41,31 @@ class ReadersTest(unittest.TestCase):
             failing = {key for key, matched in outcomes.items() if not matched}
             self.assertEqual(failing, set(KNOWN_LIMITS), "readers' limits changed: update KNOWN_LIMITS")
             self.assertGreater(len(outcomes), 90)
+
+    def test_a_nested_dictionary_column_is_read_across_row_groups(self):
+        # Each row group has its own dictionary; pyarrow's iter_batches refuses a batch that
+        # spans two of them inside a list, so the readers go row group by row group.
+        values = pa.array([["a", "b"], ["c"], None, ["a"]] * 50, pa.list_(pa.dictionary(pa.int32(), pa.string())))
+        table = pa.table({"tags": values})
+        with tempfile.TemporaryDirectory() as scratch:
+            path = Path(scratch) / "nested.parquet"
+            pq.write_table(table, path, row_group_size=30)
+            with self.assertRaises(pa.ArrowNotImplementedError):
+                list(pq.ParquetFile(path).iter_batches())
+            found = readers.readback("pyarrow", str(path))
+        self.assertEqual(found["digest"], str(digest.of_batches(table.to_batches())))
+
+    def test_pyarrow_still_cannot_read_a_fixed_size_list_below_a_null_struct(self):
+        # experiments/tests/random_runs/spec.rs (pyarrow_reads) skips pyarrow's read-back of
+        # such specs, and SPEC.md warns of it; when this fails, pyarrow reads them: drop both.
+        items = pa.list_(pa.field("item", pa.uint8(), nullable=False), 1)
+        kind = pa.struct([pa.field("f", items, nullable=False)])
+        table = pa.table({"a": pa.array([{"f": [1]}, None, {"f": [2]}], kind)})
+        with tempfile.TemporaryDirectory() as scratch:
+            path = Path(scratch) / "fixed.parquet"
+            pq.write_table(table, path)
+            with self.assertRaisesRegex(pa.ArrowInvalid, "Expected all lists to be of size=1"):
+                pq.read_table(path)
 
 
 if __name__ == "__main__":

@@ -218,7 +218,8 @@ pub(super) fn refuse_unused(
 }
 
 /// Fails when a string or binary field is given `min` (the start of sequential strings) or
-/// `prefix` (of sequential and unique ones) without drawing such values.
+/// `prefix` (of sequential and unique ones) without drawing such values, or lengths for values
+/// whose length they do not set: sequential, unique, listed or word-list values.
 fn refuse_unused_by_strings(
     metadata: &BTreeMap<String, String>,
     distribution: &str,
@@ -236,6 +237,24 @@ fn refuse_unused_by_strings(
         return Err(error(
             path,
             "prefix is put before sequential or unique strings: set \"distribution\": \"sequential\" or \"unique\": true, or drop prefix",
+        ));
+    }
+    let own_length = if sequential {
+        Some("sequential values")
+    } else if unique {
+        Some("unique values")
+    } else if metadata.contains_key("values") {
+        Some("listed values")
+    } else if metadata.contains_key("vocabulary") {
+        Some("word-list values")
+    } else {
+        None
+    };
+    let length_key = LENGTHS.iter().find(|k| metadata.contains_key(**k));
+    if let (Some(values), Some(key)) = (own_length, length_key) {
+        return Err(error(
+            path,
+            format!("{key} sets the length of random values and of a generated vocabulary's; {values} have their own: drop {key}"),
         ));
     }
     Ok(())
