@@ -1,10 +1,11 @@
 //! `results/<host>/README.md`: the table of every experiment with its change from the previous
-//! one and whether that change is significant (Mann-Whitney, Holm-corrected over every
-//! comparison in the table), the floor and memory table, and the charts.
+//! one and whether that change is significant (Wilcoxon signed-rank for experiments timed in
+//! the same rounds, Mann-Whitney otherwise, Holm-corrected over every comparison in the table),
+//! the floor and memory table, and the charts.
 
 use std::fmt::Write as _;
 
-use crate::stats::{holm, mann_whitney_p};
+use crate::stats::{holm, mann_whitney_p, median, wilcoxon_signed_rank_p};
 use crate::summary::Summary;
 
 /// Significance level of the run-to-run comparison.
@@ -18,27 +19,62 @@ fn metadata(summary: &Summary, key: &str) -> String {
     }
 }
 
-/// Each summary's change against the one before it: the relative change of the median and the
-/// verdict of the Mann-Whitney test, its p-value adjusted by Holm's method over all the
-/// comparisons that have one, so that testing twenty neighbours does not make one look
-/// significant by chance.
+/// How `current` compares with `previous`: the relative change of wall time and the raw p of
+/// the test that fits how they were timed.
+struct Comparison {
+    change: f64,
+    p: Option<f64>,
+}
+
+impl Comparison {
+    /// Timed in the same rounds: the median of the rounds' ratios, tested by the Wilcoxon
+    /// signed-rank test on their logarithms, so that the machine's drift from round to round,
+    /// which hits both alike, cancels. Otherwise the ratio of the medians, tested by
+    /// Mann-Whitney U.
+    fn of(previous: &Summary, current: &Summary) -> Self {
+        let paired = previous.rounds.is_some()
+            && previous.rounds == current.rounds
+            && previous.times.len() == current.times.len();
+        if paired {
+            let ratios: Vec<f64> = current
+                .times
+                .iter()
+                .zip(&previous.times)
+                .map(|(c, p)| c / p)
+                .collect();
+            let logs: Vec<f64> = ratios.iter().map(|r| r.ln()).collect();
+            Self {
+                change: median(&ratios) - 1.0,
+                p: wilcoxon_signed_rank_p(&logs),
+            }
+        } else {
+            Self {
+                change: current.median_s / previous.median_s - 1.0,
+                p: mann_whitney_p(&previous.times, &current.times),
+            }
+        }
+    }
+}
+
+/// Each summary's change against the one before it (see [`Comparison::of`]) and the verdict of
+/// its test, the p-value adjusted by Holm's method over all the comparisons that have one, so
+/// that testing twenty neighbours does not make one look significant by chance.
 fn changes(summaries: &[Summary]) -> Vec<String> {
-    let raw: Vec<Option<f64>> = summaries
+    let comparisons: Vec<Option<Comparison>> = summaries
         .iter()
         .enumerate()
-        .map(|(i, s)| mann_whitney_p(&summaries[i.checked_sub(1)?].times, &s.times))
+        .map(|(i, s)| Some(Comparison::of(&summaries[i.checked_sub(1)?], s)))
         .collect();
-    let tested: Vec<f64> = raw.iter().flatten().copied().collect();
+    let tested: Vec<f64> = comparisons.iter().flatten().filter_map(|c| c.p).collect();
     let mut adjusted = holm(&tested).into_iter();
-    summaries
+    comparisons
         .iter()
-        .enumerate()
-        .map(|(i, current)| {
-            let Some(previous) = i.checked_sub(1).map(|p| &summaries[p]) else {
+        .map(|comparison| {
+            let Some(Comparison { change, p }) = comparison else {
                 return "-".to_string();
             };
-            let delta = (current.median_s / previous.median_s - 1.0) * 100.0;
-            match raw[i].map(|p| (p, adjusted.next().expect("one adjusted p per test"))) {
+            let delta = change * 100.0;
+            match p.map(|raw| (raw, adjusted.next().expect("one adjusted p per test"))) {
                 Some((_, p)) if p < ALPHA => {
                     let verdict = if delta > 0.0 { "slower" } else { "faster" };
                     format!("{delta:+.1}% ({verdict}, Holm p={p:.4})")
@@ -187,9 +223,13 @@ fn header(text: &mut String, first: &Summary, summaries: &[Summary]) {
     let _ = writeln!(
         text,
         "Each experiment: hyperfine, {} rows, {timing}; output removed between runs, files synced \
-         at the end: {}; the same release binary for every experiment. Change: median against \
-         the previous experiment, significant when the two-sided Mann-Whitney U test, its p \
-         adjusted by Holm's method over the table's {} comparisons, gives p < {ALPHA}.\n\n\
+         at the end: {}; the same release binary for every experiment. Change against the \
+         previous experiment: for two experiments timed in the same rounds, the median over the \
+         rounds of the ratio of their times, tested by the two-sided Wilcoxon signed-rank test \
+         on the rounds' log ratios (the machine's drift from round to round cancels); for two \
+         timed apart, the ratio of their medians, tested by the two-sided Mann-Whitney U test. \
+         Significant when that p, adjusted by Holm's method over the table's {} comparisons, is \
+         below {ALPHA}.\n\n\
          Counters: {}.\n",
         first.rows,
         match first.metadata.get("sync").and_then(|s| s.as_str()) {

@@ -53,6 +53,10 @@ pub struct Summary {
     pub rows: u64,
     /// Every timed run's wall time, seconds.
     pub times: Vec<f64>,
+    /// The interleaved rounds `times` come from, if each round timed every experiment once:
+    /// summaries with the same identifier are compared round by round.
+    #[serde(default)]
+    pub rounds: Option<String>,
     /// Median wall time.
     pub median_s: f64,
     /// Mean wall time.
@@ -180,6 +184,7 @@ impl Summary {
             system_s: timing.system,
             rows_per_s: rows as f64 / timing.median,
             times: timing.times.clone(),
+            rounds: timing.rounds.clone(),
             peak_rss_bytes,
             cores_busy: Some((timing.user + timing.system) / timing.mean),
             floor,

@@ -6,6 +6,7 @@ use std::path::Path;
 use shredlab_bench::charts;
 use shredlab_bench::floor::{Floor, Heap};
 use shredlab_bench::parse::cachegrind::Cachegrind;
+use shredlab_bench::parse::hyperfine::HyperfineResult;
 use shredlab_bench::parse::perf_stat::PerfStat;
 use shredlab_bench::summary::{load_host, Counters, Simulated, Summary};
 use shredlab_bench::{readme, targets};
@@ -50,6 +51,7 @@ fn summary(experiment: u32, slug: &str, center: f64, hardware: bool) -> Summary 
         system_s: 0.1,
         rows_per_s: 10_000_000.0 / center,
         times,
+        rounds: None,
         peak_rss_bytes: Some(150 << 20),
         cores_busy: Some((center * 1.6 + 0.1) / center),
         floor: Some(Floor {
@@ -91,7 +93,12 @@ fn catalog_like(hardware: bool) -> Vec<Summary> {
 }
 
 fn assert_images(dir: &Path) {
-    for name in ["trend", "ipc", "counters", "boxplot", "floor"] {
+    assert_charts(dir, &["trend", "ipc", "counters", "boxplot", "floor"]);
+}
+
+/// Asserts that each of `names` is a PNG of some size and an SVG that draws something.
+fn assert_charts(dir: &Path, names: &[&str]) {
+    for name in names {
         let png = std::fs::read(dir.join(format!("{name}.png"))).unwrap();
         assert!(png.len() > 5_000, "{name}.png is only {} bytes", png.len());
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "{name}.png is not a PNG");
@@ -120,6 +127,34 @@ fn charts_are_valid_images_with_and_without_hardware_counters() {
             svg.contains(label),
             "ipc.svg lacks its source label '{label}'"
         );
+    }
+}
+
+#[test]
+fn sweep_heatmaps_are_drawn_for_any_grid_down_to_one_cell() {
+    let run = |writers: u64, batch: u64, median: f64| {
+        let text = format!(
+            r#"{{"command": "w{writers}-b{batch}", "mean": {median}, "stddev": null, "median": {median},
+                "user": 1.0, "system": 0.1, "min": {median}, "max": {median}, "times": [{median}],
+                "parameters": {{"writers": "{writers}", "batch": "{batch}"}}}}"#
+        );
+        serde_json::from_str::<HyperfineResult>(&text).unwrap()
+    };
+    let grids = [
+        vec![run(1, 1024, 1.0)],
+        vec![run(1, 1024, 1.0), run(1, 4096, 1.0)],
+        vec![
+            run(1, 1024, 2.0),
+            run(1, 4096, 1.5),
+            run(2, 1024, 1.2),
+            run(2, 4096, 0.9),
+        ],
+    ];
+    for results in grids {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("sweep.json");
+        charts::sweeps::draw_heatmaps(&json, &results, 1_000_000, "fixture").unwrap();
+        assert_charts(dir.path(), &["heatmap-time", "heatmap-rows-per-s"]);
     }
 }
 
@@ -207,6 +242,48 @@ fn targets_judge_the_fastest_experiment_against_00_and_20() {
     assert!(
         targets::section(&run[1..]).is_none(),
         "no baseline, no verdicts"
+    );
+}
+
+#[test]
+fn experiments_timed_in_the_same_rounds_are_compared_round_by_round() {
+    // The machine speeds up over the rounds (1.10 s down to 0.92 s), and 27 is 1% slower
+    // than 26 in every round (give or take 0.05%, so no two rounds tie): apart, the drift
+    // hides it; round by round it is all there is.
+    let drifting: Vec<f64> = (0..10).map(|i| 1.10 - 0.02 * f64::from(i)).collect();
+    let timed = |experiment, slug: &str, factor: f64, rounds: Option<&str>| {
+        let mut s = summary(experiment, slug, 1.0, false);
+        let wobble = if factor == 1.0 { 0.0 } else { 0.0001 };
+        s.times = (0..10)
+            .map(|i| drifting[i] * (factor + wobble * i as f64))
+            .collect();
+        s.median_s = shredlab_bench::stats::median(&s.times);
+        s.rounds = rounds.map(str::to_string);
+        s
+    };
+    let row = |summaries: &[Summary]| {
+        let text = readme::markdown("vm", summaries);
+        let row = text.lines().find(|l| l.starts_with("| 27 ")).unwrap();
+        row.to_string()
+    };
+    let paired = [
+        timed(26, "bit-guided-ranks", 1.0, Some("r1")),
+        timed(27, "ordered-hand-off", 1.01, Some("r1")),
+    ];
+    // All ten rounds favour 26: the exact two-sided p is 2 / 2^10.
+    assert!(
+        row(&paired).contains("+1.0% (slower, Holm p=0.0020)"),
+        "{}",
+        row(&paired)
+    );
+    let apart = [
+        timed(26, "bit-guided-ranks", 1.0, Some("r1")),
+        timed(27, "ordered-hand-off", 1.01, Some("r2")),
+    ];
+    assert!(
+        row(&apart).contains("+1.0% (not significant"),
+        "{}",
+        row(&apart)
     );
 }
 

@@ -92,7 +92,13 @@ where
         (lo.min(c.2), hi.max(c.2))
     });
     chart.draw_series(grid.cells.iter().map(|&(x, y, v)| {
-        let color = ViridisRGB::get_color_normalized(v, low, high.max(low + f64::EPSILON));
+        // One cell, or cells all alike: the middle of the scale (a span of 0 has no scale).
+        let position = if high > low {
+            (v - low) / (high - low)
+        } else {
+            0.5
+        };
+        let color = ViridisRGB::get_color_normalized(position, 0.0, 1.0);
         let (x, y) = (x as i32, y as i32);
         Rectangle::new(
             [

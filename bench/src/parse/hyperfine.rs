@@ -36,6 +36,11 @@ pub struct HyperfineResult {
     /// Values of `--parameter-list` parameters for this command.
     #[serde(default)]
     pub parameters: BTreeMap<String, String>,
+    /// Not hyperfine's: set by [`merge_rounds`] when every round timed each command once, to
+    /// one identifier for all the commands merged from the same rounds. Two results with the
+    /// same identifier are paired: their run `i` was timed in the same round, side by side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -56,11 +61,17 @@ pub fn export(results: Vec<HyperfineResult>) -> String {
 /// Merges rounds of hyperfine exports, each timing every command in turn, into one result per
 /// command (in the first round's order) with every round's runs: the host's drift then hits
 /// every command alike, instead of whichever ran during a slow spell. Every round must time the
-/// same commands.
+/// same commands. When each round ran every command once, the results carry the same
+/// [`HyperfineResult::rounds`] identifier, so that their runs can be compared round by round.
 pub fn merge_rounds(rounds: &[Vec<HyperfineResult>]) -> Result<Vec<HyperfineResult>> {
     let Some(first) = rounds.first() else {
         bail!("no rounds to merge");
     };
+    let paired = rounds
+        .iter()
+        .flatten()
+        .all(|result| result.times.len() == 1);
+    let identifier = paired.then(|| rounds_identifier(rounds));
     let mut merged = Vec::with_capacity(first.len());
     for (index, template) in first.iter().enumerate() {
         let mut times = Vec::new();
@@ -114,9 +125,23 @@ pub fn merge_rounds(rounds: &[Vec<HyperfineResult>]) -> Result<Vec<HyperfineResu
             times,
             memory_usage_byte: memory,
             parameters: template.parameters.clone(),
+            rounds: identifier.clone(),
         });
     }
     Ok(merged)
+}
+
+/// An identifier of a set of rounds: a hash of every command and time in them, as 16 hex digits.
+fn rounds_identifier(rounds: &[Vec<HyperfineResult>]) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for result in rounds.iter().flatten() {
+        result.command.hash(&mut hasher);
+        for time in &result.times {
+            time.to_bits().hash(&mut hasher);
+        }
+    }
+    format!("{:016x}", hasher.finish())
 }
 
 #[cfg(test)]
@@ -146,6 +171,7 @@ mod tests {
             times: vec![time],
             memory_usage_byte: Some(vec![1000]),
             parameters: BTreeMap::new(),
+            rounds: None,
         }
     }
 
@@ -170,8 +196,19 @@ mod tests {
             Some(&[1000, 1000, 1000][..])
         );
         assert_eq!(merged[1].median, 4.0);
+        // One run per command and round: the results are paired.
+        assert!(a.rounds.is_some());
+        assert_eq!(merged[1].rounds, a.rounds);
         // The export reads back as hyperfine JSON.
         assert_eq!(parse(&export(merged.clone())).unwrap(), merged);
+    }
+
+    #[test]
+    fn rounds_of_several_runs_are_not_paired() {
+        let mut twice = one_run("a", 1.0, 1.0);
+        twice.times = vec![1.0, 2.0];
+        let merged = merge_rounds(&[vec![twice], vec![one_run("a", 1.0, 1.0)]]).unwrap();
+        assert_eq!(merged[0].rounds, None);
     }
 
     #[test]
