@@ -104,6 +104,11 @@ pub struct Cli {
     /// every allocation, so time runs without it).
     #[arg(long)]
     pub count_allocations: bool,
+    /// Count perf events on every thread of the run, summed by role (producers, encoders,
+    /// writers, main): CPU time, context switches and page faults always; IPC, cache and branch
+    /// misses where the PMU allows. Reported after the run and in --json
+    #[arg(long)]
+    pub counters: bool,
     /// Print one JSON line of metrics instead of text.
     #[arg(long)]
     pub json: bool,
@@ -150,6 +155,7 @@ impl Cli {
             sink: self.sink,
             prebuilt: self.prebuilt,
             count_allocations: self.count_allocations,
+            counters: self.counters,
             row_group_rows: self.row_group_rows,
             row_groups_in_flight: self.row_groups_in_flight,
             writer_budget_mib: self.writer_budget_mib,

@@ -89,6 +89,8 @@ pub struct RunRequest {
     pub prebuilt: bool,
     /// Count heap allocations (slows every allocation).
     pub count_allocations: bool,
+    /// Count perf events per thread, by role.
+    pub counters: bool,
     /// Rows per row group (default: parquet's).
     pub row_group_rows: Option<usize>,
     /// Closed row groups still encoding while the next fills (parallel writer only).
@@ -119,6 +121,7 @@ impl Default for RunRequest {
             sink: SinkKind::File,
             prebuilt: false,
             count_allocations: false,
+            counters: false,
             row_group_rows: None,
             row_groups_in_flight: None,
             writer_budget_mib: None,
@@ -165,6 +168,8 @@ pub struct PipelineConfig {
     pub prebuilt: bool,
     /// Count heap allocations (slows every allocation).
     pub count_allocations: bool,
+    /// Count perf events per thread, by role (`--counters`).
+    pub counters: bool,
     /// Row-group size and the parallel writer's memory settings.
     pub writer_memory: WriterMemory,
 }
@@ -218,6 +223,7 @@ impl PipelineConfig {
             sink: request.sink,
             prebuilt: request.prebuilt,
             count_allocations: request.count_allocations,
+            counters: request.counters,
             writer_memory: resolve_writer_memory(request, optimizations)?,
         };
         if config.verify && config.sink != SinkKind::File {

@@ -217,6 +217,9 @@ pub enum PipelineError {
         /// The operating system's error, naming the thread.
         source: std::io::Error,
     },
+    /// `--counters` was asked for, but not even the software perf events open here.
+    #[error("--counters: {0}; run without --counters")]
+    Counters(String),
     /// The handlers that let SIGINT, SIGTERM and SIGHUP stop a run cleanly could not be
     /// installed.
     #[error("cannot install the SIGINT/SIGTERM/SIGHUP handlers: {source}")]

@@ -12,6 +12,7 @@ pub mod channel;
 pub mod cli;
 pub mod compression;
 pub mod config;
+pub mod counters;
 pub mod error;
 pub mod fault;
 pub mod gate;

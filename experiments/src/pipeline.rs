@@ -21,6 +21,7 @@ use shredlab_writer::ParallelArrowWriter;
 use crate::catalog::Optimization;
 use crate::channel::{batch_channel, BatchReceiver, BatchSender, Returns};
 use crate::config::PipelineConfig;
+use crate::counters::{EncoderObserver, PhaseCounters, Role, RunCounters};
 use crate::error::{panic_message, PipelineError};
 use crate::gate::Digest;
 use crate::milestones::Milestones;
@@ -51,6 +52,8 @@ pub struct PipelineOutcome<W> {
     pub sinks: Vec<W>,
     /// Digest of the batches as produced, when the gate is on.
     pub produced: Option<Digest>,
+    /// With `--counters`: every thread's counts so far, the main thread's still counting.
+    pub counters: Option<RunCounters>,
 }
 
 impl<W> PipelineOutcome<W> {
@@ -65,6 +68,7 @@ impl<W> PipelineOutcome<W> {
             arrow_bytes: self.arrow_bytes,
             sinks: self.sinks.into_iter().map(f).collect(),
             produced: self.produced,
+            counters: self.counters,
         }
     }
 }
@@ -110,6 +114,8 @@ struct ProducerContext<'a, S: ?Sized> {
     returns: Option<&'a Returns>,
     /// With the ordered hand-off: where finished batches wait for the ones before them.
     reorder: Option<&'a ReorderWindow>,
+    /// With `--counters`: where each producer adds its counts.
+    counters: Option<&'a Arc<PhaseCounters>>,
 }
 
 /// What writer threads share.
@@ -119,6 +125,8 @@ struct WriterContext<'a> {
     progress: &'a ProgressBar,
     milestones: Option<&'a Milestones>,
     returns: Option<&'a Returns>,
+    /// With `--counters`: where each writer and encoder adds its counts.
+    counters: Option<&'a Arc<PhaseCounters>>,
 }
 
 /// What one producer made.
@@ -134,6 +142,7 @@ fn produce<S: BatchSource + ?Sized>(
     senders: Vec<BatchSender>,
 ) -> Result<Produced, PipelineError> {
     let _stop_on_panic = StopOnPanic(context.stop);
+    let _counted = context.counters.map(|c| c.track(Role::Producers));
     let config = context.config;
     let claims = if config
         .optimizations
@@ -225,6 +234,7 @@ impl<W: Write + Send> FileEncoder<W> {
         schema: SchemaRef,
         properties: WriterProperties,
         config: &PipelineConfig,
+        counters: Option<&Arc<PhaseCounters>>,
     ) -> Result<Self, ParquetError> {
         if config.sink == SinkKind::Null {
             return Ok(Self::Discard(sink));
@@ -234,9 +244,13 @@ impl<W: Write + Send> FileEncoder<W> {
             return Ok(Self::Upstream(Box::new(writer)));
         }
         let options = ArrowWriterOptions::new().with_properties(properties);
-        let parallel = config
+        let mut parallel = config
             .writer_memory
             .parallel_options(config.encoder_threads);
+        if let Some(counters) = counters {
+            parallel =
+                parallel.with_worker_observer(Arc::new(EncoderObserver(Arc::clone(counters))));
+        }
         Ok(Self::Parallel(Box::new(
             ParallelArrowWriter::try_new_with_parallel_options(sink, schema, options, parallel)?,
         )))
@@ -284,7 +298,9 @@ fn write_stream<W: Write + Send>(
     context: &WriterContext<'_>,
 ) -> Result<Written<W>, ParquetError> {
     let _stop_on_panic = StopOnPanic(context.stop);
-    let mut writer = FileEncoder::try_new(sink, schema, properties, context.config)?;
+    let _counted = context.counters.map(|c| c.track(Role::Writers));
+    let mut writer =
+        FileEncoder::try_new(sink, schema, properties, context.config, context.counters)?;
     let (mut rows, mut count) = (0, 0);
     for batch in batches {
         writer.write(&batch)?;
@@ -329,12 +345,17 @@ where
     S: BatchSource + ?Sized,
     F: SinkFactory,
 {
+    let counters = match config.counters {
+        true => Some(RunCounters::start().map_err(PipelineError::Counters)?),
+        false => None,
+    };
     let started = Instant::now();
     let usage_at_start = UsageMark::now();
     let created: Vec<F::Sink> = (0..config.writers)
         .map(|w| sinks.create(w))
         .collect::<Result<_, _>>()?;
-    let joined = spawn_and_join(config, source, created, progress);
+    let registry = counters.as_ref().map(RunCounters::registry);
+    let joined = spawn_and_join(config, source, created, progress, registry);
     if let Some(signal) = signals::received() {
         return Err(PipelineError::Interrupted { signal });
     }
@@ -351,6 +372,7 @@ where
         arrow_bytes,
         sinks,
         produced,
+        counters,
     })
 }
 
@@ -361,6 +383,7 @@ fn spawn_and_join<S, W>(
     source: &S,
     sinks: Vec<W>,
     progress: &ProgressBar,
+    counters: Option<&Arc<PhaseCounters>>,
 ) -> Joined<W>
 where
     S: BatchSource + ?Sized,
@@ -391,6 +414,7 @@ where
         next_batch: &next_batch,
         returns: returns.as_ref(),
         reorder: reorder.as_ref(),
+        counters,
     };
     let milestones = config.milestones.map(Milestones::new);
     let writer_context = WriterContext {
@@ -399,6 +423,7 @@ where
         progress,
         milestones: milestones.as_ref(),
         returns: returns.as_ref(),
+        counters,
     };
     thread::scope(|scope| {
         let (senders, receivers): (Vec<_>, Vec<_>) = (0..config.writers)

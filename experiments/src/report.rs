@@ -9,6 +9,7 @@ use crate::build_info::{BuildInfo, BUILD};
 use crate::catalog::{Optimization, CATALOG};
 use crate::compression::CompressionSpec;
 use crate::config::PipelineConfig;
+use crate::counters::figures::CountersReport;
 use crate::gate::{Digest, OrderedDigest, ReadBack};
 use crate::output::{CommittedFile, SinkKind, SyncMode};
 use crate::process;
@@ -92,6 +93,9 @@ pub struct RunReport {
     pub file_order_digest: Option<OrderedDigest>,
     /// Encoder threads the parallel writers started (0: every row group stayed inline).
     pub pool_threads: usize,
+    /// Per-role perf counts, with `--counters`; absent from the JSON otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counters: Option<CountersReport>,
     /// The commit and work-tree state the binary was built from.
     pub build: BuildInfo,
 }
@@ -171,6 +175,7 @@ impl RunReport {
             gate: read_back.map(|_| "pass"),
             file_order_digest: read_back.map(|r| r.file_order),
             pool_threads,
+            counters: None,
             build: BUILD,
         }
     }
@@ -221,6 +226,9 @@ impl RunReport {
         }
         if let Some(digest) = self.digest {
             text.push_str(&format!("data gate: pass, digest {digest}\n"));
+        }
+        if let Some(counters) = &self.counters {
+            text.push_str(&counters.human());
         }
         text
     }

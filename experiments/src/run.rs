@@ -5,6 +5,7 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::config::{PipelineConfig, RunRequest};
+use crate::counters::RunCounters;
 use crate::error::PipelineError;
 use crate::gate::{Digest, ReadBack};
 use crate::output::counting::CountingSinks;
@@ -76,7 +77,14 @@ pub fn execute_without_files(
         output_bytes,
         pool_threads: outcome.pool_threads,
     };
-    Ok(RunReport::new(config, &totals, &[], None))
+    let report = RunReport::new(config, &totals, &[], None);
+    Ok(with_counters(report, outcome.counters))
+}
+
+/// `report` with the figures of `counters`, when the run counted.
+fn with_counters(mut report: RunReport, counters: Option<RunCounters>) -> RunReport {
+    report.counters = counters.map(|c| c.finish(report.rows, report.cpu_s));
+    report
 }
 
 /// Calls `run` with the run's batch source (the spec workload's, or the contacts'), or with its
@@ -134,7 +142,8 @@ pub fn finish<O: Output>(
         output_bytes: files.iter().map(|f| f.bytes).sum(),
         pool_threads: outcome.pool_threads,
     };
-    Ok(RunReport::new(config, &totals, &files, read_back))
+    let report = RunReport::new(config, &totals, &files, read_back);
+    Ok(with_counters(report, outcome.counters))
 }
 
 /// The rows and batches written must be the ones asked for: a run that silently wrote less
@@ -200,6 +209,7 @@ mod tests {
             arrow_bytes: 0,
             sinks: Vec::new(),
             produced: None,
+            counters: None,
         }
     }
 

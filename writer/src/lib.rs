@@ -134,7 +134,7 @@ mod sync;
 mod worker;
 mod writer;
 
-pub use options::{ParallelOptions, THREADS_ENV};
+pub use options::{ParallelOptions, WorkerObserver, THREADS_ENV};
 pub use pending::{PendingFile, PendingFileError};
 pub use writer::ParallelArrowWriter;
 

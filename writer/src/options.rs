@@ -1,9 +1,40 @@
 //! [`ParallelOptions`]: how many workers, how much memory, how much work stays inline.
 
+use std::any::Any;
+use std::sync::Arc;
+
 use parquet::errors::ParquetError;
 
 /// The environment variable that sets the worker count when the builder does not.
 pub const THREADS_ENV: &str = "SHREDLAB_WRITER_THREADS";
+
+/// Told on each encoding worker thread as it starts; what it returns is dropped on the same
+/// thread as the worker ends. A profiler can so attribute a worker's work from its first
+/// instruction to its last: shredlab's `pipeline --counters` opens per-thread perf events this
+/// way.
+pub trait WorkerObserver: Send + Sync {
+    /// Called on a new worker thread before it takes any work.
+    fn worker_started(&self) -> Box<dyn Any>;
+}
+
+/// The observer of [`ParallelOptions::with_worker_observer`]: options compare equal when they
+/// hold the same observer.
+#[derive(Clone)]
+struct Observer(Arc<dyn WorkerObserver>);
+
+impl std::fmt::Debug for Observer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WorkerObserver")
+    }
+}
+
+impl PartialEq for Observer {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Observer {}
 
 /// Settings of a [`crate::ParallelArrowWriter`] beyond Parquet's `WriterProperties`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -12,6 +43,7 @@ pub struct ParallelOptions {
     memory_budget: usize,
     row_groups_in_flight: usize,
     inline_threshold: usize,
+    observer: Option<Observer>,
 }
 
 impl Default for ParallelOptions {
@@ -21,6 +53,7 @@ impl Default for ParallelOptions {
             memory_budget: 32 * 1024 * 1024,
             row_groups_in_flight: 2,
             inline_threshold: 128 * 1024,
+            observer: None,
         }
     }
 }
@@ -56,6 +89,18 @@ impl ParallelOptions {
     pub fn with_inline_threshold(mut self, leaf_values: usize) -> Self {
         self.inline_threshold = leaf_values;
         self
+    }
+
+    /// Tells `observer` of every encoding worker the writer starts, on the worker's thread
+    /// (see [`WorkerObserver`]); work done inline, on the calling thread, is the caller's.
+    pub fn with_worker_observer(mut self, observer: Arc<dyn WorkerObserver>) -> Self {
+        self.observer = Some(Observer(observer));
+        self
+    }
+
+    /// The observer told of each worker, if any.
+    pub(crate) fn worker_observer(&self) -> Option<Arc<dyn WorkerObserver>> {
+        self.observer.as_ref().map(|o| Arc::clone(&o.0))
     }
 
     /// The memory budget in bytes.

@@ -13,6 +13,7 @@ use parquet::errors::ParquetError;
 
 use crate::board::{Board, Claim, Done, PlacedLeaf, Sizes, Task};
 use crate::budget::{Budget, Permit};
+use crate::options::WorkerObserver;
 use crate::sync::{lock, wait_counted};
 
 impl Claim {
@@ -120,25 +121,32 @@ pub(crate) struct WorkerPool {
 }
 
 impl WorkerPool {
-    /// Starts `size` workers encoding columns of `schema`, fed by a writer bounded by `budget`.
+    /// Starts `size` workers encoding columns of `schema`, fed by a writer bounded by `budget`;
+    /// `observer` is told on each worker's thread as it starts.
     pub(crate) fn new(
         size: usize,
         schema: &SchemaRef,
         budget: &Arc<Budget>,
+        observer: Option<Arc<dyn WorkerObserver>>,
     ) -> Result<Self, ParquetError> {
         let mut pool = Self {
             shared: Arc::default(),
             threads: Vec::with_capacity(size),
         };
         for worker in 0..size {
-            let (schema, shared, budget) = (
+            let (schema, shared, budget, observer) = (
                 SchemaRef::clone(schema),
                 Arc::clone(&pool.shared),
                 Arc::clone(budget),
+                observer.clone(),
             );
             let thread = std::thread::Builder::new()
                 .name(format!("parquet-encoder-{worker}"))
-                .spawn(move || run_worker(worker, schema, shared, budget))
+                .spawn(move || {
+                    // Dropped on this thread once the worker is done.
+                    let _watch = observer.map(|o| o.worker_started());
+                    run_worker(worker, schema, shared, budget);
+                })
                 .map_err(|e| ParquetError::External(Box::new(e)))?;
             pool.threads.push(thread);
         }
@@ -220,7 +228,7 @@ mod tests {
     fn a_panic_while_encoding_becomes_an_error_and_the_pool_goes_on() {
         let budget = Budget::new(1 << 20);
         let arrow_schema = schema(&[DataType::Int32]);
-        let pool = WorkerPool::new(2, &arrow_schema, &budget).unwrap();
+        let pool = WorkerPool::new(2, &arrow_schema, &budget, None).unwrap();
 
         pool.start(0, lanes(&schema(&[DataType::Utf8])));
         pool.write(0, [(column(1), budget.acquire(4))]).unwrap();

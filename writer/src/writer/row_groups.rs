@@ -154,7 +154,13 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
             return Ok(());
         };
         if self.pool.is_none() {
-            self.pool = Some(WorkerPool::new(self.workers, &self.schema, &self.budget)?);
+            let observer = self.options.worker_observer();
+            self.pool = Some(WorkerPool::new(
+                self.workers,
+                &self.schema,
+                &self.budget,
+                observer,
+            )?);
         }
         self.place(index, writers);
         Ok(())
