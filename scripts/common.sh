@@ -54,6 +54,23 @@ use_allocator_of() {
   export SHREDLAB_ALLOCATOR
 }
 
+# The memory-controller events perf can count system-wide here (Intel IMC CAS counts, AMD
+# UMC data transfers), comma-separated; empty where the platform exposes none (a VM).
+memory_events() {
+  perf list 2>/dev/null \
+    | grep -oE 'uncore_imc[_0-9]*/cas_count_(read|write)/|amd_umc[_0-9]*/umc_data_slot_clks[^ ]*/' \
+    | sort -u | paste -sd, - || true
+}
+
+# Why no memory-controller counters are read here, for the results to say.
+memory_missing_reason() {
+  if ! command -v perf >/dev/null 2>&1; then
+    echo "perf is not installed (apt-get install linux-perf)"
+  else
+    echo "perf list shows no uncore_imc or amd_umc memory-controller events on this machine (a VM exposes none; on bare metal they need perf_event_paranoid <= 0 or root for perf stat -a), and AMDuProfPcm is not installed"
+  fi
+}
+
 # $1 as the inside of a JSON string: backslash, quote and every control character escaped.
 json_escape() {
   local text="$1" code hex char

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Measures one experiment the way `make experiment N=...` documents: data gate, peak memory,
-# hyperfine timings, the floor (generation alone and encoding alone), heap counts, perf stat
-# counters (with a labelled cachegrind simulation where the hardware
-# counters read <not supported>), metadata; then summarizes and redraws the host's charts.
+# hyperfine timings, the floor (generation alone and encoding alone), heap counts, CPU by role
+# (`--counters`, with memory-controller counts where exposed), perf stat counters (with a
+# labelled cachegrind simulation where the hardware counters read <not supported>), metadata;
+# then summarizes and redraws the host's charts.
 # Usage: scripts/experiment.sh N   (settings from the environment; scripts/settings.sh lists them)
 # With TIMING=later the hyperfine step, the summary and the charts are left to the caller, which
 # times many experiments in interleaved rounds (scripts/experiments.sh); the command to time is
@@ -67,6 +68,26 @@ done
 say "heap: one untimed run with --count-allocations"
 "$bin" "${args[@]}" --rows "$ROWS" --count-allocations --json > "$dir/heap.json"
 
+say "counters: one untimed run with --counters (CPU by role), memory-controller counts around it where exposed"
+memory="$(memory_events)"
+counted=("$bin" "${args[@]}" --rows "$ROWS" --counters --json)
+rm -f "$dir/counters.json" "$dir/memory.csv" "$dir/uprof-pcm.csv" "$dir/stream.json"
+memory_note=""
+if [ -n "$memory" ]; then
+  perf stat -a -x, -o "$dir/memory.csv" -e "$memory" -- "${counted[@]}" > "$dir/counters.json"
+  "$stream" > "$dir/stream.json"
+elif command -v AMDuProfPcm >/dev/null 2>&1; then
+  AMDuProfPcm -m memory -a -o "$dir/uprof-pcm.csv" -- "${counted[@]}" > "$dir/counters.json"
+  memory_note="AMDuProfPcm's memory report is in uprof-pcm.csv (not parsed into the tables)"
+  "$stream" > "$dir/stream.json"
+else
+  "${counted[@]}" > "$dir/counters.json" || {
+    echo "pipeline --counters failed here (see its error above): no CPU by role" >&2
+    rm -f "$dir/counters.json"
+  }
+  memory_note="$(memory_missing_reason)"
+fi
+
 hardware=no
 if command -v perf >/dev/null 2>&1; then
   say "perf stat"
@@ -109,7 +130,8 @@ write_metadata "$dir" "$dir/gate.json" "
   \"cachegrind_rows\": $cachegrind,
   \"sync\": \"$(json_escape "$SYNC")\",
   \"workload\": \"$(json_escape "$workload")\",
-  \"timing\": \"$timing\","
+  \"timing\": \"$timing\",
+  \"memory_counters\": \"$(json_escape "${memory_note:-perf stat -a -e $memory}")\","
 if [ "$timing" = sequential ]; then
   "$results" summarize "$dir"
   "$results" render "$catalog_dir"

@@ -18,7 +18,7 @@ rm -rf "$dir"; mkdir -p "$dir"
 use_allocator_of "$n"
 
 # Memory-controller events, if this kernel exposes any (Intel IMC CAS counts, AMD UMC).
-memory_events="$(perf list 2>/dev/null | grep -oE 'uncore_imc[_0-9]*/cas_count_(read|write)/|amd_umc[_0-9]*/umc_data_slot_clks[^ ]*/' | sort -u | paste -sd, - || true)"
+memory_events="$(memory_events)"
 if [ -n "$memory_events" ]; then
   echo "memory bandwidth: perf stat -a -e $memory_events" >&2
 elif command -v AMDuProfPcm >/dev/null 2>&1 || command -v pcm-memory >/dev/null 2>&1 || command -v likwid-perfctr >/dev/null 2>&1; then

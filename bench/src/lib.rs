@@ -17,6 +17,7 @@ pub mod long_run;
 pub mod memory;
 pub mod parse;
 pub mod peers;
+pub mod phases;
 pub mod profile;
 pub mod readme;
 pub mod scaling;

@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 
+use crate::phases::{Phases, ROLES};
 use crate::stats::{holm, mann_whitney_p, median, wilcoxon_signed_rank_p};
 use crate::summary::Summary;
 
@@ -98,6 +99,76 @@ fn counter_figure(summary: &Summary) -> String {
 
 fn optional(value: Option<f64>, decimals: usize) -> String {
     value.map_or("-".to_string(), |v| format!("{v:.decimals$}"))
+}
+
+/// The roles' CPU time of each experiment's `--counters` run, with IPC where hardware events
+/// were counted and the memory traffic where memory-controller counters were read; where they
+/// were not, the reason, once.
+fn phase_table(text: &mut String, summaries: &[Summary]) {
+    let counted: Vec<(&Summary, &Phases)> = summaries
+        .iter()
+        .filter_map(|s| Some((s, s.phases.as_ref()?)))
+        .collect();
+    let Some((_, first)) = counted.first() else {
+        return;
+    };
+    let hardware = counted
+        .iter()
+        .any(|(_, p)| p.roles.iter().any(|r| r.ipc.is_some()));
+    let memory = counted.iter().any(|(_, p)| p.memory.is_some());
+    let _ = writeln!(
+        text,
+        "## CPU by role\n\n\
+         One more run of each experiment, not timed, with `--counters`: every thread counts its \
+         own perf events, summed by role (producers: generation; encoders: the parallel \
+         writer's pool; writers: hand-off, inline encoding and file I/O; main: setup, gate and \
+         commit). Source: {}.\n\n![cpu by role](cpu-by-role.png)\n",
+        first.source
+    );
+    if !memory {
+        let why = first.memory_missing.as_deref().unwrap_or("not measured");
+        let _ = writeln!(text, "Memory traffic: none measured ({why}).\n");
+    }
+    let mut header = String::from("| N | experiment |");
+    for role in ROLES {
+        let _ = write!(header, " {role} CPU s |");
+    }
+    if hardware {
+        for role in ROLES {
+            let _ = write!(header, " {role} IPC |");
+        }
+    }
+    if memory {
+        header.push_str(" DRAM GB/s | STREAM GB/s | DRAM bytes / row (read, written) |");
+    }
+    let columns = header.matches('|').count() - 1;
+    let _ = writeln!(text, "{header}\n|---:|---|{}", "---:|".repeat(columns - 2));
+    for (s, p) in counted {
+        let mut row = format!("| {:02} | {} |", s.experiment, s.slug);
+        for role in ROLES {
+            let _ = write!(row, " {:.2} |", p.cpu_s(role));
+        }
+        if hardware {
+            for role in ROLES {
+                let ipc = p.roles.iter().find(|r| r.role == role).and_then(|r| r.ipc);
+                let _ = write!(row, " {} |", optional(ipc, 2));
+            }
+        }
+        if memory {
+            let m = p.memory.as_ref();
+            let _ = write!(
+                row,
+                " {} | {} | {} ({}, {}) |",
+                optional(m.map(|m| m.gb_per_s), 2),
+                optional(m.and_then(|m| m.stream_gb_per_s), 1),
+                optional(m.map(|m| m.bytes_per_row), 0),
+                optional(m.and_then(|m| m.read_bytes_per_row), 0),
+                optional(m.and_then(|m| m.written_bytes_per_row), 0),
+            );
+        }
+        let _ = writeln!(text, "{row}");
+    }
+    text.push('\n');
 }
 
 /// The floor and memory table: how far each experiment is from keeping every core busy on the
@@ -293,6 +364,7 @@ pub fn markdown(host: &str, summaries: &[Summary]) -> String {
     header(&mut text, first, summaries);
     experiment_table(&mut text, summaries);
     floor_table(&mut text, summaries);
+    phase_table(&mut text, summaries);
     if let Some(targets) = crate::targets::section(summaries) {
         let _ = writeln!(text, "{targets}");
     }

@@ -11,6 +11,7 @@ use crate::floor::{Floor, Heap};
 use crate::parse::cachegrind::Cachegrind;
 use crate::parse::hyperfine;
 use crate::parse::perf_stat::PerfStat;
+use crate::phases::Phases;
 
 /// Simulated counts from cachegrind for a reduced run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -84,6 +85,10 @@ pub struct Summary {
     /// Heap figures of one `--count-allocations` run.
     #[serde(default)]
     pub heap: Option<Heap>,
+    /// CPU by role and memory traffic of one `--counters` run (absent in results recorded
+    /// before it was measured).
+    #[serde(default)]
+    pub phases: Option<Phases>,
     /// Data-gate digest of the experiment's output.
     pub digest: Option<String>,
     /// Whether the gate run passed.
@@ -163,6 +168,8 @@ impl Summary {
             }
             _ => None,
         };
+        let phases =
+            Phases::from_dir(dir, metadata["memory_counters"].as_str()).context("counters.json")?;
         let heap = read_optional(dir, "heap.json")
             .map(|report| Heap::from_report(&report).context("heap.json"))
             .transpose()?;
@@ -189,6 +196,7 @@ impl Summary {
             cores_busy: Some((timing.user + timing.system) / timing.mean),
             floor,
             heap,
+            phases,
             digest: gate["digest"]["sum"].as_str().map(str::to_string),
             gate_passed: gate["gate"] == "pass",
             counters: counters(dir, &metadata),

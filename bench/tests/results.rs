@@ -66,6 +66,7 @@ fn summary(experiment: u32, slug: &str, center: f64, hardware: bool) -> Summary 
             allocations_per_row: 0.02,
             bytes_allocated_per_row: 270.0,
         }),
+        phases: None,
         digest: Some("f49e8d4a55c84ef95b4a257d36937669".to_string()),
         gate_passed: true,
         counters: Counters {

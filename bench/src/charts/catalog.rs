@@ -1,5 +1,5 @@
 //! Charts of a host's catalog results: the trend of medians, IPC (or its simulated stand-in), the
-//! counter grid, the box plot, and the median against the floor.
+//! counter grid, the box plot, the median against the floor, and the CPU by role.
 
 use std::error::Error;
 use std::path::Path;
@@ -8,6 +8,7 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::phases::cpu_by_role;
 use super::{draw_legend, register_font, save_both, PlotResult, FONT};
 use crate::stats::quantile;
 use crate::summary::Summary;
@@ -367,6 +368,9 @@ pub fn draw_all(dir: &Path, summaries: &[Summary]) -> PlotResult {
     save_both!(dir, "boxplot", (1000, 560), boxplot, summaries);
     if summaries.iter().any(|s| s.floor.is_some()) {
         save_both!(dir, "floor", (1000, 560), floor, summaries);
+    }
+    if summaries.iter().any(|s| s.phases.is_some()) {
+        save_both!(dir, "cpu-by-role", (1000, 560), cpu_by_role, summaries);
     }
     Ok(())
 }

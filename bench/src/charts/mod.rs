@@ -1,5 +1,5 @@
 //! Every chart of the harness, drawn with plotters into PNG and SVG with an embedded font (no
-//! system font libraries needed): the catalog's trend, counters and box plots, the sweeps'
+//! system font libraries needed): the catalog's trend, counters, box plots and CPU by role, the sweeps'
 //! heatmaps and thread charts, the scaling run's panels, and the peers' bar charts.
 
 use std::error::Error;
@@ -10,6 +10,7 @@ use plotters::prelude::*;
 pub mod bars;
 pub mod catalog;
 pub mod peers;
+pub mod phases;
 pub mod scaling;
 pub mod sweeps;
 

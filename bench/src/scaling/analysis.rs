@@ -93,17 +93,10 @@ fn read_run(dir: &Path, index: usize) -> Result<ProcessRun> {
     })
 }
 
-/// Bytes of DRAM traffic from memory-controller counts, when `perf stat -a` could count them:
-/// CAS commands (Intel IMC) or UMC data transfers (AMD), 64 bytes each.
+/// Bytes of DRAM traffic from memory-controller counts, when `perf stat -a` could count them
+/// (see [`crate::phases::traffic`]).
 fn measured_traffic(dir: &Path) -> Option<f64> {
-    let stat = PerfStat::parse(&fs::read_to_string(dir.join("memory.csv")).ok()?);
-    let lines: f64 = stat
-        .events
-        .iter()
-        .filter(|(name, _)| name.contains("cas_count") || name.contains("umc"))
-        .filter_map(|(_, count)| *count)
-        .sum();
-    (lines > 0.0).then_some(lines * 64.0)
+    crate::phases::traffic(&fs::read_to_string(dir.join("memory.csv")).ok()?).map(|t| t.total)
 }
 
 /// The repetition folders `r0`, `r1`, ... of a step (or the step folder itself if it has none).

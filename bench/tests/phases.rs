@@ -1,0 +1,148 @@
+//! CPU by role and memory traffic from an experiment's `--counters` run: read from the files
+//! `scripts/experiment.sh` leaves (a real `--counters` report from this VM, the same report
+//! with hardware figures, and `perf stat -a -x,` output of Intel's memory controllers), and
+//! rendered into the results README and its chart.
+
+use std::path::Path;
+
+use shredlab_bench::charts;
+use shredlab_bench::phases::Phases;
+use shredlab_bench::readme;
+use shredlab_bench::summary::Summary;
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+
+/// An experiment folder holding `files` (fixture name, name in the folder).
+fn folder(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (from, to) in files {
+        std::fs::copy(format!("{FIXTURES}/{from}"), dir.path().join(to)).unwrap();
+    }
+    dir
+}
+
+const NO_MEMORY: &str = "perf list shows no uncore_imc or amd_umc memory-controller events";
+
+#[test]
+fn a_vm_run_gives_software_figures_and_says_why_memory_is_missing() {
+    let dir = folder(&[("counters-vm.json", "counters.json")]);
+    let phases = Phases::from_dir(dir.path(), Some(NO_MEMORY))
+        .unwrap()
+        .unwrap();
+    let roles: Vec<&str> = phases.roles.iter().map(|r| r.role.as_str()).collect();
+    assert_eq!(roles, ["producers", "encoders", "writers", "main"]);
+    assert!(phases.roles.iter().all(|r| r.ipc.is_none()));
+    let sum: f64 = phases.roles.iter().map(|r| r.cpu_s).sum();
+    assert!((sum - phases.counted_cpu_s).abs() < 1e-9);
+    assert!(phases.source.contains("hardware events unavailable"));
+    assert_eq!(phases.memory, None);
+    assert_eq!(phases.memory_missing.as_deref(), Some(NO_MEMORY));
+    // Without counters.json: measured before --counters existed.
+    let empty = tempfile::tempdir().unwrap();
+    assert_eq!(Phases::from_dir(empty.path(), None).unwrap(), None);
+}
+
+#[test]
+fn memory_controller_counts_become_bytes_per_row_and_bandwidth() {
+    let dir = folder(&[
+        ("counters-supported.json", "counters.json"),
+        ("memory-imc.csv", "memory.csv"),
+    ]);
+    std::fs::write(
+        dir.path().join("stream.json"),
+        r#"{"best_bytes_per_s": 21.5e9}"#,
+    )
+    .unwrap();
+    let phases = Phases::from_dir(dir.path(), None).unwrap().unwrap();
+    let memory = phases.memory.unwrap();
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("counters.json")).unwrap())
+            .unwrap();
+    let rows = report["rows"].as_f64().unwrap();
+    let read = (412.31 + 409.87) * 1048576.0;
+    assert!((memory.read_bytes_per_row.unwrap() - read / rows).abs() < 1e-6);
+    let total = read + (198.02 + 201.44) * 1048576.0;
+    assert!((memory.bytes_per_row - total / rows).abs() < 1e-6);
+    let seconds = report["elapsed_s"].as_f64().unwrap();
+    assert!((memory.gb_per_s - total / seconds / 1e9).abs() < 1e-9);
+    assert_eq!(memory.stream_gb_per_s, Some(21.5));
+    assert_eq!(phases.memory_missing, None);
+    assert!(phases.roles[0].ipc.unwrap() > 2.0);
+}
+
+/// A summary folder for experiment `n` with the given counters fixtures, reloaded.
+fn summary_with(host: &Path, n: u32, files: &[(&str, &str)]) -> Summary {
+    let dir = host.join(format!("{n:02}-x"));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (from, to) in [("hyperfine-1.20.json", "hyperfine.json")]
+        .iter()
+        .chain(files)
+    {
+        std::fs::copy(format!("{FIXTURES}/{from}"), dir.join(to)).unwrap();
+    }
+    std::fs::write(
+        dir.join("gate.json"),
+        format!(r#"{{"experiment":{n},"slug":"x","rows":200000,"gate":"pass"}}"#),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("metadata.json"),
+        format!(r#"{{"cores": 2, "memory_counters": "{NO_MEMORY}"}}"#),
+    )
+    .unwrap();
+    Summary::from_dir(&dir).unwrap()
+}
+
+#[test]
+fn the_readme_has_the_role_table_and_the_chart_is_drawn() {
+    let host = tempfile::tempdir().unwrap();
+    let vm = [summary_with(
+        host.path(),
+        26,
+        &[("counters-vm.json", "counters.json")],
+    )];
+    let text = readme::markdown("vm", &vm);
+    assert!(text.contains("## CPU by role"), "{text}");
+    assert!(text.contains(&format!("Memory traffic: none measured ({NO_MEMORY})")));
+    assert!(text.contains("| N | experiment | producers CPU s | encoders CPU s | writers CPU s | main CPU s |\n|---:|---|---:|---:|---:|---:|\n| 26 | x |"), "{text}");
+    assert!(!text.contains("IPC |"), "{text}");
+
+    let bare_metal = [
+        summary_with(
+            host.path(),
+            26,
+            &[("counters-supported.json", "counters.json")],
+        ),
+        summary_with(
+            host.path(),
+            27,
+            &[
+                ("counters-supported.json", "counters.json"),
+                ("memory-imc.csv", "memory.csv"),
+            ],
+        ),
+    ];
+    let text = readme::markdown("metal", &bare_metal);
+    let header = text
+        .lines()
+        .find(|l| l.starts_with("| N | experiment | producers CPU s"))
+        .unwrap();
+    assert!(
+        header.ends_with("main IPC | DRAM GB/s | STREAM GB/s | DRAM bytes / row (read, written) |"),
+        "{header}"
+    );
+    let row = text.lines().find(|l| l.starts_with("| 27 | x |")).unwrap();
+    assert!(row.contains("| 2.10 | 1.60 |"), "{row}");
+    let without_memory = text.lines().find(|l| l.starts_with("| 26 | x |")).unwrap();
+    assert!(
+        without_memory.ends_with("| - | - | - (-, -) |"),
+        "{without_memory}"
+    );
+
+    let charts_dir = tempfile::tempdir().unwrap();
+    charts::catalog::draw_all(charts_dir.path(), &bare_metal).unwrap();
+    let png = std::fs::read(charts_dir.path().join("cpu-by-role.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let svg = std::fs::read_to_string(charts_dir.path().join("cpu-by-role.svg")).unwrap();
+    assert!(svg.contains("encoders"), "the legend names the roles");
+}
