@@ -12,11 +12,12 @@ N ?= 0
 # when a target first needs it; every target that runs a binary builds it first.
 BIN_DIR = $(eval BIN_DIR := $(shell scripts/bin-dir.sh))$(BIN_DIR)
 
-.PHONY: help build test lint python-test venv list experiment experiments trend sweep threads profile scaling writer-bench peers faults billion memory spec-bench s3-smoke store-bench cluster
+.PHONY: help build test lint python-test venv list experiment experiments ab trend sweep threads profile scaling writer-bench peers faults billion memory spec-bench s3-smoke store-bench cluster
 
 help:
 	@echo "make experiment N=<n> [ROWS= RUNS= WARMUP= PRODUCERS= WRITERS= BATCH= COMPRESSION= SYNC=end|none SPEC=specs/<name>.json]"
 	@echo "make experiments [EXPERIMENTS=\"20 21\"]  every catalog entry (or a subset), timed in interleaved rounds"
+	@echo "make ab AB_A=\"-e 26\" AB_B=\"-e 26 --counters\" AB_NAME=counters  two command lines in interleaved rounds, B against A"
 	@echo "make trend            redraw results/\$$HOST charts and README from the summaries"
 	@echo "make sweep [N=]       writers x batch size heatmaps (default: the last experiment)"
 	@echo "make threads [N=]     thread sweep and the process pinned to one CPU"
@@ -57,6 +58,9 @@ trend: build
 
 # Without N on the command line, the sweeps use the catalog's last (best) experiment.
 GIVEN_N := $(if $(filter command line environment,$(origin N)),$(N),)
+
+ab: build
+	scripts/ab.sh
 
 sweep: build
 	N=$(GIVEN_N) scripts/sweep.sh

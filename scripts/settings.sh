@@ -21,6 +21,10 @@
 : "${EXPERIMENTS:=}"                          # make experiments: the numbers to measure (empty: the whole catalog)
 : "${SPEC:=}"                                 # a spec file (SPEC.md, specs/) to generate instead of the contacts
 : "${SPEC_ROWS:=1000000}"                     # make writer-bench: rows of the SPEC workload
+## make ab
+: "${AB_A:=}"                                 # pipeline arguments of side A, e.g. "-e 26"
+: "${AB_B:=}"                                 # pipeline arguments of side B, e.g. "-e 26 --counters"
+: "${AB_NAME:=}"                              # results go to results/$HOST/ab-NAME/
 ## make sweep, threads
 : "${SWEEP_WRITERS:=1,2,4}"                   # the sweep's writer counts
 : "${SWEEP_BATCHES:=1024,4096,16384,65536}"   # the sweep's batch sizes

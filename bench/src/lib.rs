@@ -11,6 +11,7 @@
 //!
 //! The pipeline itself lives in `shredlab-experiments`; nothing here is needed to run it.
 
+pub mod ab;
 pub mod charts;
 pub mod floor;
 pub mod long_run;

@@ -6,6 +6,7 @@
 //! - `results peers DIR`: the README and charts of `make peers`.
 //! - `results merge-rounds HOST_DIR ROUND...`: merge interleaved hyperfine rounds into each
 //!   experiment folder's `hyperfine.json`.
+//! - `results ab DIR ROUND...`: an A/B timed in interleaved rounds, compared round by round.
 //! - `results json-get FILE POINTER`: one value of a JSON file (`-`: stdin), for the scripts.
 
 use std::io::Read;
@@ -13,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, Context, Result};
 use clap::{Parser, Subcommand};
+use shredlab_bench::ab::AbComparison;
 use shredlab_bench::charts;
 use shredlab_bench::parse::hyperfine::{self, HyperfineResult};
 use shredlab_bench::scaling::analysis::ScalingAnalysis;
@@ -43,6 +45,21 @@ enum Command {
     MergeRounds {
         /// The host folder, e.g. results/vm; each experiment's folder must exist.
         host_dir: PathBuf,
+        /// The rounds' hyperfine JSON files, in order.
+        #[arg(required = true)]
+        rounds: Vec<PathBuf>,
+    },
+    /// Compare B with A, timed in interleaved rounds (each timing A then B once): writes
+    /// `DIR/hyperfine.json`, `DIR/ab.json` and `DIR/README.md`.
+    Ab {
+        /// The output folder, e.g. results/vm/ab-counters.
+        dir: PathBuf,
+        /// The README's title.
+        #[arg(long)]
+        title: String,
+        /// The command line that ran the A/B, for the README.
+        #[arg(long)]
+        command: String,
         /// The rounds' hyperfine JSON files, in order.
         #[arg(required = true)]
         rounds: Vec<PathBuf>,
@@ -193,6 +210,28 @@ fn main() -> Result<()> {
                 );
                 std::fs::write(dir.join("hyperfine.json"), hyperfine::export(vec![result]))?;
             }
+        }
+        Command::Ab {
+            dir,
+            title,
+            command,
+            rounds,
+        } => {
+            let rounds = rounds
+                .iter()
+                .map(|path| hyperfine_file(path))
+                .collect::<Result<Vec<_>>>()?;
+            let comparison = AbComparison::from_rounds(&rounds)?;
+            std::fs::create_dir_all(&dir)?;
+            let merged = hyperfine::merge_rounds(&rounds)?;
+            std::fs::write(dir.join("hyperfine.json"), hyperfine::export(merged))?;
+            std::fs::write(
+                dir.join("ab.json"),
+                serde_json::to_string_pretty(&comparison)?,
+            )?;
+            let text = comparison.markdown(&title, &command);
+            std::fs::write(dir.join("README.md"), &text)?;
+            print!("{text}");
         }
         Command::Heatmap { json, rows, title } => {
             let results = hyperfine_file(&json)?;

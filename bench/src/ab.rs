@@ -1,0 +1,161 @@
+//! An A/B of two commands timed side by side in interleaved rounds (`make ab`): each round
+//! times A once and B once, so the machine's drift hits both alike, and B is compared with A
+//! round by round: the median of the rounds' B/A ratios, tested by the Wilcoxon signed-rank
+//! test on their logarithms.
+
+use std::fmt::Write as _;
+
+use anyhow::{ensure, Result};
+use serde::Serialize;
+
+use crate::parse::hyperfine::{merge_rounds, HyperfineResult};
+use crate::stats::{median, wilcoxon_signed_rank_p};
+
+/// One side's timings.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Side {
+    /// The command as timed.
+    pub command: String,
+    /// Median wall time, seconds.
+    pub median_s: f64,
+    /// Fastest and slowest run.
+    pub min_s: f64,
+    /// Slowest run.
+    pub max_s: f64,
+    /// Mean user + system CPU seconds.
+    pub cpu_s: f64,
+}
+
+impl Side {
+    fn of(result: &HyperfineResult) -> Self {
+        Self {
+            command: result.command.clone(),
+            median_s: result.median,
+            min_s: result.min,
+            max_s: result.max,
+            cpu_s: result.user + result.system,
+        }
+    }
+}
+
+/// B against A.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AbComparison {
+    /// The baseline.
+    pub a: Side,
+    /// The change.
+    pub b: Side,
+    /// Rounds timed.
+    pub rounds: usize,
+    /// Median over the rounds of B's time over A's.
+    pub median_ratio: f64,
+    /// Two-sided p of the Wilcoxon signed-rank test of the rounds' log ratios.
+    pub p: Option<f64>,
+}
+
+impl AbComparison {
+    /// The comparison of rounds that each timed A then B once.
+    pub fn from_rounds(rounds: &[Vec<HyperfineResult>]) -> Result<Self> {
+        let merged = merge_rounds(rounds)?;
+        ensure!(
+            merged.len() == 2,
+            "an A/B times two commands per round, these rounds time {}",
+            merged.len()
+        );
+        let (a, b) = (&merged[0], &merged[1]);
+        ensure!(
+            a.rounds.is_some() && a.times.len() == b.times.len(),
+            "each round must time each command once"
+        );
+        let ratios: Vec<f64> = b.times.iter().zip(&a.times).map(|(b, a)| b / a).collect();
+        let logs: Vec<f64> = ratios.iter().map(|r| r.ln()).collect();
+        Ok(Self {
+            a: Side::of(a),
+            b: Side::of(b),
+            rounds: ratios.len(),
+            median_ratio: median(&ratios),
+            p: wilcoxon_signed_rank_p(&logs),
+        })
+    }
+
+    /// The README of the comparison, titled `title`, with `command` the line that made it.
+    pub fn markdown(&self, title: &str, command: &str) -> String {
+        let mut text = format!("# {title}\n\n`{command}`\n\n");
+        let _ = writeln!(
+            text,
+            "{} interleaved rounds, each timing A once and then B once (hyperfine). B against A: \
+             the median over the rounds of B's time over A's, tested by the two-sided Wilcoxon \
+             signed-rank test on the rounds' log ratios.\n",
+            self.rounds
+        );
+        text.push_str("| side | command | median s | min s | max s | CPU s |\n|---|---|---:|---:|---:|---:|\n");
+        for (name, side) in [("A", &self.a), ("B", &self.b)] {
+            let _ = writeln!(
+                text,
+                "| {name} | `{}` | {:.3} | {:.3} | {:.3} | {:.2} |",
+                side.command, side.median_s, side.min_s, side.max_s, side.cpu_s
+            );
+        }
+        let change = (self.median_ratio - 1.0) * 100.0;
+        let verdict = match self.p {
+            Some(p) if p < crate::readme::ALPHA => format!("significant, p={p:.4}"),
+            Some(p) => format!("not significant, p={p:.2}"),
+            None => "every round tied".to_string(),
+        };
+        let _ = writeln!(text, "\nB against A: {change:+.1}% wall time ({verdict}).");
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+
+    fn round(a: f64, b: f64) -> Vec<HyperfineResult> {
+        [("a", a), ("b", b)]
+            .into_iter()
+            .map(|(command, time)| HyperfineResult {
+                command: command.to_string(),
+                mean: time,
+                stddev: None,
+                median: time,
+                user: time,
+                system: 0.0,
+                min: time,
+                max: time,
+                times: vec![time],
+                memory_usage_byte: None,
+                parameters: BTreeMap::new(),
+                rounds: None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn b_is_compared_with_a_round_by_round() {
+        // A drifts from 1.0 to 0.8; B is 1% slower in every round.
+        let rounds: Vec<_> = (0..8)
+            .map(|i| {
+                let a = 1.0 - 0.025 * f64::from(i);
+                round(a, a * (1.01 + 0.0001 * f64::from(i)))
+            })
+            .collect();
+        let ab = AbComparison::from_rounds(&rounds).unwrap();
+        assert_eq!(ab.rounds, 8);
+        assert!(
+            (ab.median_ratio - 1.01035).abs() < 1e-4,
+            "{}",
+            ab.median_ratio
+        );
+        // Eight rounds all one way: 2 / 2^8.
+        assert_eq!(ab.p, Some(2.0 / 256.0));
+        let text = ab.markdown("A/B", "make ab");
+        assert!(
+            text.contains("B against A: +1.0% wall time (significant, p=0.0078)."),
+            "{text}"
+        );
+        assert!(AbComparison::from_rounds(&[vec![round(1.0, 1.0)[0].clone()]]).is_err());
+    }
+}

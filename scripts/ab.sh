@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Times two pipeline command lines side by side, A then B in each of RUNS interleaved rounds
+# (after WARMUP rounds), and compares B with A round by round, into results/<host>/ab-NAME/.
+# Usage: AB_A="-e 26" AB_B="-e 26 --counters" AB_NAME=counters scripts/ab.sh
+#        (ROWS, RUNS, WARMUP; scripts/settings.sh)
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+if [ -z "$AB_NAME" ] || [ "$AB_A$AB_B" = "" ]; then
+  echo "error: give AB_NAME and the two sides' arguments, e.g. make ab AB_A='-e 26' AB_B='-e 26 --counters' AB_NAME=counters" >&2
+  exit 2
+fi
+dir="$root/results/$HOST/ab-$AB_NAME"
+rm -rf "$dir"; mkdir -p "$dir/rounds"
+# Each side run once on one row, so a typo fails here with the pipeline's own message.
+check_side() {
+  local side="$1" arguments
+  read -r -a arguments <<< "$2"
+  "$bin" ${arguments[@]+"${arguments[@]}"} --rows 1 --output-dir "$root/out/ab-$side" --overwrite --quiet --json > "$dir/$side.json"
+}
+check_side a "$AB_A"
+check_side b "$AB_B"
+side_command() { printf '%s --rows %s --output-dir %s --overwrite --quiet' "$bin $1" "$ROWS" "$root/out/ab-$2"; }
+commands=(--prepare "rm -rf '$root/out/ab-a'" --command-name A "$(side_command "$AB_A" a)"
+          --prepare "rm -rf '$root/out/ab-b'" --command-name B "$(side_command "$AB_B" b)")
+hyperfine="$("$root/scripts/ensure-hyperfine.sh")"
+for round in $(seq "$WARMUP"); do
+  echo "== warm-up round $round of $WARMUP (not recorded)" >&2
+  "$hyperfine" --runs 1 --style basic "${commands[@]}" > /dev/null
+done
+for round in $(seq "$RUNS"); do
+  echo "== round $round of $RUNS: A, then B" >&2
+  "$hyperfine" --runs 1 --style basic --export-json "$dir/rounds/round-$(printf '%04d' "$round").json" \
+    "${commands[@]}" > /dev/null
+done
+rm -rf "$root/out/ab-a" "$root/out/ab-b"
+invocation="make ab AB_A='$AB_A' AB_B='$AB_B' AB_NAME=$AB_NAME ROWS=$ROWS RUNS=$RUNS"
+"$results" ab "$dir" --title "A/B on $HOST: $AB_NAME" --command "$invocation" "$dir"/rounds/round-*.json
+write_metadata "$dir" "$dir/a.json" "
+  \"command\": \"$(json_escape "$invocation")\",
+  \"rows\": $ROWS,
+  \"runs\": $RUNS,
+  \"warmup\": $WARMUP,"
+rm -f "$dir/a.json" "$dir/b.json"
