@@ -141,6 +141,10 @@ fn phase_table(text: &mut String, summaries: &[Summary]) {
     if memory {
         header.push_str(" DRAM GB/s | STREAM GB/s | DRAM bytes / row (read, written) |");
     }
+    let floors = counted.iter().any(|(s, _)| s.floor.is_some());
+    if floors {
+        header.push_str(" producers / generation floor | encoders + writers / encoding floor |");
+    }
     let columns = header.matches('|').count() - 1;
     let _ = writeln!(text, "{header}\n|---:|---|{}", "---:|".repeat(columns - 2));
     for (s, p) in counted {
@@ -166,7 +170,24 @@ fn phase_table(text: &mut String, summaries: &[Summary]) {
                 optional(m.and_then(|m| m.written_bytes_per_row), 0),
             );
         }
+        if floors {
+            let floor = s.floor.as_ref();
+            let encoding = p.cpu_s("encoders") + p.cpu_s("writers");
+            let _ = write!(
+                row,
+                " {} | {} |",
+                optional(floor.map(|f| p.cpu_s("producers") / f.generation_cpu_s), 2),
+                optional(floor.map(|f| encoding / f.encoding_cpu_s), 2),
+            );
+        }
         let _ = writeln!(text, "{row}");
+    }
+    if floors {
+        text.push_str(
+            "\nThe last two columns set the counted run's roles against the floor's separate \
+             runs of the same rows: generation alone (`--sink null`) and encoding alone \
+             (`--prebuilt --sink count`); near 1 when the pipeline adds little to either side.\n",
+        );
     }
     text.push('\n');
 }

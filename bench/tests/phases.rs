@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use shredlab_bench::charts;
+use shredlab_bench::floor::Floor;
 use shredlab_bench::phases::Phases;
 use shredlab_bench::readme;
 use shredlab_bench::summary::Summary;
@@ -138,6 +139,24 @@ fn the_readme_has_the_role_table_and_the_chart_is_drawn() {
         without_memory.ends_with("| - | - | - (-, -) |"),
         "{without_memory}"
     );
+
+    // With the floor measured: the roles against generation alone and encoding alone.
+    let mut with_floor = bare_metal[1].clone();
+    with_floor.floor = Some(Floor {
+        generation_cpu_s: 0.11014958 / 1.25,
+        encoding_cpu_s: (0.136759596 + 0.023903701) / 0.8,
+        runs: 3,
+        cores: 2,
+        ideal_wall_s: 0.2,
+    });
+    let text = readme::markdown("metal", &[with_floor]);
+    let roles_section = text.split("## CPU by role").nth(1).unwrap();
+    let row = roles_section
+        .lines()
+        .find(|l| l.starts_with("| 27 | x |"))
+        .unwrap();
+    assert!(row.ends_with("| 1.25 | 0.80 |"), "{row}");
+    assert!(text.contains("generation alone (`--sink null`)"), "{text}");
 
     let charts_dir = tempfile::tempdir().unwrap();
     charts::catalog::draw_all(charts_dir.path(), &bare_metal).unwrap();

@@ -60,6 +60,12 @@ enum Command {
         /// The command line that ran the A/B, for the README.
         #[arg(long)]
         command: String,
+        /// What side A runs, for the README (hyperfine records only the command's name).
+        #[arg(long)]
+        a: String,
+        /// What side B runs.
+        #[arg(long)]
+        b: String,
         /// The rounds' hyperfine JSON files, in order.
         #[arg(required = true)]
         rounds: Vec<PathBuf>,
@@ -215,13 +221,16 @@ fn main() -> Result<()> {
             dir,
             title,
             command,
+            a,
+            b,
             rounds,
         } => {
             let rounds = rounds
                 .iter()
                 .map(|path| hyperfine_file(path))
                 .collect::<Result<Vec<_>>>()?;
-            let comparison = AbComparison::from_rounds(&rounds)?;
+            let mut comparison = AbComparison::from_rounds(&rounds)?;
+            (comparison.a.command, comparison.b.command) = (a, b);
             std::fs::create_dir_all(&dir)?;
             let merged = hyperfine::merge_rounds(&rounds)?;
             std::fs::write(dir.join("hyperfine.json"), hyperfine::export(merged))?;
