@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Times two pipeline command lines side by side, A then B in each of RUNS interleaved rounds
-# (after WARMUP rounds), and compares B with A round by round, into results/<host>/ab-NAME/.
+# Times two pipeline command lines side by side in RUNS interleaved rounds (after WARMUP
+# rounds), A first in odd rounds and B first in even ones, and compares B with A round by
+# round, into results/<host>/ab-NAME/.
 # Usage: AB_A="-e 26" AB_B="-e 26 --counters" AB_NAME=counters scripts/ab.sh
 #        (ROWS, RUNS, WARMUP; scripts/settings.sh)
 set -euo pipefail
@@ -20,15 +21,21 @@ check_side() {
 check_side a "$AB_A"
 check_side b "$AB_B"
 side_command() { printf '%s --rows %s --output-dir %s --overwrite --quiet' "$bin $1" "$ROWS" "$root/out/ab-$2"; }
-commands=(--prepare "rm -rf '$root/out/ab-a'" --command-name A "$(side_command "$AB_A" a)"
-          --prepare "rm -rf '$root/out/ab-b'" --command-name B "$(side_command "$AB_B" b)")
+side_a=(--prepare "rm -rf '$root/out/ab-a'" --command-name A "$(side_command "$AB_A" a)")
+side_b=(--prepare "rm -rf '$root/out/ab-b'" --command-name B "$(side_command "$AB_B" b)")
+# A then B in odd rounds, B then A in even ones, so that going second costs both sides alike.
+round_commands() {
+  if (( $1 % 2 )); then commands=("${side_a[@]}" "${side_b[@]}"); else commands=("${side_b[@]}" "${side_a[@]}"); fi
+}
 hyperfine="$("$root/scripts/ensure-hyperfine.sh")"
 for round in $(seq "$WARMUP"); do
   echo "== warm-up round $round of $WARMUP (not recorded)" >&2
+  round_commands "$round"
   "$hyperfine" --runs 1 --style basic "${commands[@]}" > /dev/null
 done
 for round in $(seq "$RUNS"); do
-  echo "== round $round of $RUNS: A, then B" >&2
+  echo "== round $round of $RUNS" >&2
+  round_commands "$round"
   "$hyperfine" --runs 1 --style basic --export-json "$dir/rounds/round-$(printf '%04d' "$round").json" \
     "${commands[@]}" > /dev/null
 done

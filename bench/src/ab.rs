@@ -1,6 +1,6 @@
 //! An A/B of two commands timed side by side in interleaved rounds (`make ab`): each round
-//! times A once and B once, so the machine's drift hits both alike, and B is compared with A
-//! round by round: the median of the rounds' B/A ratios, tested by the Wilcoxon signed-rank
+//! times A once and B once (A first in odd rounds, B first in even ones), so the machine's
+//! drift and the cost of going second hit both alike, and B is compared with A round by round: the median of the rounds' B/A ratios, tested by the Wilcoxon signed-rank
 //! test on their logarithms.
 
 use std::fmt::Write as _;
@@ -54,7 +54,8 @@ pub struct AbComparison {
 }
 
 impl AbComparison {
-    /// The comparison of rounds that each timed A then B once.
+    /// The comparison of rounds that each timed A and B once (A being the first command of
+    /// the first round).
     pub fn from_rounds(rounds: &[Vec<HyperfineResult>]) -> Result<Self> {
         let merged = merge_rounds(rounds)?;
         ensure!(
@@ -83,7 +84,8 @@ impl AbComparison {
         let mut text = format!("# {title}\n\n`{command}`\n\n");
         let _ = writeln!(
             text,
-            "{} interleaved rounds, each timing A once and then B once (hyperfine). B against A: \
+            "{} interleaved rounds, each timing A and B once (hyperfine), A first in odd rounds and \
+             B first in even ones. B against A: \
              the median over the rounds of B's time over A's, tested by the two-sided Wilcoxon \
              signed-rank test on the rounds' log ratios.\n",
             self.rounds

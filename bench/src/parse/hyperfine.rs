@@ -59,9 +59,9 @@ pub fn export(results: Vec<HyperfineResult>) -> String {
 }
 
 /// Merges rounds of hyperfine exports, each timing every command in turn, into one result per
-/// command (in the first round's order) with every round's runs: the host's drift then hits
-/// every command alike, instead of whichever ran during a slow spell. Every round must time the
-/// same commands. When each round ran every command once, the results carry the same
+/// command (in the first round's order, matched by name in the others) with every round's runs:
+/// the host's drift then hits every command alike, instead of whichever ran during a slow spell.
+/// Every round must time the same commands. When each round ran every command once, the results carry the same
 /// [`HyperfineResult::rounds`] identifier, so that their runs can be compared round by round.
 pub fn merge_rounds(rounds: &[Vec<HyperfineResult>]) -> Result<Vec<HyperfineResult>> {
     let Some(first) = rounds.first() else {
@@ -85,14 +85,14 @@ pub fn merge_rounds(rounds: &[Vec<HyperfineResult>]) -> Result<Vec<HyperfineResu
                 results.len(),
                 first.len()
             );
-            let result = &results[index];
-            ensure!(
-                result.command == template.command,
-                "round {} has '{}' where round 1 has '{}'",
-                round + 1,
-                result.command,
-                template.command
-            );
+            // By name: a round may time the commands in another order (make ab alternates).
+            let Some(result) = results.iter().find(|r| r.command == template.command) else {
+                bail!(
+                    "round {} has no '{}', which round 1 times",
+                    round + 1,
+                    template.command
+                );
+            };
             // hyperfine's user and system figures are means over the round's runs.
             let runs = result.times.len() as f64;
             user.push((result.user, runs));
@@ -196,6 +196,10 @@ mod tests {
             Some(&[1000, 1000, 1000][..])
         );
         assert_eq!(merged[1].median, 4.0);
+        // Rounds that time the commands in another order merge alike.
+        let mut swapped = rounds.clone();
+        swapped[1].reverse();
+        assert_eq!(merge_rounds(&swapped).unwrap()[0].times, a.times);
         // One run per command and round: the results are paired.
         assert!(a.rounds.is_some());
         assert_eq!(merged[1].rounds, a.rounds);
@@ -217,7 +221,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            err.contains("round 2 has 'b' where round 1 has 'a'"),
+            err.contains("round 2 has no 'a', which round 1 times"),
             "{err}"
         );
         assert!(merge_rounds(&[vec![one_run("a", 1.0, 1.0)], vec![]]).is_err());
