@@ -73,7 +73,7 @@ pub fn merge_rounds(rounds: &[Vec<HyperfineResult>]) -> Result<Vec<HyperfineResu
         .all(|result| result.times.len() == 1);
     let identifier = paired.then(|| rounds_identifier(rounds));
     let mut merged = Vec::with_capacity(first.len());
-    for (index, template) in first.iter().enumerate() {
+    for template in first {
         let mut times = Vec::new();
         let (mut user, mut system) = (Vec::new(), Vec::new());
         let mut memory = Some(Vec::new());
