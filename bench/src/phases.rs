@@ -8,12 +8,12 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
 /// The roles of `pipeline --counters`, in its order.
-pub const ROLES: [&str; 4] = ["producers", "encoders", "writers", "main"];
+pub const ROLES: [&str; 5] = ["producers", "encoders", "writers", "main", "io"];
 
 /// One role's figures in the counted run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RolePhase {
-    /// `producers`, `encoders`, `writers` or `main`.
+    /// One of [`ROLES`].
     pub role: String,
     /// Its threads.
     pub threads: u64,
@@ -101,6 +101,11 @@ impl Phases {
             memory,
             memory_missing,
         }))
+    }
+
+    /// Whether any thread had `role`.
+    pub fn has(&self, role: &str) -> bool {
+        self.roles.iter().any(|r| r.role == role)
     }
 
     /// CPU seconds of `role`, 0 if it had no thread.

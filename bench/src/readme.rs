@@ -116,6 +116,10 @@ fn phase_table(text: &mut String, summaries: &[Summary]) {
         .iter()
         .any(|(_, p)| p.roles.iter().any(|r| r.ipc.is_some()));
     let memory = counted.iter().any(|(_, p)| p.memory.is_some());
+    let roles: Vec<&str> = ROLES
+        .into_iter()
+        .filter(|role| counted.iter().any(|(_, p)| p.has(role)))
+        .collect();
     let _ = writeln!(
         text,
         "## CPU by role\n\n\
@@ -130,11 +134,11 @@ fn phase_table(text: &mut String, summaries: &[Summary]) {
         let _ = writeln!(text, "Memory traffic: none measured ({why}).\n");
     }
     let mut header = String::from("| N | experiment |");
-    for role in ROLES {
+    for role in &roles {
         let _ = write!(header, " {role} CPU s |");
     }
     if hardware {
-        for role in ROLES {
+        for role in &roles {
             let _ = write!(header, " {role} IPC |");
         }
     }
@@ -149,12 +153,12 @@ fn phase_table(text: &mut String, summaries: &[Summary]) {
     let _ = writeln!(text, "{header}\n|---:|---|{}", "---:|".repeat(columns - 2));
     for (s, p) in counted {
         let mut row = format!("| {:02} | {} |", s.experiment, s.slug);
-        for role in ROLES {
+        for role in &roles {
             let _ = write!(row, " {:.2} |", p.cpu_s(role));
         }
         if hardware {
-            for role in ROLES {
-                let ipc = p.roles.iter().find(|r| r.role == role).and_then(|r| r.ipc);
+            for role in &roles {
+                let ipc = p.roles.iter().find(|r| r.role == *role).and_then(|r| r.ipc);
                 let _ = write!(row, " {} |", optional(ipc, 2));
             }
         }

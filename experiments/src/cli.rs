@@ -105,7 +105,8 @@ pub struct Cli {
     #[arg(long)]
     pub count_allocations: bool,
     /// Count perf events on every thread of the run, summed by role (producers, encoders,
-    /// writers, main): CPU time, context switches and page faults always; IPC, cache and branch
+    /// writers, main, and io: threads already running, such as an object store client's): CPU
+    /// time, context switches and page faults always; IPC, cache and branch
     /// misses where the PMU allows. Reported after the run and in --json
     #[arg(long)]
     pub counters: bool,

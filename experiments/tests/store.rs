@@ -323,3 +323,30 @@ fn a_shard_of_another_run_in_the_prefix_is_refused() {
     );
     assert_eq!(server.keys("mixed").len(), 2, "{:?}", server.keys("mixed"));
 }
+
+#[test]
+fn counters_count_the_object_store_s_threads_as_io() {
+    let server = LocalS3::start();
+    let out = run_to_store(
+        &server,
+        &["-n", "1000000", "--counters", "--json"],
+        "counted",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let counters = &report["counters"];
+    let io = counters["roles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["role"] == "io")
+        .expect("the client's runtime threads are counted");
+    assert!(io["threads"].as_u64().unwrap() >= 1, "{io}");
+    assert!(io["cpu_s"].as_f64().unwrap() > 0.0, "{io}");
+    let counted = counters["counted_cpu_s"].as_f64().unwrap();
+    let process = counters["process_cpu_s"].as_f64().unwrap();
+    assert!(
+        (counted - process).abs() <= 0.1 * process.max(0.1),
+        "counted {counted} CPU s of the process's {process}"
+    );
+}

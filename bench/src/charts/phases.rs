@@ -54,7 +54,13 @@ where
         })
         .label_style((FONT, 14))
         .draw()?;
-    for (index, role) in ROLES.iter().enumerate() {
+    // Colours follow a role's place in ROLES, so a role keeps its colour on every host.
+    let present = |role: &str| {
+        summaries
+            .iter()
+            .any(|s| s.phases.as_ref().is_some_and(|p| p.has(role)))
+    };
+    for (index, role) in ROLES.iter().enumerate().filter(|(_, r)| present(r)) {
         let colour = Palette99::pick(index).filled();
         let bars = counted.iter().map(move |(n, cpu)| {
             let (below, own) = (cpu[..index].iter().sum::<f64>(), cpu[index]);

@@ -66,9 +66,18 @@ pub struct ThreadEvents {
 impl ThreadEvents {
     /// Opens and enables the events `scope` allows on the calling thread.
     pub fn open(scope: &Scope) -> io::Result<Self> {
-        let mut software = software_group(scope.kernel)?;
+        Self::open_on(scope, None)
+    }
+
+    /// Opens and enables the events `scope` allows on thread `tid` of this process.
+    pub fn open_thread(scope: &Scope, tid: i32) -> io::Result<Self> {
+        Self::open_on(scope, Some(tid))
+    }
+
+    fn open_on(scope: &Scope, tid: Option<i32>) -> io::Result<Self> {
+        let mut software = group_of(&SOFTWARE, scope.kernel, tid)?;
         let mut hardware = match scope.hardware_missing {
-            None => Some(hardware_group(scope.kernel)?),
+            None => Some(group_of(&HARDWARE, scope.kernel, tid)?),
             Some(_) => None,
         };
         software.0.enable()?;
@@ -151,29 +160,35 @@ pub struct Counts {
     pub hardware: Option<HardwareCounts>,
 }
 
-fn builder<E: Event>(event: E, kernel: bool) -> Builder<'static> {
-    let mut builder = Builder::new(event);
+/// `builder` set to count kernel time or not, on thread `tid` (`None`: the calling thread).
+fn aimed(mut builder: Builder<'static>, kernel: bool, tid: Option<i32>) -> Builder<'static> {
     builder.exclude_kernel(!kernel);
+    if let Some(tid) = tid {
+        builder.observe_pid(tid);
+    }
     builder
 }
 
-fn group_of<E: Event + Copy>(events: &[E], kernel: bool) -> io::Result<(Group, Vec<Counter>)> {
-    let mut leader = Group::builder();
-    leader.exclude_kernel(!kernel);
-    let mut group = leader.build_group()?;
+/// A group of `events` on thread `tid` (`None`: the calling thread), and its members.
+fn group_of<E: Event + Copy>(
+    events: &[E],
+    kernel: bool,
+    tid: Option<i32>,
+) -> io::Result<(Group, Vec<Counter>)> {
+    let mut group = aimed(Group::builder(), kernel, tid).build_group()?;
     let members = events
         .iter()
-        .map(|event| group.add(&builder(*event, kernel)))
+        .map(|event| group.add(&aimed(Builder::new(*event), kernel, tid)))
         .collect::<io::Result<Vec<_>>>()?;
     Ok((group, members))
 }
 
 fn software_group(kernel: bool) -> io::Result<(Group, Vec<Counter>)> {
-    group_of(&SOFTWARE, kernel)
+    group_of(&SOFTWARE, kernel, None)
 }
 
 fn hardware_group(kernel: bool) -> io::Result<(Group, Vec<Counter>)> {
-    group_of(&HARDWARE, kernel)
+    group_of(&HARDWARE, kernel, None)
 }
 
 /// Each member's count, scaled by the group's enabled / running time.

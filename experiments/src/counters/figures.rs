@@ -159,7 +159,7 @@ impl CountersReport {
         if let Some(uncounted) = self.uncounted_cpu_s() {
             let _ = writeln!(
                 text,
-                "  {uncounted:.2} CPU s of the process ran on threads the pipeline did not start (such as the object store's I/O threads) and are in no role"
+                "  {uncounted:.2} CPU s of the process ran on threads started during the run by something other than the pipeline, which no role counts"
             );
         }
         if let Some(error) = &self.thread_failure {

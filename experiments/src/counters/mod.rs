@@ -1,8 +1,9 @@
 //! `pipeline --counters`: perf events counted by every thread the run starts, each on itself
 //! from its first instruction to its last, and summed by the role the thread plays, so that the
 //! very run that was timed says where its cycles went: producers (generation), encoders (the
-//! parallel writer's pool), writers (the writer threads: hand-off, inline encoding, file I/O)
-//! and main (setup, the gate's read-back, the commit).
+//! parallel writer's pool), writers (the writer threads: hand-off, inline encoding, file I/O),
+//! main (setup, the gate's read-back, the commit) and I/O (threads already running when the
+//! run started, such as an object store client's runtime, counted from the outside).
 //!
 //! Software events (task-clock, context switches, page faults) are counted wherever
 //! `perf_event_open` works; hardware events (cycles, instructions, cache references and misses,
@@ -33,11 +34,20 @@ pub enum Role {
     Writers,
     /// The main thread: setup, the gate's read-back, the commit.
     Main,
+    /// Threads already running when the run started (an object store client's runtime, which
+    /// uploads the parts), counted from the main thread.
+    Io,
 }
 
 impl Role {
     /// Every role, in report order.
-    pub const ALL: [Role; 4] = [Role::Producers, Role::Encoders, Role::Writers, Role::Main];
+    pub const ALL: [Role; 5] = [
+        Role::Producers,
+        Role::Encoders,
+        Role::Writers,
+        Role::Main,
+        Role::Io,
+    ];
 
     /// The role's name in reports.
     pub fn name(self) -> &'static str {
@@ -46,6 +56,7 @@ impl Role {
             Role::Encoders => "encoders",
             Role::Writers => "writers",
             Role::Main => "main",
+            Role::Io => "io",
         }
     }
 }
@@ -161,11 +172,13 @@ impl Drop for ThreadCounters {
     }
 }
 
-/// A run's counters, with its main thread's counted from [`RunCounters::start`] to
-/// [`RunCounters::finish`].
+/// A run's counters, with its main thread's, and those of the threads already running, counted
+/// from [`RunCounters::start`] to [`RunCounters::finish`].
 pub struct RunCounters {
     registry: Arc<PhaseCounters>,
     main: ThreadCounters,
+    /// The threads already running at the start, as [`Role::Io`].
+    running: Vec<Result<ThreadEvents, String>>,
 }
 
 impl std::fmt::Debug for RunCounters {
@@ -182,7 +195,15 @@ impl RunCounters {
     pub fn start() -> Result<Self, String> {
         let registry = PhaseCounters::start()?;
         let main = registry.track(Role::Main);
-        Ok(Self { registry, main })
+        let running = other_threads()
+            .into_iter()
+            .map(|tid| ThreadEvents::open_thread(registry.scope(), tid).map_err(|e| e.to_string()))
+            .collect();
+        Ok(Self {
+            registry,
+            main,
+            running,
+        })
     }
 
     /// Where the run's other threads add their counts.
@@ -193,8 +214,16 @@ impl RunCounters {
     /// Stops counting the main thread and returns the figures of a run of `rows` rows whose
     /// process used `process_cpu_s`. Every other thread must have ended.
     pub fn finish(self, rows: u64, process_cpu_s: Option<f64>) -> figures::CountersReport {
-        let Self { registry, main } = self;
+        let Self {
+            registry,
+            main,
+            running,
+        } = self;
         drop(main);
+        for events in running {
+            let counts = events.and_then(|mut e| e.read().map_err(|e| e.to_string()));
+            registry.record(Role::Io, counts);
+        }
         figures::CountersReport::new(
             registry.scope(),
             &registry.totals(),
@@ -203,6 +232,20 @@ impl RunCounters {
             registry.first_failure(),
         )
     }
+}
+
+/// The process's threads other than the calling one (`/proc/self/task`; none without `/proc`).
+fn other_threads() -> Vec<i32> {
+    // /proc/thread-self links to PID/task/TID.
+    let own = std::fs::read_link("/proc/thread-self")
+        .ok()
+        .and_then(|link| link.file_name()?.to_str()?.parse::<i32>().ok());
+    std::fs::read_dir("/proc/self/task")
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|tid| Some(*tid) != own)
+        .collect()
 }
 
 /// Counts the parallel writer's workers as [`Role::Encoders`].
