@@ -111,11 +111,13 @@ impl CountersReport {
         }
     }
 
-    /// The process's CPU time that no role counted, when it is over 5% of the process's.
+    /// The process's CPU time that no role counted, when it is over 5% of the process's and
+    /// over five times the 10 ms resolution of the process's figure (below that, it is the
+    /// resolution talking).
     pub fn uncounted_cpu_s(&self) -> Option<f64> {
         let process = self.process_cpu_s?;
         let uncounted = process - self.counted_cpu_s;
-        (uncounted > 0.05 * process).then_some(uncounted)
+        (uncounted > 0.05 * process && uncounted > 0.05).then_some(uncounted)
     }
 
     /// The human-readable table.
@@ -234,6 +236,23 @@ mod tests {
         assert!(text.contains("hardware events (cycles"), "{text}");
         assert!(text.contains("producers        2   0.600  30.0%"), "{text}");
         assert!(text.contains("(the process: 2.01 CPU s)"), "{text}");
+        assert!(
+            !text.contains("no role counts"),
+            "1 ms short is the resolution: {text}"
+        );
+        let short = CountersReport::new(&scope, &by_role, 1_000, Some(2.5), None);
+        assert_eq!(short.uncounted_cpu_s(), Some(0.5));
+        assert!(short
+            .human()
+            .contains("0.50 CPU s of the process ran on threads"));
+        // A short run: 33 ms counted, 40 ms by /proc's 10 ms ticks.
+        let small = BTreeMap::from([(Role::Main, totals(33_000_000, None))]);
+        let tiny = CountersReport::new(&scope, &small, 10, Some(0.04), None);
+        assert_eq!(
+            tiny.uncounted_cpu_s(),
+            None,
+            "7 ms is within the resolution"
+        );
     }
 
     #[test]
