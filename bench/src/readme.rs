@@ -112,57 +112,94 @@ fn phase_table(text: &mut String, summaries: &[Summary]) {
     let Some((_, first)) = counted.first() else {
         return;
     };
-    let hardware = counted
-        .iter()
-        .any(|(_, p)| p.roles.iter().any(|r| r.ipc.is_some()));
-    let memory = counted.iter().any(|(_, p)| p.memory.is_some());
-    let roles: Vec<&str> = ROLES
-        .into_iter()
-        .filter(|role| counted.iter().any(|(_, p)| p.has(role)))
-        .collect();
+    let columns = PhaseColumns::of(&counted);
     let _ = writeln!(
         text,
         "## CPU by role\n\n\
          One more run of each experiment, not timed, with `--counters`: every thread counts its \
          own perf events, summed by role (producers: generation; encoders: the parallel \
          writer's pool; writers: hand-off, inline encoding and file I/O; main: setup, gate and \
-         commit). Source: {}.\n\n![cpu by role](cpu-by-role.png)\n",
+         commit; io: threads already running, such as an object store client's). Source: \
+         {}.\n\n![cpu by role](cpu-by-role.png)\n",
         first.source
     );
-    if !memory {
+    if !columns.memory {
         let why = first.memory_missing.as_deref().unwrap_or("not measured");
         let _ = writeln!(text, "Memory traffic: none measured ({why}).\n");
     }
-    let mut header = String::from("| N | experiment |");
-    for role in &roles {
-        let _ = write!(header, " {role} CPU s |");
+    let _ = writeln!(text, "{}", columns.header());
+    for (s, p) in counted {
+        let _ = writeln!(text, "{}", columns.row(s, p));
     }
-    if hardware {
-        for role in &roles {
-            let _ = write!(header, " {role} IPC |");
+    if columns.floors {
+        text.push_str(
+            "\nThe last two columns set the counted run's roles against the floor's separate \
+             runs of the same rows: generation alone (`--sink null`) and encoding alone \
+             (`--prebuilt --sink count`); near 1 when the pipeline adds little to either side.\n",
+        );
+    }
+    text.push('\n');
+}
+
+/// Which columns the CPU-by-role table has: the roles any experiment had, and IPC, memory
+/// traffic and the floor where any experiment has them.
+struct PhaseColumns {
+    roles: Vec<&'static str>,
+    hardware: bool,
+    memory: bool,
+    floors: bool,
+}
+
+impl PhaseColumns {
+    fn of(counted: &[(&Summary, &Phases)]) -> Self {
+        Self {
+            roles: ROLES
+                .into_iter()
+                .filter(|role| counted.iter().any(|(_, p)| p.has(role)))
+                .collect(),
+            hardware: counted
+                .iter()
+                .any(|(_, p)| p.roles.iter().any(|r| r.ipc.is_some())),
+            memory: counted.iter().any(|(_, p)| p.memory.is_some()),
+            floors: counted.iter().any(|(s, _)| s.floor.is_some()),
         }
     }
-    if memory {
-        header.push_str(" DRAM GB/s | STREAM GB/s | DRAM bytes / row (read, written) |");
+
+    /// The header line and the alignment line.
+    fn header(&self) -> String {
+        let mut header = String::from("| N | experiment |");
+        for role in &self.roles {
+            let _ = write!(header, " {role} CPU s |");
+        }
+        if self.hardware {
+            for role in &self.roles {
+                let _ = write!(header, " {role} IPC |");
+            }
+        }
+        if self.memory {
+            header.push_str(" DRAM GB/s | STREAM GB/s | DRAM bytes / row (read, written) |");
+        }
+        if self.floors {
+            header
+                .push_str(" producers / generation floor | encoders + writers / encoding floor |");
+        }
+        let figures = header.matches('|').count() - 3;
+        format!("{header}\n|---:|---|{}", "---:|".repeat(figures))
     }
-    let floors = counted.iter().any(|(s, _)| s.floor.is_some());
-    if floors {
-        header.push_str(" producers / generation floor | encoders + writers / encoding floor |");
-    }
-    let columns = header.matches('|').count() - 1;
-    let _ = writeln!(text, "{header}\n|---:|---|{}", "---:|".repeat(columns - 2));
-    for (s, p) in counted {
+
+    /// The row of experiment `s`, whose counted run gave `p`.
+    fn row(&self, s: &Summary, p: &Phases) -> String {
         let mut row = format!("| {:02} | {} |", s.experiment, s.slug);
-        for role in &roles {
+        for role in &self.roles {
             let _ = write!(row, " {:.2} |", p.cpu_s(role));
         }
-        if hardware {
-            for role in &roles {
+        if self.hardware {
+            for role in &self.roles {
                 let ipc = p.roles.iter().find(|r| r.role == *role).and_then(|r| r.ipc);
                 let _ = write!(row, " {} |", optional(ipc, 2));
             }
         }
-        if memory {
+        if self.memory {
             let m = p.memory.as_ref();
             let _ = write!(
                 row,
@@ -174,26 +211,19 @@ fn phase_table(text: &mut String, summaries: &[Summary]) {
                 optional(m.and_then(|m| m.written_bytes_per_row), 0),
             );
         }
-        if floors {
-            let floor = s.floor.as_ref();
+        if let (true, Some(floor)) = (self.floors, s.floor.as_ref()) {
             let encoding = p.cpu_s("encoders") + p.cpu_s("writers");
             let _ = write!(
                 row,
-                " {} | {} |",
-                optional(floor.map(|f| p.cpu_s("producers") / f.generation_cpu_s), 2),
-                optional(floor.map(|f| encoding / f.encoding_cpu_s), 2),
+                " {:.2} | {:.2} |",
+                p.cpu_s("producers") / floor.generation_cpu_s,
+                encoding / floor.encoding_cpu_s,
             );
+        } else if self.floors {
+            row.push_str(" - | - |");
         }
-        let _ = writeln!(text, "{row}");
+        row
     }
-    if floors {
-        text.push_str(
-            "\nThe last two columns set the counted run's roles against the floor's separate \
-             runs of the same rows: generation alone (`--sink null`) and encoding alone \
-             (`--prebuilt --sink count`); near 1 when the pipeline adds little to either side.\n",
-        );
-    }
-    text.push('\n');
 }
 
 /// The floor and memory table: how far each experiment is from keeping every core busy on the

@@ -305,6 +305,12 @@ fn pyarrow_digest(files: &[PathBuf]) -> Option<String> {
     Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
+/// The digest of the `.parquet` files in `dir`, read back by the parquet crate.
+fn files_digest(dir: &Path) -> Result<Digest, TestCaseError> {
+    let paths: Vec<PathBuf> = parquet_files(dir).into_iter().map(|(p, _)| p).collect();
+    Digest::of_parquet_files(&paths).map_err(|e| TestCaseError::fail(e.to_string()))
+}
+
 fn check(case: &Case) -> Result<(), TestCaseError> {
     let scratch = tempfile::tempdir().unwrap();
     let spec_file = scratch.path().join("spec.json");
@@ -323,11 +329,8 @@ fn check(case: &Case) -> Result<(), TestCaseError> {
     let Some(reported) = outcome else {
         return Ok(());
     };
-    let files = parquet_files(&first);
-    let paths: Vec<PathBuf> = files.iter().map(|(path, _)| path.clone()).collect();
-    let digest =
-        Digest::of_parquet_files(&paths).map_err(|e| TestCaseError::fail(e.to_string()))?;
-    prop_assert_eq!(digest.rows, case.rows, "rows of {:?}", paths);
+    let digest = files_digest(&first)?;
+    prop_assert_eq!(digest.rows, case.rows, "rows of {}", first.display());
     if case.verify {
         let mut sum = Digest::default();
         for part in &reported {
@@ -335,47 +338,59 @@ fn check(case: &Case) -> Result<(), TestCaseError> {
         }
         prop_assert_eq!(sum, digest, "the gate's digest against the files'");
     }
+    check_other_producers(case, &spec_file, &first, &scratch.path().join("second"))?;
+    check_whole(case, &spec_file, &scratch.path().join("whole"), digest)?;
+    check_pyarrow(case, &first, digest)
+}
 
-    let second = scratch.path().join("second");
-    let again = run_shards(case, &spec_file, case.producers.1, &second)?;
-    prop_assert!(
-        again.is_some(),
-        "refused with {} producers only",
-        case.producers.1
-    );
+/// The run with the case's other producer count succeeds too and, from the ordered hand-off
+/// on, writes the bytes of the first run (in `first`).
+fn check_other_producers(
+    case: &Case,
+    spec_file: &Path,
+    first: &Path,
+    second: &Path,
+) -> Result<(), TestCaseError> {
+    let again = run_shards(case, spec_file, case.producers.1, second)?;
+    let producers = case.producers.1;
+    prop_assert!(again.is_some(), "refused with {producers} producers only");
     if case.reproducible() {
-        let other = parquet_files(&second);
+        let (files, other) = (parquet_files(first), parquet_files(second));
         prop_assert_eq!(other.len(), files.len());
         for ((path, bytes), (_, other)) in files.iter().zip(&other) {
-            prop_assert!(
-                bytes == other,
-                "{} differs with {} producers",
-                path.display(),
-                case.producers.1
-            );
+            let path = path.display();
+            prop_assert!(bytes == other, "{path} differs with {producers} producers");
         }
     }
+    Ok(())
+}
 
-    // The same rows whatever the batch size and the split into shards.
-    let whole = scratch.path().join("whole");
-    let mut args = case.common_args(&spec_file);
+/// The same rows whatever the batch size and the split into shards: one unsharded run with
+/// 777-row batches on one producer has the first run's `digest`.
+fn check_whole(
+    case: &Case,
+    spec_file: &Path,
+    whole: &Path,
+    digest: Digest,
+) -> Result<(), TestCaseError> {
+    let mut args = case.common_args(spec_file);
     args.extend(["--producers", "1", "--batch-size", "777"].map(String::from));
     let args = case.with_hostile(args);
-    let out = run(&args, &whole)?;
-    prop_assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let paths_whole: Vec<PathBuf> = parquet_files(&whole).into_iter().map(|(p, _)| p).collect();
-    let whole_digest =
-        Digest::of_parquet_files(&paths_whole).map_err(|e| TestCaseError::fail(e.to_string()))?;
-    prop_assert_eq!(whole_digest, digest, "unsharded, 777-row batches");
+    let out = run(&args, whole)?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    prop_assert!(out.status.success(), "{args:?}: {stderr}");
+    prop_assert_eq!(files_digest(whole)?, digest, "unsharded, 777-row batches");
+    Ok(())
+}
 
+/// pyarrow reads the first run's files back with the gate's `digest`, where it can read them
+/// and `SHREDLAB_PYTHON` names it.
+fn check_pyarrow(case: &Case, first: &Path, digest: Digest) -> Result<(), TestCaseError> {
     let readable = match &case.workload {
         Workload::Spec(spec) => spec.pyarrow_reads,
         Workload::Contacts { .. } => true,
     };
+    let paths: Vec<PathBuf> = parquet_files(first).into_iter().map(|(p, _)| p).collect();
     if let Some(by_pyarrow) = readable.then(|| pyarrow_digest(&paths)).flatten() {
         prop_assert_eq!(
             by_pyarrow,
