@@ -12,7 +12,7 @@ N ?= 0
 # when a target first needs it; every target that runs a binary builds it first.
 BIN_DIR = $(eval BIN_DIR := $(shell scripts/bin-dir.sh))$(BIN_DIR)
 
-.PHONY: help build test lint python-test venv list experiment experiments ab trend sweep threads profile scaling writer-bench peers faults billion memory spec-bench s3-smoke store-bench cluster
+.PHONY: help build test lint python-test python venv list experiment experiments ab trend sweep threads profile scaling writer-bench peers faults billion memory spec-bench s3-smoke store-bench cluster
 
 help:
 	@echo "make experiment N=<n> [ROWS= RUNS= WARMUP= PRODUCERS= WRITERS= BATCH= COMPRESSION= SYNC=end|none SPEC=specs/<name>.json]"
@@ -29,6 +29,7 @@ help:
 	@echo "                      pyarrow, DuckDB, polars, DataFusion and the Rust writers; read back by three readers"
 	@echo "make spec-bench [ROWS= RUNS= TPCH_SF= COMPARE_ROWS=]  the contacts preset against the hand-written generator; lineitem against tpchgen-cli"
 	@echo "make venv             the pinned Python peers in .tools/venv (made on first use by peers and test)"
+	@echo "make python           the shredlab Python package (python/), built and installed into .tools/venv"
 	@echo "make faults [KILLS=]  disk full, signals, SIGKILL, injected failures: exit codes and files left"
 	@echo "make memory [N=]      peak RSS and peak live heap per setting: row groups, queue, batch size, allocator"
 	@echo "make billion [N= BILLION_ROWS= BILLION_EVERY=]  peak RSS and rows/s every 100 M rows of a 1-billion-row run"
@@ -118,6 +119,13 @@ test: lint
 	$(CARGO) test --release --locked -p shredlab-writer --features tokio
 	$(MAKE) --no-print-directory python-test
 
-# The peers' Python side against the Rust binaries: digests agree, read-back, a missing peer.
+# The shredlab Python package (python/, pytest: against the CLI, pyarrow, polars, DuckDB and a
+# local Garage), then the peers' Python side against the Rust binaries.
 python-test: build
-	PYTHONPATH=scripts/peers SHREDLAB_BIN_DIR="$(BIN_DIR)" "$$(scripts/ensure-venv.sh)" -m unittest discover -s scripts/peers/tests -t scripts/peers
+	python="$$(scripts/install-python-package.sh)" && \
+	  SHREDLAB_BIN_DIR="$(BIN_DIR)" AWS_EC2_METADATA_DISABLED=true "$$python" -m pytest -q python/tests && \
+	  PYTHONPATH=scripts/peers SHREDLAB_BIN_DIR="$(BIN_DIR)" "$$python" -m unittest discover -s scripts/peers/tests -t scripts/peers
+
+# The shredlab Python package, built (release) and installed into .tools/venv.
+python:
+	scripts/install-python-package.sh > /dev/null

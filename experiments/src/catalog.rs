@@ -253,6 +253,12 @@ impl Optimizations {
     }
 }
 
+/// The number of the catalog's newest entry: the fastest configuration, with byte-reproducible
+/// files (`--experiment`'s default, and the Python package's).
+pub fn newest_experiment() -> u32 {
+    CATALOG.len() as u32 - 1
+}
+
 /// What the study reported for one of its optimizations (10 M rows, 16-thread Ryzen 7 PRO 8700GE).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StudyFigure {

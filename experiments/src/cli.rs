@@ -6,7 +6,7 @@ use clap::{Parser, ValueEnum};
 use shredlab_generator::SkewConfig;
 
 use crate::build_info::VERSION;
-use crate::catalog::{Optimization, CATALOG};
+use crate::catalog::{newest_experiment, Optimization};
 use crate::compression::CompressionSpec;
 use crate::config::RunRequest;
 use crate::output::{SinkKind, SyncMode};
@@ -162,9 +162,4 @@ impl Cli {
             writer_budget_mib: self.writer_budget_mib,
         }
     }
-}
-
-/// The number of the catalog's newest entry, `--experiment`'s default.
-fn newest_experiment() -> u32 {
-    CATALOG.len() as u32 - 1
 }

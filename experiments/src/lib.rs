@@ -13,6 +13,7 @@ pub mod cli;
 pub mod compression;
 pub mod config;
 pub mod counters;
+pub mod encoder;
 pub mod error;
 pub mod fault;
 pub mod gate;

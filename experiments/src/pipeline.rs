@@ -12,16 +12,14 @@ use std::time::{Duration, Instant};
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::SchemaRef;
 use indicatif::ProgressBar;
-use parquet::arrow::arrow_writer::ArrowWriterOptions;
-use parquet::arrow::ArrowWriter;
 use parquet::errors::ParquetError;
 use parquet::file::properties::WriterProperties;
-use shredlab_writer::ParallelArrowWriter;
 
 use crate::catalog::Optimization;
 use crate::channel::{batch_channel, BatchReceiver, BatchSender, Returns};
 use crate::config::PipelineConfig;
 use crate::counters::{EncoderObserver, PhaseCounters, Role, RunCounters};
+use crate::encoder::{EncoderKind, FileEncoder};
 use crate::error::{panic_message, PipelineError};
 use crate::gate::Digest;
 use crate::milestones::Milestones;
@@ -220,65 +218,23 @@ fn arrow_bytes(batch: &RecordBatch) -> u64 {
         .sum()
 }
 
-/// One file's Parquet encoder: parquet's own, or the parallel one from `shredlab-writer`.
-enum FileEncoder<W: Write + Send> {
-    Upstream(Box<ArrowWriter<W>>),
-    Parallel(Box<ParallelArrowWriter<W>>),
-    /// `--sink null`: batches are dropped unencoded.
-    Discard(W),
-}
-
-impl<W: Write + Send> FileEncoder<W> {
-    fn try_new(
-        sink: W,
-        schema: SchemaRef,
-        properties: WriterProperties,
-        config: &PipelineConfig,
-        counters: Option<&Arc<PhaseCounters>>,
-    ) -> Result<Self, ParquetError> {
-        if config.sink == SinkKind::Null {
-            return Ok(Self::Discard(sink));
-        }
-        if !config.optimizations.has(Optimization::ParallelWriter) {
-            let writer = ArrowWriter::try_new(sink, schema, Some(properties))?;
-            return Ok(Self::Upstream(Box::new(writer)));
-        }
-        let options = ArrowWriterOptions::new().with_properties(properties);
-        let mut parallel = config
-            .writer_memory
-            .parallel_options(config.encoder_threads);
-        if let Some(counters) = counters {
-            parallel =
-                parallel.with_worker_observer(Arc::new(EncoderObserver(Arc::clone(counters))));
-        }
-        Ok(Self::Parallel(Box::new(
-            ParallelArrowWriter::try_new_with_parallel_options(sink, schema, options, parallel)?,
-        )))
+/// The encoder `config` asks for, its parallel writer told about encoder threads when counting.
+fn encoder_kind(config: &PipelineConfig, counters: Option<&Arc<PhaseCounters>>) -> EncoderKind {
+    if config.sink == SinkKind::Null {
+        return EncoderKind::Discard;
     }
-
-    fn write(&mut self, batch: &RecordBatch) -> Result<(), ParquetError> {
-        match self {
-            Self::Upstream(writer) => writer.write(batch),
-            Self::Parallel(writer) => writer.write(batch),
-            Self::Discard(_) => Ok(()),
-        }
+    if !config.optimizations.has(Optimization::ParallelWriter) {
+        return EncoderKind::Upstream;
     }
-
-    /// Encoder threads the parallel writer started (0 for parquet's own writer).
-    fn pool_threads(&self) -> usize {
-        match self {
-            Self::Upstream(_) | Self::Discard(_) => 0,
-            Self::Parallel(writer) => writer.worker_threads(),
+    let parallel = config
+        .writer_memory
+        .parallel_options(config.encoder_threads);
+    EncoderKind::Parallel(match counters {
+        Some(counters) => {
+            parallel.with_worker_observer(Arc::new(EncoderObserver(Arc::clone(counters))))
         }
-    }
-
-    fn into_inner(self) -> Result<W, ParquetError> {
-        match self {
-            Self::Upstream(writer) => writer.into_inner(),
-            Self::Parallel(writer) => writer.into_inner(),
-            Self::Discard(sink) => Ok(sink),
-        }
-    }
+        None => parallel,
+    })
 }
 
 /// What one writer wrote: its finished sink, rows and batches, and the encoder threads it used.
@@ -299,8 +255,8 @@ fn write_stream<W: Write + Send>(
 ) -> Result<Written<W>, ParquetError> {
     let _stop_on_panic = StopOnPanic(context.stop);
     let _counted = context.counters.map(|c| c.track(Role::Writers));
-    let mut writer =
-        FileEncoder::try_new(sink, schema, properties, context.config, context.counters)?;
+    let kind = encoder_kind(context.config, context.counters);
+    let mut writer = FileEncoder::try_new(sink, schema, properties, kind)?;
     let (mut rows, mut count) = (0, 0);
     for batch in batches {
         writer.write(&batch)?;

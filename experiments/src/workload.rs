@@ -78,6 +78,13 @@ impl PartialEq for SpecWorkload {
 #[derive(Debug, Clone, Copy)]
 pub struct SpecSource<'a>(&'a SpecGenerator);
 
+impl<'a> SpecSource<'a> {
+    /// The batches of `generator`.
+    pub fn new(generator: &'a SpecGenerator) -> Self {
+        Self(generator)
+    }
+}
+
 impl BatchSource for SpecSource<'_> {
     fn schema(&self) -> SchemaRef {
         self.0.schema()

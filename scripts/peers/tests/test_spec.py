@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from shredlab_peers import digest
-from shredlab_peers.spec import to_spec
+from shredlab import to_spec
 
 from .helpers import BIN_DIR
 

@@ -1,5 +1,5 @@
-"""A pyarrow schema, with the generator's parameters as field metadata, written as a spec file
-(SPEC.md): Arrow's JSON schema form, which `pipeline --spec` reads."""
+"""A pyarrow schema, with the generator's parameters as field metadata, as a spec file
+(SPEC.md): Arrow's JSON schema form, which `pipeline --spec` and `shredlab.generate` read."""
 
 from __future__ import annotations
 

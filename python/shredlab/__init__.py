@@ -1,0 +1,177 @@
+"""shredlab: reproducible, Zipfian, nested data as Arrow streams, and a parallel Parquet writer.
+
+- :func:`generate` and :func:`contacts` stream a workload's rows as a
+  ``pyarrow.RecordBatchReader``, built on Rust threads without the GIL, in row order: the same
+  rows, in the same order, as ``pipeline --spec FILE --seed S`` (or ``pipeline --seed S``) for
+  any batch size or thread count.
+- :func:`write_parquet` writes anything that exports an Arrow C stream (pyarrow, polars, DuckDB,
+  the readers above) with shredlab's ``ParallelArrowWriter``: columns encoded on every core,
+  the bytes parquet's ``ArrowWriter`` writes, the file named only once complete.
+- :func:`digest` is the data gate's content digest of any Arrow stream.
+
+Arrow data crosses the boundary through the Arrow PyCapsule interface, without copies.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Mapping, Union
+
+import pyarrow as pa
+
+from . import _shredlab
+from .spec import to_spec
+
+__all__ = ["generate", "contacts", "write_parquet", "digest", "to_spec"]
+
+SpecLike = Union[str, "os.PathLike[str]", Mapping[str, Any], pa.Schema]
+
+
+def _spec_text(spec: SpecLike) -> str:
+    """The spec file text of `spec`: a path, a JSON string, a dict, or a pyarrow schema."""
+    if isinstance(spec, pa.Schema):
+        return to_spec(spec)
+    if isinstance(spec, Mapping):
+        return json.dumps(spec)
+    if isinstance(spec, os.PathLike):
+        spec = os.fspath(spec)
+    if not isinstance(spec, str):
+        raise TypeError(
+            f"spec must be a path, a JSON string, a dict or a pyarrow.Schema, not {type(spec).__name__}"
+        )
+    if spec.lstrip().startswith("{"):
+        return spec
+    try:
+        with open(spec, encoding="utf-8") as file:
+            return file.read()
+    except FileNotFoundError:
+        raise FileNotFoundError(
+            f"spec file {spec!r} not found (pass a path to a spec file, or the spec's JSON text)"
+        ) from None
+
+
+def _whole(name: str, value: Any, *, largest: int = 2**64 - 1) -> int:
+    """`value` as a whole number from 0 to `largest`, or a ValueError naming `name`."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be a whole number, not {type(value).__name__}")
+    if not 0 <= value <= largest:
+        raise ValueError(f"{name} must be from 0 to {largest}, not {value}")
+    return value
+
+
+def _reader(stream: Any) -> pa.RecordBatchReader:
+    """A pyarrow reader over a native batch stream. Its batches are imported through the
+    PyCapsule interface one at a time; closing or dropping the reader stops the stream's
+    threads, and Ctrl-C while it waits raises KeyboardInterrupt."""
+    schema = pa.schema(stream)
+
+    def batches():
+        try:
+            for batch in stream:
+                yield pa.record_batch(batch)
+        finally:
+            stream.close()
+
+    return pa.RecordBatchReader.from_batches(schema, batches())
+
+
+def generate(
+    spec: SpecLike,
+    rows: int,
+    *,
+    seed: int = _shredlab.DEFAULT_SEED,
+    batch_size: int | None = None,
+    threads: int | None = None,
+) -> pa.RecordBatchReader:
+    """The rows of a spec's workload (see SPEC.md), as ``pipeline --spec FILE --seed SEED``
+    generates them.
+
+    ``spec`` is a path to a spec file, the spec's JSON text, a dict of it, or a
+    ``pyarrow.Schema`` whose field metadata carry the generator's keys. ``batch_size`` is rows
+    per batch (default 16,384), ``threads`` the Rust threads building batches (default: the
+    machine's cores); neither changes the rows. A bad spec raises ``ValueError`` naming the
+    field's path."""
+    stream = _shredlab.spec_stream(
+        _spec_text(spec), _whole("rows", rows), seed=_whole("seed", seed), batch_size=batch_size, threads=threads
+    )
+    return _reader(stream)
+
+
+def contacts(
+    rows: int,
+    *,
+    seed: int = _shredlab.DEFAULT_SEED,
+    zipf_exponent: float = 1.0,
+    batch_size: int | None = None,
+    threads: int | None = None,
+) -> pa.RecordBatchReader:
+    """The contacts table (a nullable Zipfian name and a list of phone structs), as
+    ``pipeline --seed SEED --zipf-exponent S`` generates it."""
+    stream = _shredlab.contacts_stream(
+        _whole("rows", rows),
+        seed=_whole("seed", seed),
+        zipf_exponent=zipf_exponent,
+        batch_size=batch_size,
+        threads=threads,
+    )
+    return _reader(stream)
+
+
+def _stream_capsule(data: Any, function: str) -> Any:
+    export = getattr(data, "__arrow_c_stream__", None)
+    if export is None:
+        raise TypeError(
+            f"{function} takes Arrow data that exports a C stream (__arrow_c_stream__): a "
+            "pyarrow Table or RecordBatchReader, a polars DataFrame, a DuckDB result, or "
+            f"shredlab.generate(); got {type(data).__name__}"
+        )
+    return export()
+
+
+def write_parquet(
+    data: Any,
+    path: Union[str, "os.PathLike[str]"],
+    *,
+    compression: str = "none",
+    row_group_rows: int | None = None,
+    threads: int | None = None,
+    properties: Mapping[str, Any] | None = None,
+    writer: str = "parallel",
+    storage_options: Mapping[str, str] | None = None,
+) -> dict:
+    """Writes ``data`` as one Parquet file at ``path`` and returns what was written: ``path``,
+    ``rows``, ``bytes``, ``row_groups``, ``writer``, ``encoder_threads`` and ``seconds``.
+
+    ``data`` is anything that exports an Arrow C stream. The file is written under a temporary
+    name and renamed when complete, so a failed or interrupted write leaves nothing that looks
+    complete and never damages a file already at ``path``. ``path`` may be
+    ``s3://bucket/key`` (an S3-compatible store, configured by the ``AWS_*`` variables, then
+    ``storage_options`` with the same names), where the object appears only once complete.
+
+    ``compression`` is ``none``, ``snappy``, ``lz4`` or ``zstd(LEVEL)``; ``row_group_rows``
+    defaults to parquet's 1,048,576; ``threads`` are the encoder threads (default: the cores).
+    ``properties`` sets parquet's writer properties: ``dictionary``, ``dictionary_page_size``,
+    ``data_page_size``, ``data_page_row_count_limit``, ``statistics`` (``none``, ``chunk``,
+    ``page``), ``bloom_filter``, ``write_batch_size``, ``writer_version`` (``1.0``, ``2.0``),
+    ``created_by``, and ``columns``, a dict of dotted leaf paths to per-column settings
+    (those above, and ``compression``). ``writer="arrow"`` writes with parquet's own
+    ``ArrowWriter`` instead, on one thread: the same bytes, for comparison."""
+    capsule = _stream_capsule(data, "write_parquet")
+    return _shredlab.write_parquet(
+        capsule,
+        os.fspath(path),
+        compression=compression,
+        row_group_rows=row_group_rows,
+        threads=threads,
+        properties=dict(properties) if properties is not None else None,
+        writer=writer,
+        storage_options=dict(storage_options) if storage_options is not None else None,
+    )
+
+
+def digest(data: Any) -> str:
+    """The data gate's digest of every row of ``data`` (anything that exports an Arrow C
+    stream), ``ROWS:SUM``: the same as ``pipeline --verify`` reports and ``python -m
+    shredlab_peers digest`` computes, whatever the row order, batching or encoding."""
+    return _shredlab.digest(_stream_capsule(data, "digest"))

@@ -1,0 +1,33 @@
+"""Shared by the package's tests: the `pipeline` binary the package must agree with, the spec
+presets, and the thread count of this process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN_DIR = Path(os.environ.get("SHREDLAB_BIN_DIR", ROOT / "target" / "release"))
+PRESETS = sorted((ROOT / "specs").glob("*.json"))
+
+
+def pipeline_digest(tmp_path: Path, *arguments: str) -> str:
+    """The digest `pipeline --verify` reports for a run with `arguments`."""
+    binary = BIN_DIR / "pipeline"
+    if not binary.exists():
+        raise RuntimeError(f"{binary} not found: run `make build` first (or set SHREDLAB_BIN_DIR)")
+    done = subprocess.run(
+        [str(binary), *arguments, "-o", str(tmp_path / "cli"), "--overwrite", "--verify", "--json", "-q"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    digest = json.loads(done.stdout)["digest"]
+    return f"{digest['rows']}:{digest['sum']}"
+
+
+def thread_count() -> int:
+    """This process's threads, as the kernel counts them (Rust threads included)."""
+    return len(os.listdir("/proc/self/task"))
