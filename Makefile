@@ -12,7 +12,7 @@ N ?= 0
 # when a target first needs it; every target that runs a binary builds it first.
 BIN_DIR = $(eval BIN_DIR := $(shell scripts/bin-dir.sh))$(BIN_DIR)
 
-.PHONY: help build test lint python-test python venv list experiment experiments ab trend sweep threads profile scaling writer-bench peers faults billion memory spec-bench s3-smoke store-bench cluster
+.PHONY: help build test lint python-test python python-bench venv list experiment experiments ab trend sweep threads profile scaling writer-bench peers faults billion memory spec-bench s3-smoke store-bench cluster
 
 help:
 	@echo "make experiment N=<n> [ROWS= RUNS= WARMUP= PRODUCERS= WRITERS= BATCH= COMPRESSION= SYNC=end|none SPEC=specs/<name>.json]"
@@ -30,6 +30,7 @@ help:
 	@echo "make spec-bench [ROWS= RUNS= TPCH_SF= COMPARE_ROWS=]  the contacts preset against the hand-written generator; lineitem against tpchgen-cli"
 	@echo "make venv             the pinned Python peers in .tools/venv (made on first use by peers and test)"
 	@echo "make python           the shredlab Python package (python/), built and installed into .tools/venv"
+	@echo "make python-bench [ROWS= RUNS=]  the package's generation CPU against the pipeline's, its writer against pyarrow's"
 	@echo "make faults [KILLS=]  disk full, signals, SIGKILL, injected failures: exit codes and files left"
 	@echo "make memory [N=]      peak RSS and peak live heap per setting: row groups, queue, batch size, allocator"
 	@echo "make billion [N= BILLION_ROWS= BILLION_EVERY=]  peak RSS and rows/s every 100 M rows of a 1-billion-row run"
@@ -125,6 +126,12 @@ python-test: build
 	python="$$(scripts/install-python-package.sh)" && \
 	  SHREDLAB_BIN_DIR="$(BIN_DIR)" AWS_EC2_METADATA_DISABLED=true "$$python" -m pytest -q python/tests && \
 	  PYTHONPATH=scripts/peers SHREDLAB_BIN_DIR="$(BIN_DIR)" "$$python" -m unittest discover -s scripts/peers/tests -t scripts/peers
+
+# The Python package's targets: generation CPU against the pipeline's, write speed against
+# pyarrow.write_table (python/benchmarks/package_bench.py), into results/$(HOST)/python/.
+python-bench: build
+	python="$$(scripts/install-python-package.sh)" && . scripts/settings.sh && \
+	  "$$python" python/benchmarks/package_bench.py "$(BIN_DIR)" "results/$$HOST/python" "$$ROWS" "$$RUNS" "none,zstd(1)"
 
 # The shredlab Python package, built (release) and installed into .tools/venv.
 python:
