@@ -6,6 +6,7 @@ use std::sync::Arc;
 use shredlab_generator::SkewConfig;
 
 use crate::alloc::Allocator;
+use crate::batches::BatchRanges;
 use crate::catalog::{Optimization, Optimizations};
 use crate::compression::CompressionSpec;
 use crate::error::PipelineError;
@@ -282,18 +283,19 @@ impl PipelineConfig {
         self.shard.rows(self.rows)
     }
 
+    /// The shard's rows cut into batches of `batch_size`.
+    pub fn batches(&self) -> BatchRanges {
+        BatchRanges::new(self.shard_rows(), self.batch_size)
+    }
+
     /// Number of batches.
     pub fn batch_count(&self) -> u64 {
-        let rows = self.shard_rows();
-        (rows.end - rows.start).div_ceil(self.batch_size as u64)
+        self.batches().count()
     }
 
     /// Rows of batch `index`; empty past the last batch.
     pub fn batch_rows(&self, index: u64) -> std::ops::Range<u64> {
-        let rows = self.shard_rows();
-        let offset = index.saturating_mul(self.batch_size as u64);
-        let start = rows.start.saturating_add(offset).min(rows.end);
-        start..start.saturating_add(self.batch_size as u64).min(rows.end)
+        self.batches().rows_of(index)
     }
 }
 

@@ -6,6 +6,7 @@
 //! experiment wrote the same data.
 
 pub mod alloc;
+pub mod batches;
 pub mod build_info;
 pub mod catalog;
 pub mod channel;

@@ -181,15 +181,9 @@ fn produce<S: BatchSource + ?Sized>(
         }
         match context.reorder {
             None => hand_over(context, &senders, batch_index, batch)?,
-            Some(window) => {
-                let mut run = window.park(batch_index, batch);
-                while let Some(batches) = run {
-                    for (index, batch) in batches {
-                        hand_over(context, &senders, index, batch)?;
-                    }
-                    run = window.next_run();
-                }
-            }
+            Some(window) => window.hand_over(batch_index, batch, |index, batch| {
+                hand_over(context, &senders, index, batch)
+            })?,
         }
     }
     Ok(produced)

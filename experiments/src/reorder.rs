@@ -41,7 +41,7 @@ struct WindowState {
 }
 
 /// Consecutive batches, from the window's start, for the releaser to send in order.
-pub type Run = Vec<(u64, RecordBatch)>;
+type Run = Vec<(u64, RecordBatch)>;
 
 impl ReorderWindow {
     /// A window of `window` batches (at least 1).
@@ -75,10 +75,30 @@ impl ReorderWindow {
         true
     }
 
+    /// Hands over the finished batch `index`: parks it and, if the caller thereby becomes the
+    /// releaser, passes every batch it may release to `send`, in index order, until none is
+    /// left. The first error of `send` ends the hand-over and is returned; the batches not yet
+    /// sent are dropped, and the caller is expected to stop the run.
+    pub fn hand_over<E>(
+        &self,
+        index: u64,
+        batch: RecordBatch,
+        mut send: impl FnMut(u64, RecordBatch) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut run = self.park(index, batch);
+        while let Some(batches) = run {
+            for (index, batch) in batches {
+                send(index, batch)?;
+            }
+            run = self.next_run();
+        }
+        Ok(())
+    }
+
     /// Parks the finished batch `index`. If it completes a run from the window's start and no
     /// one is releasing, the caller becomes the releaser: the run is returned, to be sent in
     /// order, followed by calls to [`Self::next_run`] until it returns nothing.
-    pub fn park(&self, index: u64, batch: RecordBatch) -> Option<Run> {
+    fn park(&self, index: u64, batch: RecordBatch) -> Option<Run> {
         let mut state = self.lock();
         state.parked.insert(index, batch);
         if state.releasing {
@@ -91,7 +111,7 @@ impl ReorderWindow {
 
     /// For the releaser, once it has sent its run: the batches parked meanwhile that continue it,
     /// or `None`, which ends its turn as releaser.
-    pub fn next_run(&self) -> Option<Run> {
+    fn next_run(&self) -> Option<Run> {
         let mut state = self.lock();
         let run = self.take_run(&mut state);
         if run.is_empty() {

@@ -5,7 +5,6 @@
 //! stream holds at most `window + threads` finished batches, and the rows and their order are
 //! the same for any thread count.
 
-use std::ops::Range;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -18,6 +17,7 @@ use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
 use pyo3::exceptions::{PyOSError, PyRuntimeError};
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
+use shredlab_experiments::batches::BatchRanges;
 use shredlab_experiments::error::panic_message;
 use shredlab_experiments::reorder::ReorderWindow;
 
@@ -27,26 +27,13 @@ use crate::workload::Workload;
 /// How often a reader waiting for a batch checks for Ctrl-C.
 const SIGNAL_CHECK: Duration = Duration::from_millis(50);
 
-/// How the rows are cut into batches.
-#[derive(Debug, Clone, Copy)]
+/// How the rows are cut into batches, and how many threads build them.
+#[derive(Debug, Clone)]
 pub struct Batching {
-    /// Rows in all.
-    pub rows: u64,
-    /// Rows per batch (the last may have fewer).
-    pub batch_rows: u64,
+    /// The rows, in batches.
+    pub batches: BatchRanges,
     /// Threads building batches.
     pub threads: usize,
-}
-
-impl Batching {
-    fn count(self) -> u64 {
-        self.rows.div_ceil(self.batch_rows)
-    }
-
-    fn rows_of(self, index: u64) -> Range<u64> {
-        let start = index * self.batch_rows;
-        start..start.saturating_add(self.batch_rows).min(self.rows)
-    }
 }
 
 /// What the building threads share.
@@ -188,7 +175,7 @@ fn build(shared: &Shared, sender: &Sender<RecordBatch>) {
         shared.stop.store(true, Ordering::SeqCst);
     };
     let mut maker = shared.workload.maker();
-    let count = shared.batching.count();
+    let count = shared.batching.batches.count();
     loop {
         let index = shared.next.fetch_add(1, Ordering::Relaxed);
         if index >= count
@@ -197,7 +184,7 @@ fn build(shared: &Shared, sender: &Sender<RecordBatch>) {
         {
             return;
         }
-        let rows = shared.batching.rows_of(index);
+        let rows = shared.batching.batches.rows_of(index);
         let batch = match catch_unwind(AssertUnwindSafe(|| maker.make(rows))) {
             Ok(batch) => batch,
             Err(panic) => {
@@ -207,16 +194,13 @@ fn build(shared: &Shared, sender: &Sender<RecordBatch>) {
                 ))
             }
         };
-        let mut run = shared.window.park(index, batch);
-        while let Some(batches) = run {
-            for (_, batch) in batches {
-                if sender.send(batch).is_err() {
-                    // The reader is gone: stop everyone.
-                    shared.stop.store(true, Ordering::SeqCst);
-                    return;
-                }
-            }
-            run = shared.window.next_run();
+        let sent = shared
+            .window
+            .hand_over(index, batch, |_, batch| sender.send(batch));
+        if sent.is_err() {
+            // The reader is gone: stop everyone.
+            shared.stop.store(true, Ordering::SeqCst);
+            return;
         }
     }
 }

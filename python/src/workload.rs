@@ -4,6 +4,7 @@
 
 use arrow_schema::SchemaRef;
 use pyo3::prelude::*;
+use shredlab_experiments::batches::BatchRanges;
 use shredlab_experiments::catalog::{newest_experiment, Optimizations};
 use shredlab_experiments::config::{default_batch_rows, MAX_BATCH_ROWS, MAX_THREADS};
 use shredlab_experiments::run::available_cores;
@@ -64,8 +65,7 @@ fn batching(rows: u64, batch_size: Option<usize>, threads: Option<usize>) -> PyR
         )));
     }
     Ok(Batching {
-        rows,
-        batch_rows: batch_rows as u64,
+        batches: BatchRanges::new(0..rows, batch_rows),
         threads,
     })
 }
@@ -85,9 +85,10 @@ pub fn spec_stream(
     let spec = parse(text).map_err(|e| invalid(format!("invalid spec: {e}")))?;
     let generator =
         SpecGenerator::new(&spec, seed).map_err(|e| invalid(format!("invalid spec: {e}")))?;
+    let batch_rows = batching.batches.batch_rows();
     generator
-        .check_batch_rows(batching.batch_rows as usize)
-        .map_err(|e| invalid(format!("{e} (batch_size={})", batching.batch_rows)))?;
+        .check_batch_rows(batch_rows)
+        .map_err(|e| invalid(format!("{e} (batch_size={batch_rows})")))?;
     BatchStream::start(Workload::Spec(generator), batching)
 }
 

@@ -11,6 +11,9 @@ use crate::stats::{holm, mann_whitney_p, median};
 /// shredlab's writer as the raw files name it: every other writer is compared with it.
 pub const PARALLEL_WRITER: &str = "ParallelArrowWriter";
 
+/// The same writer driven from Python by the `shredlab` package's `write_parquet`.
+pub const PYTHON_WRITER: &str = "shredlab-python";
+
 /// Medians of one writer in one cell.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WriterMedians {
@@ -166,7 +169,10 @@ mod tests {
         let results = PeersResults::load(fixture::results_dir().path()).unwrap();
         let default = writer_medians(&results.writes, "default", "none");
         let order: Vec<&str> = default.iter().map(|s| s.writer.as_str()).collect();
-        assert_eq!(order, [PARALLEL_WRITER, "datafusion", "pyarrow"]);
+        assert_eq!(
+            order,
+            [PARALLEL_WRITER, "shredlab-python", "datafusion", "pyarrow"]
+        );
         assert_eq!((default[0].runs, default[0].wall_s), (2, 1.1));
         assert_eq!(default[0].above_loaded_bytes, Some(25 << 20));
         let aligned = writer_medians(&results.writes, "aligned", "none");

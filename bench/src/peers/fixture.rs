@@ -32,6 +32,7 @@ pub(crate) fn results_dir() -> tempfile::TempDir {
         writes_jsonl_line(PARALLEL_WRITER, "default", 1.2, 310, 280),
         writes_jsonl_line(PARALLEL_WRITER, "aligned", 0.9, 300, 280),
         writes_jsonl_line("pyarrow", "default", 2.5, 500, 400),
+        writes_jsonl_line("shredlab-python", "default", 1.25, 400, 300),
         writes_jsonl_line("datafusion", "default", 1.3, 450, 400),
         writes_jsonl_line("datafusion", "aligned", 1.2, 450, 400),
     ];
