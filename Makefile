@@ -12,7 +12,7 @@ N ?= 0
 # when a target first needs it; every target that runs a binary builds it first.
 BIN_DIR = $(eval BIN_DIR := $(shell scripts/bin-dir.sh))$(BIN_DIR)
 
-.PHONY: help build test lint python-test python python-bench venv list experiment experiments ab trend sweep threads profile scaling writer-bench peers faults billion memory spec-bench s3-smoke store-bench cluster
+.PHONY: help build test lint python-test python python-bench python-cold-install venv list experiment experiments ab trend sweep threads profile scaling writer-bench peers faults billion memory spec-bench s3-smoke store-bench cluster
 
 help:
 	@echo "make experiment N=<n> [ROWS= RUNS= WARMUP= PRODUCERS= WRITERS= BATCH= COMPRESSION= SYNC=end|none SPEC=specs/<name>.json]"
@@ -31,6 +31,7 @@ help:
 	@echo "make venv             the pinned Python peers in .tools/venv (made on first use by peers and test)"
 	@echo "make python           the shredlab Python package (python/), built and installed into .tools/venv"
 	@echo "make python-bench [ROWS= RUNS=]  the package's generation CPU against the pipeline's, its writer against pyarrow's"
+	@echo "make python-cold-install  time pip install ./python from a fresh clone into a fresh venv, nothing built"
 	@echo "make faults [KILLS=]  disk full, signals, SIGKILL, injected failures: exit codes and files left"
 	@echo "make memory [N=]      peak RSS and peak live heap per setting: row groups, queue, batch size, allocator"
 	@echo "make billion [N= BILLION_ROWS= BILLION_EVERY=]  peak RSS and rows/s every 100 M rows of a 1-billion-row run"
@@ -132,6 +133,9 @@ python-test: build
 python-bench: build
 	python="$$(scripts/install-python-package.sh)" && . scripts/settings.sh && \
 	  "$$python" python/benchmarks/package_bench.py "$(BIN_DIR)" "results/$$HOST/python" "$$ROWS" "$$RUNS" "none,zstd(1)"
+
+python-cold-install:
+	scripts/python-cold-install.sh
 
 # The shredlab Python package, built (release) and installed into .tools/venv.
 python:
