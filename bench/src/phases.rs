@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
 /// The roles of `pipeline --counters`, in its order.
-pub const ROLES: [&str; 5] = ["producers", "encoders", "writers", "main", "io"];
+pub const ROLES: [&str; 6] = ["producers", "encoders", "writers", "main", "io", "fused"];
 
 /// One role's figures in the counted run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

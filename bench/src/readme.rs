@@ -212,6 +212,13 @@ impl PhaseColumns {
             );
         }
         if let (true, Some(floor)) = (self.floors, s.floor.as_ref()) {
+            let fused = p.cpu_s("fused");
+            if fused > 0.0 {
+                // Fused workers generate and encode on the same threads: one figure for both.
+                let floors = floor.generation_cpu_s + floor.encoding_cpu_s;
+                let _ = write!(row, " fused: {:.2} | - |", fused / floors);
+                return row;
+            }
             let encoding = p.cpu_s("encoders") + p.cpu_s("writers");
             let _ = write!(
                 row,

@@ -464,6 +464,12 @@ catalog! {
         changes: "until 26 a writer takes batches in the order producers finish them, so the rows' order in each file, and so its bytes, follow the threads' schedule (the data gate's digest ignores order, so the data is the same). Now a finished batch waits in a reorder window until the ones before it are handed over, and a producer builds a batch only while it is inside the window (as many batches as the channels hold per writer), so memory stays bounded: the same command writes the same bytes for any --producers, batch claiming and machine. Experiments before 27 keep the study's arrival order",
         study: None,
     },
+    /// Workers that generate each row group where they encode it.
+    28 adds FusedRowGroups "fused-row-groups" on any_workload {
+        summary: "each worker claims the next row group, generates it batch by batch and encodes each batch at once into that row group's column writers, while it is still in the core's caches; whoever completes the run appends finished row groups in order",
+        changes: "until 27 every batch is built on a producer thread and encoded on others (the parallel writer's pool), so its Arrow data has left the producer's caches when it is encoded, and producers, writer and encoders wait on each other through the channel and the writer's budget. Here each of --producers workers claims the next row group, builds its batches (cut at the row group's end: with 262,144-row row groups they are 27's batches), encodes each into the row group's own column writers (shredlab_writer::OrderedRowGroupWriter: ArrowWriter's column-writer factory, compute_leaves and ArrowColumnWriter) and gives its buffers back to its builders for the next; the worker that finishes the row group a file waits for appends it and every finished one after it. No channel, no writer thread, no encoder pool. With --writers W, row group g goes to file g mod W. A worker starts a row group only within --producers + --row-groups-in-flight of the next its file appends, which bounds memory. Each file is the one ArrowWriter writes from the same batches and properties, so with one writer it is 27's, byte for byte",
+        study: None,
+    },
 }
 
 #[cfg(test)]

@@ -221,6 +221,9 @@ impl PipelineConfig {
             counters: request.counters,
             writer_memory: resolve_writer_memory(request, optimizations)?,
         };
+        if config.optimizations.has(Optimization::FusedRowGroups) {
+            check_fused(request)?;
+        }
         if config.verify && config.sink != SinkKind::File {
             return Err(PipelineError::VerifyWithoutFiles);
         }
@@ -252,8 +255,15 @@ impl PipelineConfig {
                 rows: config.rows,
             });
         }
-        // A writer without a batch would write an empty file.
-        let writers = config.writers.min(config.batch_count() as usize);
+        // A writer without a batch (with fused row groups, without a row group) would write an
+        // empty file.
+        let batches = config.batches();
+        let units = if config.optimizations.has(Optimization::FusedRowGroups) {
+            batches.group_count()
+        } else {
+            batches.count()
+        };
+        let writers = config.writers.min(units as usize);
         Ok(Self {
             writers,
             encoder_threads: (cores / writers).max(2),
@@ -272,10 +282,9 @@ impl PipelineConfig {
 
     /// Bytes between early-writeback requests of each output file, when that is on.
     pub fn writeback_step(&self) -> Option<u64> {
-        const STEP: u64 = 8 << 20;
         self.optimizations
             .has(Optimization::EarlyWriteback)
-            .then_some(STEP)
+            .then_some(WRITEBACK_STEP)
     }
 
     /// The rows this process generates: its shard of `rows`.
@@ -283,9 +292,15 @@ impl PipelineConfig {
         self.shard.rows(self.rows)
     }
 
-    /// The shard's rows cut into batches of `batch_size`.
+    /// The shard's rows cut into batches of `batch_size`; with fused row groups, inside row
+    /// groups of `row_group_rows`, since each row group is generated where it is encoded.
     pub fn batches(&self) -> BatchRanges {
-        BatchRanges::new(self.shard_rows(), self.batch_size)
+        if self.optimizations.has(Optimization::FusedRowGroups) {
+            let group_rows = self.writer_memory.row_group_rows as u64;
+            BatchRanges::in_row_groups(self.shard_rows(), self.batch_size, group_rows)
+        } else {
+            BatchRanges::new(self.shard_rows(), self.batch_size)
+        }
     }
 
     /// Number of batches.
@@ -298,6 +313,11 @@ impl PipelineConfig {
         self.batches().rows_of(index)
     }
 }
+
+/// Bytes between early-writeback requests of a file (experiment 20 on): the kernel starts
+/// writing each 8 MiB to disk while the next is produced, so the final sync waits only for the
+/// tail.
+pub const WRITEBACK_STEP: u64 = 8 << 20;
 
 /// The optimizations that each put the process on another allocator than the system's.
 const ALLOCATORS: [(Optimization, Allocator); 2] = [
@@ -361,6 +381,16 @@ pub fn default_batch_rows(optimizations: Optimizations) -> usize {
 }
 
 /// The writer's memory settings: the request's, else the defaults.
+/// Refuses the settings fused row groups have no use for, naming what to use instead.
+fn check_fused(request: &RunRequest) -> Result<(), PipelineError> {
+    if request.writer_budget_mib.is_some() {
+        return Err(PipelineError::NotWithFusedRowGroups(
+            "--writer-budget-mib bounds the parallel writer's queue, which fused row groups do not have: bound their memory with --row-group-rows and --row-groups-in-flight",
+        ));
+    }
+    Ok(())
+}
+
 fn resolve_writer_memory(
     request: &RunRequest,
     optimizations: Optimizations,

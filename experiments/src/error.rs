@@ -26,6 +26,9 @@ pub enum PipelineError {
         /// The largest value accepted.
         max: u64,
     },
+    /// A setting that fused row groups have no use for.
+    #[error("{0}")]
+    NotWithFusedRowGroups(&'static str),
     /// A setting of the parallel writer was given for a run without it.
     #[error("--{0} sets the parallel writer, which this run does not use: choose experiment 17 or later, or add --enable parallel-writer")]
     ParallelWriterOnly(&'static str),

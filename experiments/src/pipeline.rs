@@ -3,13 +3,13 @@
 //! [`crate::reorder`]), and each writer encodes its own Parquet stream. Any failure, and SIGINT,
 //! SIGTERM or SIGHUP, stops every thread. The finished sinks go back to the caller, which checks and commits them.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use arrow_array::{Array, RecordBatch};
+use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use indicatif::ProgressBar;
 use parquet::errors::ParquetError;
@@ -21,7 +21,12 @@ use crate::config::PipelineConfig;
 use crate::counters::{EncoderObserver, PhaseCounters, Role, RunCounters};
 use crate::encoder::{EncoderKind, FileEncoder};
 use crate::error::{panic_message, PipelineError};
+use crate::fused;
 use crate::gate::Digest;
+use crate::joined::{
+    arrow_bytes, started_or_stop, Joined, Produced, ProducerResult, StopOnPanic, WriterResult,
+    Written,
+};
 use crate::milestones::Milestones;
 use crate::output::{SinkFactory, SinkKind};
 use crate::properties::writer_properties;
@@ -71,17 +76,6 @@ impl<W> PipelineOutcome<W> {
     }
 }
 
-/// Raises the shared stop flag if its thread unwinds, so the other threads stop too.
-struct StopOnPanic<'a>(&'a AtomicBool);
-
-impl Drop for StopOnPanic<'_> {
-    fn drop(&mut self) {
-        if thread::panicking() {
-            self.0.store(true, Ordering::SeqCst);
-        }
-    }
-}
-
 /// Hands out batch indices: claimed from a shared counter, or in fixed strides per producer.
 enum BatchClaims<'a> {
     Shared { next: &'a AtomicU64, count: u64 },
@@ -125,13 +119,6 @@ struct WriterContext<'a> {
     returns: Option<&'a Returns>,
     /// With `--counters`: where each writer and encoder adds its counts.
     counters: Option<&'a Arc<PhaseCounters>>,
-}
-
-/// What one producer made.
-#[derive(Default)]
-struct Produced {
-    arrow_bytes: u64,
-    digest: Option<Digest>,
 }
 
 fn produce<S: BatchSource + ?Sized>(
@@ -203,15 +190,6 @@ fn hand_over<S: ?Sized>(
     })
 }
 
-/// Bytes of Arrow data a batch holds: the used part of its buffers, not their capacity.
-fn arrow_bytes(batch: &RecordBatch) -> u64 {
-    batch
-        .columns()
-        .iter()
-        .map(|c| c.to_data().get_slice_memory_size().unwrap_or(0) as u64)
-        .sum()
-}
-
 /// The encoder `config` asks for, its parallel writer told about encoder threads when counting.
 fn encoder_kind(config: &PipelineConfig, counters: Option<&Arc<PhaseCounters>>) -> EncoderKind {
     if config.sink == SinkKind::Null {
@@ -229,14 +207,6 @@ fn encoder_kind(config: &PipelineConfig, counters: Option<&Arc<PhaseCounters>>) 
         }
         None => parallel,
     })
-}
-
-/// What one writer wrote: its finished sink, rows and batches, and the encoder threads it used.
-struct Written<W> {
-    sink: W,
-    rows: u64,
-    batches: u64,
-    pool_threads: usize,
 }
 
 /// Encodes every batch from `batches` into one Parquet stream and returns the finished sink.
@@ -273,15 +243,9 @@ fn write_stream<W: Write + Send>(
     })
 }
 
-/// What a writer thread returned, joined.
-type WriterResult<W> = thread::Result<Result<Written<W>, ParquetError>>;
-/// What a producer thread returned, joined.
-type ProducerResult = thread::Result<Result<Produced, PipelineError>>;
-/// Every thread's result, joined, or the error that kept one from starting.
-type Joined<W> = io::Result<(Vec<WriterResult<W>>, Vec<ProducerResult>)>;
-
 /// Generates every batch of `config` from `source` and writes them to sinks from `sinks`: one
-/// writer thread per sink and `config.producers` producer threads. Returns the finished sinks,
+/// writer thread per sink and `config.producers` producer threads; with fused row groups,
+/// `config.producers` workers that generate and encode into the sinks ([`crate::fused`]). Returns the finished sinks,
 /// uncommitted. On any failure, or SIGINT / SIGTERM / SIGHUP, every thread stops, the sinks are dropped,
 /// and the root cause is returned (a writer's error rather than the producers' "writer gone"
 /// that follows from it).
@@ -305,7 +269,11 @@ where
         .map(|w| sinks.create(w))
         .collect::<Result<_, _>>()?;
     let registry = counters.as_ref().map(RunCounters::registry);
-    let joined = spawn_and_join(config, source, created, progress, registry);
+    let joined = if config.optimizations.has(Optimization::FusedRowGroups) {
+        fused::spawn_and_join(config, source, created, progress, registry)
+    } else {
+        spawn_and_join(config, source, created, progress, registry)
+    };
     if let Some(signal) = signals::received() {
         return Err(PipelineError::Interrupted { signal });
     }
@@ -414,22 +382,6 @@ where
             None => Ok((writer_results, producer_results)),
         }
     })
-}
-
-/// The handle of a started thread; if it could not start, raises `stop` and keeps the first
-/// such error, naming the thread.
-fn started_or_stop<T>(
-    started: io::Result<T>,
-    name: &str,
-    stop: &AtomicBool,
-    first_error: &mut Option<io::Error>,
-) -> Option<T> {
-    started
-        .map_err(|error| {
-            stop.store(true, Ordering::SeqCst);
-            first_error.get_or_insert(io::Error::new(error.kind(), format!("{name}: {error}")));
-        })
-        .ok()
 }
 
 /// The finished sinks, rows and batches written and encoder threads started, or the first

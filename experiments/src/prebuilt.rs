@@ -13,23 +13,24 @@ use crate::source::{BatchMaker, BatchSource};
 #[derive(Debug)]
 pub struct PrebuiltSource {
     schema: SchemaRef,
-    batches: Vec<RecordBatch>,
-    first_row: u64,
-    batch_size: u64,
+    /// Each batch with its first row, in row order.
+    batches: Vec<(u64, RecordBatch)>,
 }
 
 impl PrebuiltSource {
     /// Builds every batch of `config` with one maker of `source`.
     pub fn build(source: &(impl BatchSource + ?Sized), config: &PipelineConfig) -> Self {
         let mut maker = source.maker();
-        let batches = (0..config.batch_count())
-            .map(|i| maker.make(config.batch_rows(i)))
+        let cut = config.batches();
+        let batches = (0..cut.count())
+            .map(|i| {
+                let rows = cut.rows_of(i);
+                (rows.start, maker.make(rows))
+            })
             .collect();
         Self {
             schema: source.schema(),
             batches,
-            first_row: config.shard_rows().start,
-            batch_size: config.batch_size as u64,
         }
     }
 }
@@ -38,9 +39,11 @@ struct PrebuiltMaker<'a>(&'a PrebuiltSource);
 
 impl BatchMaker for PrebuiltMaker<'_> {
     fn make(&mut self, rows: Range<u64>) -> RecordBatch {
-        let source = self.0;
-        let index = (rows.start - source.first_row) / source.batch_size;
-        source.batches[index as usize].clone()
+        let batches = &self.0.batches;
+        let index = batches
+            .binary_search_by_key(&rows.start, |(start, _)| *start)
+            .expect("the run asks for the batches it built");
+        batches[index].1.clone()
     }
 }
 

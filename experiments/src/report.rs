@@ -136,6 +136,7 @@ impl RunReport {
         } = *totals;
         let seconds = elapsed.as_secs_f64();
         let parallel = config.optimizations.has(Optimization::ParallelWriter);
+        let fused = config.optimizations.has(Optimization::FusedRowGroups);
         Self {
             experiment: config.experiment,
             slug: CATALOG[config.experiment as usize].slug,
@@ -153,8 +154,10 @@ impl RunReport {
             parts: config.shard.count(),
             compression: config.compression,
             row_group_rows: config.writer_memory.row_group_rows,
-            row_groups_in_flight: parallel.then_some(config.writer_memory.row_groups_in_flight),
-            writer_budget_bytes: parallel.then_some(config.writer_memory.budget_bytes),
+            row_groups_in_flight: (parallel || fused)
+                .then_some(config.writer_memory.row_groups_in_flight),
+            // Fused row groups have no queue for a budget to bound.
+            writer_budget_bytes: (parallel && !fused).then_some(config.writer_memory.budget_bytes),
             sink: config.sink,
             sync: config.sync,
             allocator: alloc::active().name(),

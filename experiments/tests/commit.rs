@@ -36,6 +36,9 @@ fn a_run_commits_every_part_and_its_manifest() {
             "1024",
             "--writers",
             "3",
+            // Row groups small enough for fused workers (the default) to fill three files.
+            "--row-group-rows",
+            "4096",
             "--verify",
             "-q",
         ],
@@ -62,7 +65,17 @@ fn a_run_commits_every_part_and_its_manifest() {
 fn the_manifest_lists_the_files_rows_and_digest() {
     let dir = tempfile::tempdir().unwrap();
     let out = run_ok(
-        &["-n", "20000", "--writers", "2", "--verify", "-q", "--json"],
+        &[
+            "-n",
+            "20000",
+            "--writers",
+            "2",
+            "--row-group-rows",
+            "4096",
+            "--verify",
+            "-q",
+            "--json",
+        ],
         dir.path(),
     );
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -136,7 +149,18 @@ fn a_failed_rename_leaves_no_part_under_a_final_name() {
 #[test]
 fn a_failed_rename_puts_the_earlier_run_back_whole() {
     let dir = tempfile::tempdir().unwrap();
-    run_ok(&["-n", "20000", "--writers", "2", "-q"], dir.path());
+    run_ok(
+        &[
+            "-n",
+            "20000",
+            "--writers",
+            "2",
+            "--row-group-rows",
+            "4096",
+            "-q",
+        ],
+        dir.path(),
+    );
     std::fs::write(dir.path().join("notes.txt"), b"mine").unwrap();
     let before = contents(dir.path());
     let output = OutputDir::prepare(dir.path(), true, Shard::WHOLE).unwrap();
@@ -161,11 +185,11 @@ fn more_writers_than_batches_write_no_empty_files() {
     );
 }
 
-/// Starts a long run (with `extra` arguments), waits until its temporary files exist, and sends
-/// it `signal`.
-fn interrupt(dir: &Path, signal: &str, extra: &[&str]) -> std::process::Output {
+/// Starts a long run of `experiment` (with `extra` arguments), waits until its temporary files
+/// exist, and sends it `signal`.
+fn interrupt(dir: &Path, experiment: &str, signal: &str, extra: &[&str]) -> std::process::Output {
     let child: Child = pipeline_command()
-        .args(["-e", "8", "-n", "2000000000", "-q"])
+        .args(["-e", experiment, "-n", "2000000000", "-q"])
         .args(extra)
         .arg("-o")
         .arg(dir)
@@ -188,22 +212,43 @@ fn interrupt(dir: &Path, signal: &str, extra: &[&str]) -> std::process::Output {
 
 #[test]
 fn sigint_sigterm_and_sighup_stop_the_run_and_remove_its_files() {
-    for (signal, code) in [("-INT", 130), ("-TERM", 143), ("-HUP", 129)] {
-        let dir = tempfile::tempdir().unwrap();
-        let out = interrupt(dir.path(), signal, &[]);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(code), "{signal}: {stderr}");
-        assert!(stderr.contains("nothing was committed"), "{stderr}");
-        assert_empty(dir.path());
+    // The channel pipeline, and fused row-group workers (some waiting for room) with 3 files.
+    for (experiment, extra) in [
+        ("8", &[][..]),
+        ("28", &["--producers", "4", "--writers", "3"]),
+    ] {
+        for (signal, code) in [("-INT", 130), ("-TERM", 143), ("-HUP", 129)] {
+            let dir = tempfile::tempdir().unwrap();
+            let out = interrupt(dir.path(), experiment, signal, extra);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(
+                out.status.code(),
+                Some(code),
+                "-e {experiment} {signal}: {stderr}"
+            );
+            assert!(stderr.contains("nothing was committed"), "{stderr}");
+            assert_empty(dir.path());
+        }
     }
 }
 
 #[test]
 fn an_interrupted_overwrite_leaves_the_earlier_run_whole() {
     let dir = tempfile::tempdir().unwrap();
-    run_ok(&["-n", "100000", "--writers", "2", "-q"], dir.path());
+    run_ok(
+        &[
+            "-n",
+            "100000",
+            "--writers",
+            "2",
+            "--row-group-rows",
+            "16384",
+            "-q",
+        ],
+        dir.path(),
+    );
     let before = contents(dir.path());
-    let out = interrupt(dir.path(), "-INT", &["--overwrite"]);
+    let out = interrupt(dir.path(), "8", "-INT", &["--overwrite"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{stderr}");
     assert!(stderr.contains("nothing was committed"), "{stderr}");
@@ -433,7 +478,17 @@ fn on_a_small_tmpfs(
 #[test]
 fn a_disk_full_at_the_manifest_leaves_no_run_or_the_earlier_one_whole() {
     // One producer: every run writes the same bytes, so the sizes below are exact.
-    let args = ["-n", "30000", "--producers", "1", "--writers", "2", "-q"];
+    let args = [
+        "-n",
+        "30000",
+        "--producers",
+        "1",
+        "--writers",
+        "2",
+        "--row-group-rows",
+        "4096",
+        "-q",
+    ];
     let reference = tempfile::tempdir().unwrap();
     run_ok(&args, reference.path());
     let page: u64 = String::from_utf8(

@@ -35,6 +35,8 @@ fn threads(report: &Value) -> Vec<(String, u64)> {
 #[test]
 fn every_thread_is_counted_once_under_its_role() {
     let report = counted(&[
+        "-e",
+        "27",
         "-n",
         "2000000",
         "--producers",
@@ -58,6 +60,24 @@ fn every_thread_is_counted_once_under_its_role() {
     for role in counters["roles"].as_array().unwrap() {
         assert_eq!(role["failed_threads"], 0, "{role}");
     }
+}
+
+#[test]
+fn fused_workers_are_counted_under_their_own_role() {
+    let args = [
+        "-e",
+        "28",
+        "-n",
+        "2000000",
+        "--producers",
+        "3",
+        "--writers",
+        "2",
+    ];
+    let report = counted(&[&args[..], &["--row-group-rows", "100000"]].concat());
+    assert_eq!(report["pool_threads"], 0, "no encoder pool");
+    let expected = vec![("main".to_string(), 1), ("fused".to_string(), 3)];
+    assert_eq!(threads(&report), expected);
 }
 
 #[test]
@@ -89,7 +109,7 @@ fn parquet_s_own_writer_has_no_encoders() {
 
 #[test]
 fn hardware_figures_are_given_or_their_absence_explained() {
-    let report = counted(&["-n", "500000"]);
+    let report = counted(&["-e", "27", "-n", "500000"]);
     let counters = &report["counters"];
     let producers = &counters["roles"][0];
     match counters["hardware_missing"].as_str() {
@@ -114,13 +134,18 @@ fn hardware_figures_are_given_or_their_absence_explained() {
 #[test]
 fn the_text_report_has_the_table_and_the_json_only_asked_for() {
     let dir = tempfile::tempdir().unwrap();
-    let out = run_ok(&["-n", "100000", "--counters"], &dir.path().join("a"));
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        text.contains("counters: perf_event_open per thread"),
-        "{text}"
-    );
-    assert!(text.contains("  producers "), "{text}");
+    for (experiment, role) in [("27", "  producers "), ("28", "  fused ")] {
+        let out = run_ok(
+            &["-e", experiment, "-n", "100000", "--counters"],
+            &dir.path().join(experiment),
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("counters: perf_event_open per thread"),
+            "{text}"
+        );
+        assert!(text.contains(role), "{text}");
+    }
     let plain = run_pipeline(&["-n", "1000", "--sink", "null", "--json"]);
     let report: Value = serde_json::from_slice(&plain.stdout).unwrap();
     assert!(report.get("counters").is_none(), "{report}");
@@ -128,20 +153,30 @@ fn the_text_report_has_the_table_and_the_json_only_asked_for() {
 
 #[test]
 fn generation_alone_is_counted_too() {
-    let out = run_pipeline(&[
-        "-n",
-        "200000",
-        "--sink",
-        "null",
-        "--counters",
-        "--json",
-        "-q",
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(report["counters"]["roles"][0]["role"], "producers");
+    for (experiment, role) in [("27", "producers"), ("28", "fused")] {
+        let out = run_pipeline(&[
+            "-e",
+            experiment,
+            "-n",
+            "200000",
+            "--producers",
+            "2",
+            "--sink",
+            "null",
+            "--counters",
+            "--json",
+            "-q",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let roles: Vec<(String, u64)> = threads(&report);
+        assert!(
+            roles.contains(&(role.to_string(), 2)),
+            "-e {experiment}: {roles:?}"
+        );
+    }
 }

@@ -104,6 +104,10 @@ fn bad_options_are_named_with_the_fix() {
         &with(&["-e", "17", "--writer-budget-mib", "2000000"]),
         "--writer-budget-mib 2000000 is too large: at most 1048576",
     );
+    assert_fails(
+        &with(&["-e", "28", "--writer-budget-mib", "8"]),
+        "--writer-budget-mib bounds the parallel writer's queue, which fused row groups do not have",
+    );
     assert!(
         entries(&dir.path().join("out")).is_empty(),
         "a failed start wrote files"
@@ -301,9 +305,17 @@ fn json_without_verify_has_no_file_order_digest() {
     assert!(report.get("file_order_digest").is_none(), "{report}");
 }
 
-fn config(writers: usize, producers: usize) -> PipelineConfig {
+/// The channel pipeline of experiment 27 and the fused row-group workers of 28, each with one
+/// file and with several: every failure test runs on all four.
+const TOPOLOGIES: [(u32, usize); 4] = [(27, 1), (27, 2), (28, 1), (28, 3)];
+
+fn config(experiment: u32, writers: usize, producers: usize) -> PipelineConfig {
     let request = RunRequest {
+        experiment,
         rows: 50_000,
+        // 49 batches in five row groups, so fused workers spread them over several files.
+        batch_size: Some(1024),
+        row_group_rows: Some(10_000),
         writers: Some(writers),
         producers: Some(producers),
         ..RunRequest::default()
@@ -344,68 +356,79 @@ fn contacts(config: &PipelineConfig) -> ContactSource {
 
 #[test]
 fn a_full_disk_stops_the_run_with_an_error() {
-    for (writers, producers) in [(1, 1), (3, 2)] {
-        let config = config(writers, producers);
-        let err = generate_and_write(
-            &config,
-            &contacts(&config),
-            &DevFull,
-            &ProgressBar::hidden(),
-        )
-        .unwrap_err()
-        .to_string();
-        assert!(err.contains("disk is full"), "{err}");
+    for (experiment, writers) in TOPOLOGIES {
+        for producers in [1, 2] {
+            let config = config(experiment, writers, producers);
+            let err = generate_and_write(
+                &config,
+                &contacts(&config),
+                &DevFull,
+                &ProgressBar::hidden(),
+            )
+            .unwrap_err()
+            .to_string();
+            assert!(err.contains("disk is full"), "-e {experiment}: {err}");
+        }
     }
 }
 
 #[test]
 fn a_sink_failing_midway_stops_the_run_with_an_error() {
-    for limit in [0, 100, 200_000] {
-        let config = config(2, 2);
-        let result = generate_and_write(
-            &config,
-            &contacts(&config),
-            &FailingSinks { limit },
-            &ProgressBar::hidden(),
-        );
-        let err = result.unwrap_err();
-        assert!(
-            matches!(err, PipelineError::Writer { .. }),
-            "limit {limit}: {err}"
-        );
+    for (experiment, writers) in TOPOLOGIES {
+        for limit in [0, 100, 200_000] {
+            let config = config(experiment, writers, 2);
+            let result = generate_and_write(
+                &config,
+                &contacts(&config),
+                &FailingSinks { limit },
+                &ProgressBar::hidden(),
+            );
+            let err = result.unwrap_err();
+            assert!(
+                matches!(err, PipelineError::Writer { .. }),
+                "-e {experiment}, limit {limit}: {err}"
+            );
+        }
     }
 }
 
 #[test]
 fn a_panicking_producer_ends_the_run_with_an_error_and_no_files() {
-    for (producers, panic_at) in [(1, 0), (2, 3), (4, 30)] {
-        let dir = tempfile::tempdir().unwrap();
-        let output = OutputDir::prepare(dir.path(), false, Shard::WHOLE).unwrap();
-        let config = config(2, producers);
-        let source = PanickingSource::new(contacts(&config), panic_at);
-        let err =
-            generate_and_write(&config, &source, &output, &ProgressBar::hidden()).unwrap_err();
-        assert!(
-            err.to_string().contains("injected producer failure"),
-            "{err}"
-        );
-        assert_empty(dir.path());
+    for (experiment, writers) in TOPOLOGIES {
+        for (producers, panic_at) in [(1, 0), (2, 3), (4, 30)] {
+            let dir = tempfile::tempdir().unwrap();
+            let output = OutputDir::prepare(dir.path(), false, Shard::WHOLE).unwrap();
+            let config = config(experiment, writers, producers);
+            let source = PanickingSource::new(contacts(&config), panic_at);
+            let err =
+                generate_and_write(&config, &source, &output, &ProgressBar::hidden()).unwrap_err();
+            assert!(
+                err.to_string().contains("injected producer failure"),
+                "-e {experiment}: {err}"
+            );
+            assert_empty(dir.path());
+        }
     }
 }
 
 #[test]
 fn a_failing_writer_leaves_the_earlier_run_whole() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = run_pipeline(&["-n", "20000", "-q", "-o", dir.path().to_str().unwrap()]);
-    assert!(out.status.success());
-    let before = contents(dir.path());
-    let output = OutputDir::prepare(dir.path(), true, Shard::WHOLE).unwrap();
-    let config = config(2, 2);
-    let sinks = FaultySinks::new(&output, SinkFault::FailAfter(100_000));
-    let err = generate_and_write(&config, &contacts(&config), &sinks, &ProgressBar::hidden())
-        .unwrap_err();
-    assert!(err.to_string().contains("injected write failure"), "{err}");
-    assert_unchanged(dir.path(), &before);
+    for (experiment, writers) in TOPOLOGIES {
+        let dir = tempfile::tempdir().unwrap();
+        let out = run_pipeline(&["-n", "20000", "-q", "-o", dir.path().to_str().unwrap()]);
+        assert!(out.status.success());
+        let before = contents(dir.path());
+        let output = OutputDir::prepare(dir.path(), true, Shard::WHOLE).unwrap();
+        let config = config(experiment, writers, 2);
+        let sinks = FaultySinks::new(&output, SinkFault::FailAfter(100_000));
+        let err = generate_and_write(&config, &contacts(&config), &sinks, &ProgressBar::hidden())
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("injected write failure"),
+            "-e {experiment}: {err}"
+        );
+        assert_unchanged(dir.path(), &before);
+    }
 }
 
 /// The `pipeline` command with `env` and no other `AWS_*` variable of the tests' environment.

@@ -1,5 +1,6 @@
 //! The same command writes the same bytes: from the ordered hand-off (27) on, a run's files do
-//! not depend on the producer count, the batch-claiming strategy or the threads' schedule.
+//! not depend on the producer count, the batch-claiming strategy or the threads' schedule; fused
+//! row-group workers (28) write 27's files.
 
 mod common;
 
@@ -93,6 +94,58 @@ fn a_shard_s_files_do_not_depend_on_the_threads() {
         "1",
         "--parts",
         "3",
+    ];
+    assert_same_bytes(&base, THREADS);
+}
+
+#[test]
+fn fused_row_groups_write_the_ordered_hand_off_s_files() {
+    // Row groups of whole batches: 28 builds 27's batches and cuts 27's row groups.
+    let rows = [
+        "-n",
+        "150000",
+        "--batch-size",
+        "2048",
+        "--row-group-rows",
+        "16384",
+    ];
+    let expected = files_of(&[&rows[..], &["-e", "27"]].concat());
+    for workers in ["1", "2", "3"] {
+        let args = [&rows[..], &["-e", "28", "--producers", workers]].concat();
+        assert!(files_of(&args) == expected, "{args:?}");
+    }
+}
+
+#[test]
+fn fused_row_groups_cut_batches_at_row_group_ends_for_any_worker_count() {
+    let base = [
+        "-e",
+        "28",
+        "-n",
+        "50000",
+        "--batch-size",
+        "2048",
+        "--row-group-rows",
+        "5000",
+        "--verify",
+    ];
+    assert_same_bytes(&base, THREADS);
+    // Several files: row group g goes to file g mod 3.
+    assert_same_bytes(&[&base[..], &["--writers", "3"]].concat(), THREADS);
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../specs/otel-logs.json");
+    let spec = spec.to_str().unwrap();
+    let base = [
+        "-e",
+        "28",
+        "--spec",
+        spec,
+        "-n",
+        "30000",
+        "--batch-size",
+        "1024",
+        "--row-group-rows",
+        "7000",
+        "--verify",
     ];
     assert_same_bytes(&base, THREADS);
 }

@@ -15,6 +15,7 @@ use pyo3::exceptions::{PyIsADirectoryError, PyOSError};
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyDict};
 use shredlab_experiments::compression::CompressionSpec;
+use shredlab_experiments::config::WRITEBACK_STEP;
 use shredlab_experiments::encoder::{EncoderKind, FileEncoder};
 use shredlab_experiments::gate::Digest;
 use shredlab_experiments::output::store::{Client, ObjectSink};
@@ -161,7 +162,11 @@ fn to_file(
         )));
     }
     let os = |e: shredlab_writer::PendingFileError| PyOSError::new_err(e.to_string());
-    let file = PendingFile::create(path).map_err(os)?;
+    // As the pipeline's files from experiment 20 on: writeback starts every 8 MiB, so the sync
+    // before the rename waits only for the tail.
+    let file = PendingFile::create(path)
+        .map_err(os)?
+        .with_early_writeback(WRITEBACK_STEP);
     let (file, mut written) = encode(file, reader, properties, kind, stop)?;
     let path = file.commit().map_err(os)?;
     written.bytes = std::fs::metadata(&path)

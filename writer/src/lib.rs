@@ -129,12 +129,14 @@ mod async_writer;
 mod board;
 mod budget;
 mod options;
+mod ordered;
 mod pending;
 mod sync;
 mod worker;
 mod writer;
 
 pub use options::{ParallelOptions, WorkerObserver, THREADS_ENV};
+pub use ordered::{OrderedRowGroupWriter, RowGroupEncoder};
 pub use pending::{PendingFile, PendingFileError};
 pub use writer::ParallelArrowWriter;
 

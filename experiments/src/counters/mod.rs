@@ -37,16 +37,19 @@ pub enum Role {
     /// Threads already running when the run started (an object store client's runtime, which
     /// uploads the parts), counted from the main thread.
     Io,
+    /// Fused row-group workers (experiment 28): generating and encoding on the same threads.
+    Fused,
 }
 
 impl Role {
     /// Every role, in report order.
-    pub const ALL: [Role; 5] = [
+    pub const ALL: [Role; 6] = [
         Role::Producers,
         Role::Encoders,
         Role::Writers,
         Role::Main,
         Role::Io,
+        Role::Fused,
     ];
 
     /// The role's name in reports.
@@ -55,6 +58,7 @@ impl Role {
             Role::Producers => "producers",
             Role::Encoders => "encoders",
             Role::Writers => "writers",
+            Role::Fused => "fused",
             Role::Main => "main",
             Role::Io => "io",
         }

@@ -194,7 +194,7 @@ WRITERS: list[Writer] = [
     Writer(
         "shredlab-python",
         "shredlab.write_parquet from Python: the parallel writer through the Arrow C stream, "
-        "GIL released, into a PendingFile",
+        "GIL released, into a PendingFile with early writeback every 8 MiB",
         "shredlab",
         True,
         prepare=_shredlab,

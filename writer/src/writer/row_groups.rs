@@ -5,11 +5,12 @@
 use std::io::Write;
 
 use arrow_array::{Array, ArrayRef, RecordBatch};
-use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnChunk, ArrowColumnWriter};
-use parquet::errors::{ParquetError, Result};
+use parquet::arrow::arrow_writer::{ArrowColumnChunk, ArrowColumnWriter};
+use parquet::errors::Result;
 
 use super::ParallelArrowWriter;
 use crate::board::{PlacedLeaf, Sizes};
+use crate::ordered::{check_columns, write_leaves};
 use crate::worker::WorkerPool;
 
 /// Where the column writers of the row group being filled live.
@@ -32,13 +33,7 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         if batch.num_rows() == 0 {
             return Ok(());
         }
-        if batch.num_columns() != self.schema.fields().len() {
-            return Err(ParquetError::ArrowError(format!(
-                "batch has {} columns, the writer's schema {}",
-                batch.num_columns(),
-                self.schema.fields().len()
-            )));
-        }
+        check_columns(&self.schema, batch)?;
         let mut remaining = batch.clone();
         loop {
             if self.current.is_none() {
@@ -117,15 +112,7 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         let (index, rows) = (current.index, current.rows);
         match &mut current.placement {
             Placement::Inline(writers) => {
-                let mut writers = writers.iter_mut();
-                for (field, column) in self.schema.fields().iter().zip(batch.columns()) {
-                    for computed in compute_leaves(field, column)? {
-                        writers
-                            .next()
-                            .expect("one writer per leaf")
-                            .write(&computed)?;
-                    }
-                }
+                write_leaves(&self.schema, writers, batch)?;
                 if self.workers > 1
                     && rows * self.leaf_fields.len() >= self.options.inline_threshold()
                 {
