@@ -2,32 +2,13 @@
 
 mod common;
 
-use std::io::{self, Write};
+use std::io::Write;
 
-use common::{batches, Kind};
+use common::{batches, FailAfter, Kind};
 use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
 use shredlab_writer::{ParallelArrowWriter, ParallelOptions};
-
-/// Accepts `left` bytes, then fails like a full disk.
-struct FailAfter {
-    left: usize,
-}
-
-impl Write for FailAfter {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if buf.len() > self.left {
-            return Err(io::Error::from_raw_os_error(28));
-        }
-        self.left -= buf.len();
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
 
 fn pooled() -> ParallelOptions {
     ParallelOptions::new()

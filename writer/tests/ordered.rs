@@ -3,13 +3,12 @@
 
 mod common;
 
-use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread;
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
-use common::{batches, upstream, Kind, KINDS};
+use common::{batches, upstream, FailAfter, Kind, KINDS};
 use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::file::properties::WriterProperties;
 use shredlab_writer::OrderedRowGroupWriter;
@@ -93,25 +92,6 @@ fn a_short_last_row_group_and_zstd_change_nothing() {
         .build();
     let expected = upstream(&schema, &batches, &props);
     assert!(ordered(&schema, &groups(&batches, 2), &props, 2, 2) == expected);
-}
-
-/// Accepts `left` bytes, then fails like a full disk.
-struct FailAfter {
-    left: usize,
-}
-
-impl Write for FailAfter {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if buf.len() > self.left {
-            return Err(io::Error::from_raw_os_error(28));
-        }
-        self.left -= buf.len();
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
 }
 
 #[test]

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+use std::io::{self, Write};
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
@@ -310,4 +311,23 @@ pub fn upstream_steps(
         }
     }
     writer.into_inner()
+}
+
+/// A sink that accepts `left` bytes, then fails like a full disk.
+pub struct FailAfter {
+    pub left: usize,
+}
+
+impl Write for FailAfter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if buf.len() > self.left {
+            return Err(io::Error::from_raw_os_error(28));
+        }
+        self.left -= buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
