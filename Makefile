@@ -12,12 +12,13 @@ N ?= 0
 # when a target first needs it; every target that runs a binary builds it first.
 BIN_DIR = $(eval BIN_DIR := $(shell scripts/bin-dir.sh))$(BIN_DIR)
 
-.PHONY: help build test lint python-test python python-bench python-cold-install venv list experiment experiments ab trend sweep threads profile scaling writer-bench peers faults billion memory spec-bench s3-smoke store-bench cluster
+.PHONY: help build test lint python-test python python-bench python-cold-install venv list experiment experiments ab designs trend sweep threads profile scaling writer-bench peers faults billion memory spec-bench s3-smoke store-bench cluster
 
 help:
 	@echo "make experiment N=<n> [ROWS= RUNS= WARMUP= PRODUCERS= WRITERS= BATCH= COMPRESSION= SYNC=end|none SPEC=specs/<name>.json]"
 	@echo "make experiments [EXPERIMENTS=\"20 21\"]  every catalog entry (or a subset), timed in interleaved rounds"
 	@echo "make ab AB_A=\"-e 26\" AB_B=\"-e 26 --counters\" AB_NAME=counters  two command lines in interleaved rounds, B against A"
+	@echo "make designs                          channel (26), ordered hand-off (27), fused workers (28) by row-group size and worker count"
 	@echo "make trend            redraw results/\$$HOST charts and README from the summaries"
 	@echo "make sweep [N=]       writers x batch size heatmaps (default: the last experiment)"
 	@echo "make threads [N=]     thread sweep and the process pinned to one CPU"
@@ -64,6 +65,9 @@ GIVEN_N := $(if $(filter command line environment,$(origin N)),$(N),)
 
 ab: build
 	scripts/ab.sh
+
+designs: build
+	scripts/designs.sh
 
 sweep: build
 	N=$(GIVEN_N) scripts/sweep.sh

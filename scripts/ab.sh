@@ -23,22 +23,9 @@ check_side b "$AB_B"
 side_command() { printf '%s --rows %s --output-dir %s --overwrite --quiet' "$bin $1" "$ROWS" "$root/out/ab-$2"; }
 side_a=(--prepare "rm -rf '$root/out/ab-a'" --command-name A "$(side_command "$AB_A" a)")
 side_b=(--prepare "rm -rf '$root/out/ab-b'" --command-name B "$(side_command "$AB_B" b)")
-# A then B in odd rounds, B then A in even ones, so that going second costs both sides alike.
-round_commands() {
-  if (( $1 % 2 )); then commands=("${side_a[@]}" "${side_b[@]}"); else commands=("${side_b[@]}" "${side_a[@]}"); fi
-}
-hyperfine="$("$root/scripts/ensure-hyperfine.sh")"
-for round in $(seq "$WARMUP"); do
-  echo "== warm-up round $round of $WARMUP (not recorded)" >&2
-  round_commands "$round"
-  "$hyperfine" --runs 1 --style basic "${commands[@]}" > /dev/null
-done
-for round in $(seq "$RUNS"); do
-  echo "== round $round of $RUNS" >&2
-  round_commands "$round"
-  "$hyperfine" --runs 1 --style basic --export-json "$dir/rounds/round-$(printf '%04d' "$round").json" \
-    "${commands[@]}" > /dev/null
-done
+# A then B in odd rounds, B then A in even ones (time_rounds), so that going second costs both
+# sides alike.
+time_rounds "$dir/rounds" "${side_a[@]}" "${side_b[@]}"
 rm -rf "$root/out/ab-a" "$root/out/ab-b"
 invocation="make ab AB_A='$AB_A' AB_B='$AB_B' AB_NAME=$AB_NAME ROWS=$ROWS RUNS=$RUNS"
 "$results" ab "$dir" --title "A/B on $HOST: $AB_NAME" --command "$invocation" \

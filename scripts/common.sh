@@ -110,3 +110,27 @@ write_metadata() {
 }
 JSON
 }
+
+# Times commands in interleaved rounds: WARMUP untimed rounds, then RUNS rounds exported as
+# $1/round-NNNN.json. Each round is one hyperfine call that times every command once; the
+# commands come after $1, five words each (--prepare P --command-name NAME COMMAND). Round r
+# (of the warm-up, and of the timed rounds) starts at command r, round-robin, so going first
+# costs every command alike, and the host's drift hits all of them alike instead of whichever
+# ran during a slow spell.
+time_rounds() {
+  local out="$1"; shift
+  local commands=("$@") hyperfine round start
+  hyperfine="$("$root/scripts/ensure-hyperfine.sh")"
+  mkdir -p "$out"
+  for round in $(seq "$WARMUP"); do
+    echo "== warm-up round $round of $WARMUP (not recorded)" >&2
+    start=$(( (round - 1) % ($# / 5) * 5 ))
+    "$hyperfine" --runs 1 --style basic "${commands[@]:start}" "${commands[@]:0:start}" > /dev/null
+  done
+  for round in $(seq "$RUNS"); do
+    echo "== round $round of $RUNS: each of $(( $# / 5 )) commands once" >&2
+    start=$(( (round - 1) % ($# / 5) * 5 ))
+    "$hyperfine" --runs 1 --style basic --export-json "$out/round-$(printf '%04d' "$round").json" \
+      "${commands[@]:start}" "${commands[@]:0:start}" > /dev/null
+  done
+}

@@ -8,12 +8,16 @@
 # With TIMING=later the hyperfine step, the summary and the charts are left to the caller, which
 # times many experiments in interleaved rounds (scripts/experiments.sh); the command to time is
 # left in the folder's timed-command file.
+# With a folder and arguments after N (scripts/designs.sh), the results go to that folder instead
+# of the catalog's, and the arguments are added to every pipeline command line.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-n="${1:?usage: experiment.sh N}"
+n="${1:?usage: experiment.sh N [FOLDER [PIPELINE_ARGUMENT...]]}"
 
 name="$(experiment_name "$n")"
-dir="$catalog_dir/$name"
+dir="${2:-$catalog_dir/$name}"
+[ -n "${2:-}" ] && name="$(basename "$dir")"
+extra=("${@:3}")
 scratch="$root/out/experiment-$n"
 mkdir -p "$dir"
 rm -f "$dir/cachegrind.txt" "$dir/perf-stat.csv"
@@ -23,6 +27,7 @@ args=(--experiment "$n" --output-dir "$scratch" --overwrite --quiet
 [ -n "$PRODUCERS" ] && args+=(--producers "$PRODUCERS")
 [ -n "$WRITERS" ] && args+=(--writers "$WRITERS")
 [ -n "$BATCH" ] && args+=(--batch-size "$BATCH")
+args+=(${extra[@]+"${extra[@]}"})
 
 say() { echo "== $name: $*" >&2; }
 
@@ -47,7 +52,7 @@ printf '%s\n' "$timed" > "$dir/timed-command"
 hyperfine="$("$root/scripts/ensure-hyperfine.sh")"
 timing="${TIMING:-hyperfine}"
 if [ "$timing" = later ]; then
-  timing=interleaved
+  timing=rotated
 else
   say "hyperfine, $WARMUP warm-up + $RUNS runs"
   rm -f "$dir/hyperfine.json"
@@ -103,7 +108,7 @@ else
 fi
 
 cachegrind=null
-if [ "$hardware" = no ]; then
+if [ "$hardware" = no ] && [ "$CACHEGRIND_ROWS" -gt 0 ]; then
   if command -v valgrind >/dev/null 2>&1; then
     say "hardware counters not supported here: cachegrind simulation of $CACHEGRIND_ROWS rows"
     # Zen 4: 32 KiB 8-way L1s, 32 MiB 16-way L3, 64-byte lines (the VM reports a bogus L3).

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Measures the catalog (`make experiments`): first every experiment's gate, peak memory, floor,
 # heap counts and counters (scripts/experiment.sh with TIMING=later), then the timings in
-# interleaved rounds. Each round is one hyperfine call that times every experiment once, in
-# catalog order, so the host's drift over the whole measurement hits neighbouring experiments
-# alike instead of whichever ran during a slow spell. Then summaries, charts and the README.
+# interleaved rounds, each timing every experiment once (time_rounds, scripts/common.sh). Then
+# summaries, charts and the README.
 # Usage: scripts/experiments.sh   (RUNS rounds after WARMUP warm-up rounds; EXPERIMENTS="20 21"
 # for a subset; other settings as for scripts/experiment.sh)
 set -euo pipefail
@@ -26,18 +25,9 @@ for name in "${names[@]}"; do
   commands+=(--prepare "rm -rf '$root/out/experiment-$n'" --command-name "$name"
              "$(cat "$catalog_dir/$name/timed-command")")
 done
-hyperfine="$("$root/scripts/ensure-hyperfine.sh")"
 rounds="$(mktemp -d)"
 trap 'rm -rf "$rounds"' EXIT
-for round in $(seq "$WARMUP"); do
-  echo "== warm-up round $round of $WARMUP (not recorded)" >&2
-  "$hyperfine" --runs 1 --style basic "${commands[@]}" > /dev/null
-done
-for round in $(seq "$RUNS"); do
-  echo "== round $round of $RUNS: every experiment once" >&2
-  "$hyperfine" --runs 1 --style basic --export-json "$rounds/round-$(printf '%04d' "$round").json" \
-    "${commands[@]}" > /dev/null
-done
+time_rounds "$rounds" "${commands[@]}"
 for n in $numbers; do rm -rf "$root/out/experiment-$n"; done
 
 "$results" merge-rounds "$catalog_dir" "$rounds"/round-*.json

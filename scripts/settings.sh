@@ -17,7 +17,7 @@
 : "${COMPRESSION:=none}"                      # the Parquet codec
 : "${SYNC:=end}"                              # end: fsync the files at the end; none: no fsync
 : "${FLOOR_RUNS:=3}"                          # runs of generation alone and of encoding alone
-: "${CACHEGRIND_ROWS:=200000}"                # rows of the cachegrind run where hardware counters are missing (also make scaling)
+: "${CACHEGRIND_ROWS:=200000}"                # rows of the cachegrind run where hardware counters are missing (also make scaling); 0: none (make experiment, designs)
 : "${EXPERIMENTS:=}"                          # make experiments: the numbers to measure (empty: the whole catalog)
 : "${SPEC:=}"                                 # a spec file (SPEC.md, specs/) to generate instead of the contacts
 : "${SPEC_ROWS:=1000000}"                     # make writer-bench: rows of the SPEC workload

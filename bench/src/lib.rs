@@ -3,7 +3,7 @@
 //! It reads what the measurement scripts leave behind (hyperfine JSON, `perf stat` CSV,
 //! cachegrind summaries) through [`parse`], condenses each experiment into a [`summary`] (with its
 //! CPU [`floor`] and heap figures), compares
-//! experiments with [`stats`], and draws every chart in [`charts`] and the results README in
+//! experiments with [`stats`] (and the pipeline's topologies with [`designs`]), and draws every chart in [`charts`] and the results README in
 //! [`readme`]. Beside that it measures on its own: the writer benchmark ([`writer_bench`]), the
 //! STREAM bandwidth probe ([`stream`]), the multi-process [`scaling`] analysis and model, and
 //! the long-run memory table ([`long_run`]), the
@@ -13,6 +13,7 @@
 
 pub mod ab;
 pub mod charts;
+pub mod designs;
 pub mod floor;
 pub mod long_run;
 pub mod memory;

@@ -314,11 +314,19 @@ fn builds(summaries: &[Summary]) -> String {
 
 /// How the timed runs were made: interleaved rounds or one experiment after another.
 fn timing(first: &Summary) -> String {
-    if first.metadata["timing"] == "interleaved" {
+    // Runs recorded before the rounds were rotated say "interleaved".
+    let order = match first.metadata["timing"].as_str() {
+        Some("rotated") => {
+            Some("its order rotated each round so that every experiment goes first alike")
+        }
+        Some("interleaved") => Some("in catalog order"),
+        _ => None,
+    };
+    if let Some(order) = order {
         format!(
             "{} interleaved rounds after {} warm-up round(s): each round is one hyperfine call \
-             that times every experiment once, in catalog order, so the host's drift hits \
-             neighbours alike",
+             that times every experiment once, {order}, so the host's drift hits neighbours \
+             alike",
             first.times.len(),
             metadata(first, "warmup"),
         )

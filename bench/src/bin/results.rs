@@ -7,6 +7,7 @@
 //! - `results merge-rounds HOST_DIR ROUND...`: merge interleaved hyperfine rounds into each
 //!   experiment folder's `hyperfine.json`.
 //! - `results ab DIR ROUND...`: an A/B timed in interleaved rounds, compared round by round.
+//! - `results designs DIR`: `make designs`' README, JSON and charts from its design folders.
 //! - `results json-get FILE POINTER`: one value of a JSON file (`-`: stdin), for the scripts.
 
 use std::io::Read;
@@ -16,6 +17,7 @@ use anyhow::{anyhow, Context, Result};
 use clap::{Parser, Subcommand};
 use shredlab_bench::ab::AbComparison;
 use shredlab_bench::charts;
+use shredlab_bench::designs::Designs;
 use shredlab_bench::parse::hyperfine::{self, HyperfineResult};
 use shredlab_bench::scaling::analysis::ScalingAnalysis;
 use shredlab_bench::summary::{load_host, Summary};
@@ -69,6 +71,15 @@ enum Command {
         /// The rounds' hyperfine JSON files, in order.
         #[arg(required = true)]
         rounds: Vec<PathBuf>,
+    },
+    /// Compare `make designs`' designs (DIR/designs.tsv, each folder summarized) with the
+    /// first: writes `DIR/designs.json`, `DIR/README.md` and the charts.
+    Designs {
+        /// The designs folder, e.g. results/vm/designs.
+        dir: PathBuf,
+        /// The command line that measured them, for the README.
+        #[arg(long)]
+        command: String,
     },
     /// Heatmaps of a writers x batch-size sweep (hyperfine JSON with parameters).
     Heatmap {
@@ -241,6 +252,16 @@ fn main() -> Result<()> {
             let text = comparison.markdown(&title, &command);
             std::fs::write(dir.join("README.md"), &text)?;
             print!("{text}");
+        }
+        Command::Designs { dir, command } => {
+            let designs = Designs::from_dir(&dir)?;
+            std::fs::write(
+                dir.join("designs.json"),
+                serde_json::to_string_pretty(&designs)?,
+            )?;
+            std::fs::write(dir.join("README.md"), designs.markdown(&command))?;
+            charts::designs::draw_all(&dir, &designs)
+                .map_err(|e| anyhow!("drawing the designs' charts: {e}"))?;
         }
         Command::Heatmap { json, rows, title } => {
             let results = hyperfine_file(&json)?;

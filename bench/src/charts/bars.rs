@@ -4,7 +4,9 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{draw_legend, PlotResult, FONT};
+use std::path::Path;
+
+use super::{draw_legend, save_both, PlotResult, FONT};
 
 /// One bar: its row label, its series (an index into the chart's series names) and its value.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,5 +78,18 @@ where
     }
     draw_legend(&mut chart, 13)?;
     area.present()?;
+    Ok(())
+}
+
+/// Draws `bars` as `<dir>/<name>.png` and `.svg`, tall enough for every row.
+pub fn save(
+    dir: &Path,
+    name: &str,
+    (caption, axis): (&str, &str),
+    series: &[String],
+    bars: &[Bar],
+) -> PlotResult {
+    let size = (1100, 120 + 22 * bars.len() as u32);
+    save_both!(dir, name, size, draw, caption, axis, series, bars);
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! Every chart of the harness, drawn with plotters into PNG and SVG with an embedded font (no
 //! system font libraries needed): the catalog's trend, counters, box plots and CPU by role, the sweeps'
-//! heatmaps and thread charts, the scaling run's panels, and the peers' bar charts.
+//! heatmaps and thread charts, the scaling run's panels, and the peers' and designs' bar charts.
 
 use std::error::Error;
 use std::sync::Once;
@@ -9,6 +9,7 @@ use plotters::prelude::*;
 
 pub mod bars;
 pub mod catalog;
+pub mod designs;
 pub mod peers;
 pub mod phases;
 pub mod scaling;

@@ -3,10 +3,8 @@
 
 use std::path::Path;
 
-use plotters::prelude::*;
-
-use super::bars::{draw as draw_bars, Bar};
-use super::{register_font, save_both, PlotResult};
+use super::bars::{save as save_bars, Bar};
+use super::{register_font, PlotResult};
 use crate::peers::analysis::{scan_medians, writer_medians, WriterMedians};
 use crate::peers::records::{PeersResults, ScanLine};
 
@@ -36,19 +34,6 @@ fn writer_bars(
             })
         })
         .collect()
-}
-
-/// Draws `bars` as `<dir>/<name>.png` and `.svg`, tall enough for every row.
-fn save_bars(
-    dir: &Path,
-    name: &str,
-    (caption, axis): (&str, &str),
-    series: &[String],
-    bars: &[Bar],
-) -> PlotResult {
-    let size = (1100, 120 + 22 * bars.len() as u32);
-    save_both!(dir, name, size, draw_bars, caption, axis, series, bars);
-    Ok(())
 }
 
 /// One bar per file and reader: the median full scan, aligned files left out.
