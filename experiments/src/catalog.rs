@@ -470,6 +470,17 @@ catalog! {
         changes: "until 27 every batch is built on a producer thread and encoded on others (the parallel writer's pool), so its Arrow data has left the producer's caches when it is encoded, and producers, writer and encoders wait on each other through the channel and the writer's budget. Here each of --producers workers claims the next row group, builds its batches (cut at the row group's end: with 262,144-row row groups they are 27's batches), encodes each into the row group's own column writers (shredlab_writer::OrderedRowGroupWriter: ArrowWriter's column-writer factory, compute_leaves and ArrowColumnWriter) and gives its buffers back to its builders for the next; the worker that finishes the row group a file waits for appends it and every finished one after it. No channel, no writer thread, no encoder pool. With --writers W, row group g goes to file g mod W. A worker starts a row group only within --producers + --row-groups-in-flight of the next its file appends, which bounds memory. Each file is the one ArrowWriter writes from the same batches and properties, so with one writer it is 27's, byte for byte",
         study: None,
     },
+    /// `name` dictionary-encoded again, with a dictionary page that holds a row group's names.
+    29 adds NameDictionary "name-dictionary" on contacts {
+        summary: "`name` dictionary-encoded again, with a dictionary page limit that holds a row group's distinct names instead of overflowing the 1 MiB default: fewer bytes to write and read for some hashing",
+        changes: "arrow-rs abandons a column's dictionary once its page passes the 1 MiB limit; a 262,144-row group holds about 88,000 distinct Zipfian names (1.5 MB of dictionary), so 14 turned the dictionary off and names were stored plain. With a limit that holds them (8 MiB: a 1,048,576-row group holds about 239,000, 4 MB), `name` is stored as RLE_DICTIONARY indices over one dictionary page per row group, as polars writes it: the encoder hashes every name, and the file is about a fifth smaller (`make experiments EXPERIMENTS=\"0 26 27 28 29 30\"` in results/vm/README.md; each run's output_bytes in its gate.json)",
+        study: None,
+    },
+    30 reverts NameDictionary "plain-names" {
+        summary: "revert of 29: the encoder's hashing of every name costs more write time than the smaller file saves; 28's configuration, for its speed",
+        changes: "back to 28's properties (results/vm/README.md): the dictionary makes the file about a fifth smaller but adds the hashing of every name to the encoders' CPU, which the 2 cores cannot hide. 29 stays in the catalog for those who would rather write, store and read fewer bytes",
+        study: None,
+    },
 }
 
 #[cfg(test)]

@@ -33,6 +33,11 @@ pub fn name_path() -> ColumnPath {
     ColumnPath::from("name")
 }
 
+/// The dictionary page limit of `name` under [`Optimization::NameDictionary`]: room for the
+/// distinct names of a row group of up to 1,048,576 rows (each costs its bytes plus a 4-byte
+/// length in the page), where arrow-rs's 1 MiB default overflows within the first ~100K rows.
+pub const NAME_DICTIONARY_PAGE_BYTES: usize = 8 << 20;
+
 /// Default properties with `compression`, fitted to the data when the optimization is on:
 /// the unique phone numbers gain nothing from a dictionary (it only grows until it is abandoned)
 /// or from min/max statistics (every page spans the whole range); the Zipfian names have too
@@ -55,6 +60,13 @@ pub fn writer_properties(
             .set_column_statistics_enabled(phone_number_path(), EnabledStatistics::None)
             .set_column_dictionary_enabled(name_path(), false)
             .set_column_statistics_enabled(name_path(), EnabledStatistics::None)
+    } else {
+        builder
+    };
+    let builder = if optimizations.has(Optimization::NameDictionary) {
+        builder
+            .set_column_dictionary_enabled(name_path(), true)
+            .set_column_dictionary_page_size_limit(name_path(), NAME_DICTIONARY_PAGE_BYTES)
     } else {
         builder
     };
