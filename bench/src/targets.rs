@@ -10,9 +10,9 @@ use crate::summary::Summary;
 /// The fastest experiment's wall time is at least this many times shorter than the baseline's.
 pub const SPEEDUP_OVER_BASELINE: f64 = 5.0;
 /// Cores it keeps busy on average (of the 2 cores of the project's VM).
-pub const CORES_BUSY: f64 = 1.85;
+pub const CORES_BUSY: f64 = 1.90;
 /// Its wall time at most this multiple of its ideal (its floor's CPU spread over every core).
-pub const WALL_OVER_IDEAL: f64 = 1.15;
+pub const WALL_OVER_IDEAL: f64 = 1.10;
 /// Its CPU time at most this fraction of [`CPU_YARDSTICK_EXPERIMENT`]'s.
 pub const CPU_OVER_YARDSTICK: f64 = 0.75;
 /// The experiment whose CPU time the fastest is held against.
@@ -92,14 +92,14 @@ pub fn section(summaries: &[Summary]) -> Option<String> {
     if let Some(busy) = best.cores_busy {
         let _ = writeln!(
             text,
-            "| at least {CORES_BUSY} cores busy | {busy:.2} | {} |",
+            "| at least {CORES_BUSY:.2} cores busy | {busy:.2} | {} |",
             verdict(busy >= CORES_BUSY)
         );
     }
     if let Some(ratio) = best.wall_over_ideal() {
         let _ = writeln!(
             text,
-            "| wall time at most {WALL_OVER_IDEAL}x its ideal | {ratio:.2} | {} |",
+            "| wall time at most {WALL_OVER_IDEAL:.2}x its ideal | {ratio:.2} | {} |",
             verdict(ratio <= WALL_OVER_IDEAL)
         );
     }
