@@ -131,6 +131,8 @@ const PARTS: &[Part] = &[
             "arrow_array::builder",
             "NullBufferBuilder",
             "pipeline::produce",
+            // The batch source a fused worker (28) calls, where the generator is inlined.
+            "shredlab_experiments::source::",
         ],
     },
 ];
