@@ -98,6 +98,7 @@ impl Machine {
 /// them), so their predicted ceilings are upper bounds.
 pub fn reference_machines() -> Vec<Machine> {
     vec![
+        Machine::theoretical("16-core desktop, 2 x DDR5-5600", 16, 2, 5600),
         Machine::theoretical("64-core workstation, 4 x DDR5-5200", 64, 4, 5200),
         Machine::theoretical("128-core server, 12 x DDR5-4800", 128, 12, 4800),
     ]
