@@ -7,7 +7,7 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 dir="$root/results/$HOST/peers${SPEC:+-$(basename "$SPEC" .json)}"
 work="$root/out/peers"
-command="make peers${SPEC:+ SPEC=${SPEC#"$root"/}} ROWS=$ROWS PEER_COMPRESSIONS=\"$PEER_COMPRESSIONS\" RUNS=$RUNS WARMUP=$WARMUP SCAN_RUNS=$SCAN_RUNS"
+command="make peers${SPEC:+ SPEC=${SPEC#"$root"/}} ROWS=$ROWS PEER_COMPRESSIONS=\"$PEER_COMPRESSIONS\" RUNS=$RUNS WARMUP=$WARMUP SCAN_RUNS=$SCAN_RUNS READ_EXPERIMENTS=\"$READ_EXPERIMENTS\""
 status=0
 # The venv with the shredlab package built into it (the shredlab-python writer); if the package
 # does not build, the venv without it, and that writer is reported missing.

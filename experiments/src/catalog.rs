@@ -481,6 +481,12 @@ catalog! {
         changes: "back to 28's properties (results/vm/README.md): the dictionary makes the file about a fifth smaller but adds the hashing of every name to the encoders' CPU, which the 2 cores cannot hide. 29 stays in the catalog for those who would rather write, store and read fewer bytes",
         study: None,
     },
+    /// Files written with `O_DIRECT` from aligned buffers, past the page cache.
+    31 adds DirectWrites "direct-writes" on any_workload {
+        summary: "files written with O_DIRECT, past the page cache: each file's bytes fill one of two aligned 4 MiB buffers while a thread of the file's own writes the other to the disk",
+        changes: "until 30 every byte written is copied by the writing thread into a page-cache page, which the kernel then allocates, writes back (from 20, sync_file_range every 8 MiB) and reclaims, much of it on the CPUs the workers need. Here each file is opened a second time with O_DIRECT (shredlab_writer::PendingFile::with_direct_writes): bytes are copied into an aligned buffer, and a full buffer goes to the file's disk thread, which writes it while the other fills; the last partial block is written padded and the file cut back to its length. The commit still syncs. Where the directory's file system takes no direct writes (tmpfs before Linux 6.6, some FUSE and network file systems), the run says so and writes through the page cache. The files are 30's, byte for byte",
+        study: None,
+    },
 }
 
 #[cfg(test)]

@@ -287,6 +287,13 @@ impl PipelineConfig {
             .then_some(WRITEBACK_STEP)
     }
 
+    /// Bytes of each of a file's two direct-write buffers, when direct writes are on.
+    pub fn direct_write_buffer(&self) -> Option<usize> {
+        self.optimizations
+            .has(Optimization::DirectWrites)
+            .then_some(DIRECT_WRITE_BUFFER_BYTES)
+    }
+
     /// The rows this process generates: its shard of `rows`.
     pub fn shard_rows(&self) -> std::ops::Range<u64> {
         self.shard.rows(self.rows)
@@ -318,6 +325,11 @@ impl PipelineConfig {
 /// writing each 8 MiB to disk while the next is produced, so the final sync waits only for the
 /// tail.
 pub const WRITEBACK_STEP: u64 = 8 << 20;
+
+/// Bytes of each of a file's two direct-write buffers (experiment 31 on): large enough that
+/// the disk takes each in one request, small enough that two per file stay well inside the
+/// memory target.
+pub const DIRECT_WRITE_BUFFER_BYTES: usize = 4 << 20;
 
 /// The optimizations that each put the process on another allocator than the system's.
 const ALLOCATORS: [(Optimization, Allocator); 2] = [

@@ -128,6 +128,8 @@
 mod async_writer;
 mod board;
 mod budget;
+#[cfg(target_os = "linux")]
+mod direct;
 mod options;
 mod ordered;
 mod pending;

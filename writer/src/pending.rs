@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 use tempfile::NamedTempFile;
 use thiserror::Error;
 
+#[cfg(target_os = "linux")]
+use crate::direct::DirectWrites;
+
 /// Failure to create or commit a [`PendingFile`].
 #[derive(Debug, Error)]
 pub enum PendingFileError {
@@ -32,6 +35,10 @@ pub enum PendingFileError {
 /// [`PendingFile::commit`]. Dropped without a commit, the temporary file is deleted.
 #[derive(Debug)]
 pub struct PendingFile {
+    /// Set by [`PendingFile::with_direct_writes`]: the bytes go through it, not `temp`. Declared
+    /// first, so its thread is joined before the temporary file is removed.
+    #[cfg(target_os = "linux")]
+    direct: Option<DirectWrites>,
     temp: NamedTempFile,
     path: PathBuf,
     writeback: Option<Writeback>,
@@ -71,6 +78,8 @@ impl PendingFile {
             .tempfile_in(&dir)
             .map_err(|source| PendingFileError::Create { dir, source })?;
         Ok(Self {
+            #[cfg(target_os = "linux")]
+            direct: None,
             temp,
             path,
             writeback: None,
@@ -91,6 +100,32 @@ impl PendingFile {
             requested: 0,
         });
         self
+    }
+
+    /// Writes the file with `O_DIRECT`, past the page cache: bytes are copied into one of two
+    /// aligned buffers of `buffer_bytes` while a thread of the file's own writes the other to
+    /// the disk, so the writing thread neither copies into cache pages nor has the kernel
+    /// write them back and reclaim them. Replaces early writeback, which has no cache to
+    /// drain. Where the file system takes no direct writes (tmpfs before Linux 6.6, some FUSE and network file systems), and outside
+    /// Linux, the file is written through the page cache as before:
+    /// [`PendingFile::writes_direct`] says which.
+    pub fn with_direct_writes(mut self, buffer_bytes: usize) -> Self {
+        #[cfg(target_os = "linux")]
+        if let Ok(direct) = DirectWrites::open(self.temp.path(), buffer_bytes) {
+            self.direct = Some(direct);
+            self.writeback = None;
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = buffer_bytes;
+        self
+    }
+
+    /// Whether the bytes go to the disk with direct writes ([`PendingFile::with_direct_writes`]).
+    pub fn writes_direct(&self) -> bool {
+        #[cfg(target_os = "linux")]
+        return self.direct.is_some();
+        #[cfg(not(target_os = "linux"))]
+        false
     }
 
     /// Commits without syncing the data or the directory: faster, but a crash soon after the
@@ -116,8 +151,15 @@ impl PendingFile {
     }
 
     /// Flushes the data to disk, so a later [`PendingFile::commit`] only renames (nothing
-    /// [`PendingFile::without_sync`]).
+    /// [`PendingFile::without_sync`] but the last direct writes).
     pub fn sync(&mut self) -> Result<(), PendingFileError> {
+        #[cfg(target_os = "linux")]
+        if let Some(direct) = &mut self.direct {
+            direct.flush().map_err(|source| PendingFileError::Commit {
+                path: self.path.clone(),
+                source,
+            })?;
+        }
         if !self.durable || self.synced {
             return Ok(());
         }
@@ -157,8 +199,12 @@ impl PendingFile {
 
 impl Write for PendingFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let written = self.temp.write(buf)?;
         self.synced = false;
+        #[cfg(target_os = "linux")]
+        if let Some(direct) = &mut self.direct {
+            return direct.write(buf);
+        }
+        let written = self.temp.write(buf)?;
         if let Some(progress) = &mut self.writeback {
             progress.written += written as u64;
             if progress.written - progress.requested >= progress.step {
@@ -174,6 +220,10 @@ impl Write for PendingFile {
     }
 
     fn flush(&mut self) -> io::Result<()> {
+        #[cfg(target_os = "linux")]
+        if let Some(direct) = &mut self.direct {
+            return direct.flush();
+        }
         self.temp.flush()
     }
 }
@@ -269,6 +319,33 @@ mod tests {
             .unwrap();
         let mode = |p: &Path| p.metadata().unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&committed), mode(&ordinary));
+    }
+
+    #[test]
+    fn direct_writes_keep_every_byte() {
+        // Under the crate's directory, not /tmp, which may be a file system without O_DIRECT.
+        let dir = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR")).unwrap();
+        let target = dir.path().join("part-0.parquet");
+        let mut file = PendingFile::create(&target)
+            .unwrap()
+            .with_early_writeback(4096)
+            .with_direct_writes(8192);
+        assert_eq!(file.writes_direct(), cfg!(target_os = "linux"));
+        let data: Vec<u8> = (0..100_003u32).map(|i| (i % 251) as u8).collect();
+        data.chunks(777)
+            .for_each(|chunk| file.write_all(chunk).unwrap());
+        file.commit().unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), data);
+        assert_eq!(entries(dir.path()), ["part-0.parquet"]);
+    }
+
+    #[test]
+    fn without_direct_writes_to_be_had_the_file_goes_through_the_cache() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = PendingFile::create(dir.path().join("x.parquet")).unwrap();
+        // The second open, with O_DIRECT, then fails, as on a file system without it.
+        std::fs::remove_file(file.temp_path()).unwrap();
+        assert!(!file.with_direct_writes(8192).writes_direct());
     }
 
     #[test]

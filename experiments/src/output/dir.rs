@@ -29,6 +29,7 @@ pub struct OutputDir {
     overwrite: bool,
     nonce: String,
     writeback_step: Option<u64>,
+    direct_write_buffer: Option<usize>,
     sync: SyncMode,
 }
 
@@ -57,6 +58,7 @@ impl OutputDir {
             overwrite,
             nonce: nonce(),
             writeback_step: None,
+            direct_write_buffer: None,
             sync: SyncMode::End,
         };
         let names = output.names()?;
@@ -81,6 +83,28 @@ impl OutputDir {
             writeback_step: step,
             ..self
         }
+    }
+
+    /// Files written with direct writes from two buffers of `buffer_bytes` each (`None`:
+    /// through the page cache; see [`PendingFile::with_direct_writes`]). A probe file tells
+    /// whether the directory's file system takes them; where it does not, this says so on
+    /// stderr and the files go through the page cache.
+    pub fn with_direct_writes(self, buffer_bytes: Option<usize>) -> Result<Self, PipelineError> {
+        let Some(bytes) = buffer_bytes else {
+            return Ok(self);
+        };
+        let probe = PendingFile::create(self.dir.join(".direct-writes-probe"))?;
+        let direct = probe.with_direct_writes(bytes).writes_direct();
+        if !direct {
+            eprintln!(
+                "note: {} takes no direct writes (O_DIRECT): the files go through the page cache",
+                self.dir.display()
+            );
+        }
+        Ok(Self {
+            direct_write_buffer: buffer_bytes.filter(|_| direct),
+            ..self
+        })
     }
 
     /// Files committed with `sync` (the default is [`SyncMode::End`]).
@@ -241,8 +265,12 @@ impl SinkFactory for OutputDir {
 
     fn create(&self, index: usize) -> Result<PendingFile, PipelineError> {
         let file = self.pending(self.part_path(index))?;
-        Ok(match self.writeback_step {
+        let file = match self.writeback_step {
             Some(step) => file.with_early_writeback(step),
+            None => file,
+        };
+        Ok(match self.direct_write_buffer {
+            Some(bytes) => file.with_direct_writes(bytes),
             None => file,
         })
     }
@@ -250,6 +278,10 @@ impl SinkFactory for OutputDir {
 
 impl Output for OutputDir {
     fn read_back(&self, sinks: &mut [PendingFile]) -> Result<ReadBack, PipelineError> {
+        // Bytes still in a writer's buffer would be missing from what the gate reads.
+        for sink in sinks.iter_mut() {
+            sink.flush().map_err(|e| self.io_error(e))?;
+        }
         let paths: Vec<_> = sinks.iter().map(PendingFile::temp_path).collect();
         Ok(ReadBack::of_parquet_files(&paths)?)
     }
