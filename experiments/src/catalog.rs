@@ -487,6 +487,11 @@ catalog! {
         changes: "until 30 every byte written is copied by the writing thread into a page-cache page, which the kernel then allocates, writes back (from 20, sync_file_range every 8 MiB) and reclaims, much of it on the CPUs the workers need. Here each file is opened a second time with O_DIRECT (shredlab_writer::PendingFile::with_direct_writes): bytes are copied into an aligned buffer, and a full buffer goes to the file's disk thread, which writes it while the other fills; the last partial block is written padded and the file cut back to its length. The commit still syncs. Where the directory's file system takes no direct writes (tmpfs before Linux 6.6, some FUSE and network file systems), the run says so and writes through the page cache. The files are 30's, byte for byte",
         study: None,
     },
+    32 reverts DirectWrites "page-cache-writes" {
+        summary: "revert of 31: on this machine direct writes cost the workers 3% of wall time at the same CPU; 30's writes through the page cache",
+        changes: "back to 30's writes through the page cache with early writeback. 31 was 3.0% slower than 30 in 30 paired rounds (results/vm/ab-direct-writes, p=0.0001) at the same CPU, and kept fewer cores busy (1.87 against 1.93 in results/vm/README.md). Its profile (results/vm/profile/31-direct-writes) shows the kernel's system calls down from 7.2% of the CPU (28's profile) to 2.0%, but every byte is still copied once, now by the writing thread into the aligned buffer instead of by the kernel into a cache page, and page faults rose from 0.9% to 3.4%. 31 stays in the catalog (--enable direct-writes) for machines where writeback through the page cache costs more: measure it there with make ab",
+        study: None,
+    },
 }
 
 #[cfg(test)]
