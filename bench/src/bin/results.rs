@@ -81,6 +81,15 @@ enum Command {
         #[arg(long)]
         command: String,
     },
+    /// Merges a sweep's interleaved rounds, whose commands are named `NAME=VALUE ...` by their
+    /// settings, into one hyperfine JSON with those settings as parameters (for `heatmap`).
+    MergeSweep {
+        /// The merged JSON to write, e.g. results/vm/sweep-28/sweep.json.
+        out: PathBuf,
+        /// The rounds' hyperfine JSON files, in order.
+        #[arg(required = true)]
+        rounds: Vec<PathBuf>,
+    },
     /// Heatmaps of a writers x batch-size sweep (hyperfine JSON with parameters).
     Heatmap {
         /// The sweep's hyperfine JSON.
@@ -262,6 +271,15 @@ fn main() -> Result<()> {
             std::fs::write(dir.join("README.md"), designs.markdown(&command))?;
             charts::designs::draw_all(&dir, &designs)
                 .map_err(|e| anyhow!("drawing the designs' charts: {e}"))?;
+        }
+        Command::MergeSweep { out, rounds } => {
+            let rounds = rounds
+                .iter()
+                .map(|path| hyperfine_file(path))
+                .collect::<Result<Vec<_>>>()?;
+            let merged = hyperfine::merge_sweep_rounds(&rounds)?;
+            std::fs::write(&out, hyperfine::export(merged))
+                .with_context(|| format!("cannot write {}", out.display()))?;
         }
         Command::Heatmap { json, rows, title } => {
             let results = hyperfine_file(&json)?;

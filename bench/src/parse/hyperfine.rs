@@ -131,6 +131,30 @@ pub fn merge_rounds(rounds: &[Vec<HyperfineResult>]) -> Result<Vec<HyperfineResu
     Ok(merged)
 }
 
+/// [`merge_rounds`] for a sweep whose commands are named by their settings, `NAME=VALUE` pairs
+/// separated by spaces (`writers=2 batch=4096 producers=2`): each merged result gets them as
+/// its parameters, as hyperfine's `--parameter-list` gives them, so the sweep's cells can be
+/// timed in interleaved rounds and still be charted by setting.
+pub fn merge_sweep_rounds(rounds: &[Vec<HyperfineResult>]) -> Result<Vec<HyperfineResult>> {
+    let mut merged = merge_rounds(rounds)?;
+    for result in &mut merged {
+        result.parameters = result
+            .command
+            .split_whitespace()
+            .map(|pair| match pair.split_once('=') {
+                Some((name, value)) if !name.is_empty() && !value.is_empty() => {
+                    Ok((name.to_string(), value.to_string()))
+                }
+                _ => bail!(
+                    "sweep command name '{}' is not NAME=VALUE pairs: '{pair}'",
+                    result.command
+                ),
+            })
+            .collect::<Result<_>>()?;
+    }
+    Ok(merged)
+}
+
 /// An identifier of a set of rounds: a hash of every command and time in them, as 16 hex digits.
 fn rounds_identifier(rounds: &[Vec<HyperfineResult>]) -> String {
     use std::hash::{Hash, Hasher};
@@ -226,6 +250,29 @@ mod tests {
         );
         assert!(merge_rounds(&[vec![one_run("a", 1.0, 1.0)], vec![]]).is_err());
         assert!(merge_rounds(&[]).is_err());
+    }
+
+    #[test]
+    fn a_sweep_s_cells_get_their_settings_from_their_names() {
+        let cell = |batch, time| one_run(&format!("writers=2 batch={batch}"), time, 1.0);
+        let rounds = vec![
+            vec![cell(1024, 1.0), cell(4096, 2.0)],
+            vec![cell(4096, 3.0), cell(1024, 4.0)],
+        ];
+        let merged = merge_sweep_rounds(&rounds).unwrap();
+        let settings: Vec<_> = merged.iter().map(|r| &r.parameters).collect();
+        let expected = |batch: &str| {
+            BTreeMap::from([
+                ("batch".to_string(), batch.to_string()),
+                ("writers".to_string(), "2".to_string()),
+            ])
+        };
+        assert_eq!(settings, [&expected("1024"), &expected("4096")]);
+        assert_eq!(merged[0].times, [1.0, 4.0]);
+        let err = merge_sweep_rounds(&[vec![one_run("writers=2 fast", 1.0, 1.0)]])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("'fast'"), "{err}");
     }
 
     #[test]
