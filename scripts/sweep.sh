@@ -13,10 +13,24 @@ trap 'rm -rf "$rounds"' EXIT
 # One command per cell, named by its settings (merge-sweep turns the names into parameters),
 # timed in interleaved rounds (time_rounds): the host's drift hits every cell alike instead of
 # whichever ran during a slow spell.
+# A list's values, comma-separated, spaces ignored; a repeated or non-numeric value is refused
+# now rather than after the timing.
+sweep_values() {
+  local name="$1" list="${2// /}" value
+  local -A seen=()
+  IFS=',' read -r -a values <<< "$list"
+  for value in "${values[@]}"; do
+    if [[ ! "$value" =~ ^[0-9]+$ ]] || [ -n "${seen[$value]:-}" ]; then
+      echo "error: $name=\"$2\": give distinct whole numbers separated by commas, e.g. $name=1,2,4" >&2
+      exit 2
+    fi
+    seen[$value]=1
+  done
+}
+sweep_values SWEEP_WRITERS "$SWEEP_WRITERS"; writer_counts=("${values[@]}")
+sweep_values SWEEP_BATCHES "$SWEEP_BATCHES"; batch_sizes=("${values[@]}")
+sweep_values SWEEP_PRODUCERS "$SWEEP_PRODUCERS"; producer_counts=("${values[@]}")
 commands=()
-IFS=',' read -r -a writer_counts <<< "$SWEEP_WRITERS"
-IFS=',' read -r -a batch_sizes <<< "$SWEEP_BATCHES"
-IFS=',' read -r -a producer_counts <<< "$SWEEP_PRODUCERS"
 for writers in "${writer_counts[@]}"; do
   for batch in "${batch_sizes[@]}"; do
     for producers in "${producer_counts[@]}"; do

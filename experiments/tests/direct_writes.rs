@@ -8,9 +8,9 @@ use std::path::Path;
 
 use common::{contents, run_ok};
 
-/// Enough rows that each of two files fills its 4 MiB buffers more than once and ends on a
-/// partial block.
-const ROWS: [&str; 6] = ["-n", "400000", "--writers", "2", "--verify", "--quiet"];
+/// Enough rows (about 11.7 MB a file) that each of two files fills both its 4 MiB buffers, the
+/// first again while the disk thread may still hold the second, and ends on a partial block.
+const ROWS: [&str; 6] = ["-n", "800000", "--writers", "2", "--verify", "--quiet"];
 
 /// The Parquet files and the stderr of `pipeline -e EXPERIMENT` run into a new folder in `base`.
 fn run_into(base: &Path, experiment: &str) -> (BTreeMap<String, Vec<u8>>, String) {

@@ -14,7 +14,6 @@ use std::io::{self, Write};
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::Path;
 use std::sync::mpsc::{self, Receiver, SyncSender};
-use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 
 /// The alignment of direct writes: the page size, a multiple of the logical block size of the
@@ -72,14 +71,16 @@ pub(crate) struct DirectWrites {
     to_disk: Option<SyncSender<Request>>,
     from_disk: Receiver<io::Result<AlignedBuffer>>,
     thread: Option<JoinHandle<()>>,
-    /// Set once a write failed: the file is incomplete, and every later call says so.
-    failed: Option<io::ErrorKind>,
+    /// Set once a write failed, to its kind and message: the file is incomplete, and every
+    /// later call says so.
+    failed: Option<(io::ErrorKind, String)>,
 }
 
 impl DirectWrites {
     /// Opens `path`, which must exist, for direct writes from offset 0, with two buffers of
     /// `buffer_bytes` (rounded up to whole blocks) and a disk thread. Fails where the file
-    /// system takes no `O_DIRECT` (tmpfs before Linux 6.6, some FUSE and network file systems): the caller then writes through the cache.
+    /// system takes no `O_DIRECT` (tmpfs before Linux 6.6, some FUSE and network file
+    /// systems): the caller then writes through the cache.
     pub(crate) fn open(path: &Path, buffer_bytes: usize) -> io::Result<Self> {
         let file = std::fs::OpenOptions::new()
             .write(true)
@@ -88,10 +89,9 @@ impl DirectWrites {
         let len = buffer_bytes.max(1).div_ceil(BLOCK) * BLOCK;
         let (to_disk, requests) = mpsc::sync_channel(1);
         let (done, from_disk) = mpsc::sync_channel(2);
-        let file = Arc::new(file);
         let thread = thread::Builder::new()
             .name("shredlab-direct-writes".to_string())
-            .spawn(move || write_requests(&file, requests, done))?;
+            .spawn(move || write_requests(file, requests, done))?;
         Ok(Self {
             filling: AlignedBuffer::new(len),
             filled: 0,
@@ -106,11 +106,11 @@ impl DirectWrites {
     }
 
     fn check(&self) -> io::Result<()> {
-        match self.failed {
+        match &self.failed {
             None => Ok(()),
-            Some(kind) => Err(io::Error::new(
-                kind,
-                "an earlier direct write to this file failed; the file is incomplete",
+            Some((kind, message)) => Err(io::Error::new(
+                *kind,
+                format!("an earlier direct write to this file failed ({message}); the file is incomplete"),
             )),
         }
     }
@@ -145,7 +145,7 @@ impl DirectWrites {
     }
 
     fn fail(&mut self, error: io::Error) -> io::Error {
-        self.failed = Some(error.kind());
+        self.failed = Some((error.kind(), error.to_string()));
         error
     }
 }
@@ -219,7 +219,7 @@ impl std::fmt::Debug for DirectWrites {
 /// The disk thread: writes each request's buffer where it belongs and sends the buffer back,
 /// or the error, until the writer closes the channel.
 fn write_requests(
-    file: &File,
+    file: File,
     requests: Receiver<Request>,
     done: SyncSender<io::Result<AlignedBuffer>>,
 ) {
@@ -243,7 +243,8 @@ fn write_requests(
 mod tests {
     use super::*;
 
-    // The files go under the crate's directory, not /tmp, which may be a file system without O_DIRECT.
+    // The files go under the crate's directory, not /tmp, which may be a file system without
+    // O_DIRECT.
 
     /// Writes `data` in `chunk`-byte pieces, flushing after every `flush_every` pieces.
     fn written(data: &[u8], buffer_bytes: usize, chunk: usize, flush_every: usize) -> Vec<u8> {

@@ -106,9 +106,9 @@ impl PendingFile {
     /// aligned buffers of `buffer_bytes` while a thread of the file's own writes the other to
     /// the disk, so the writing thread neither copies into cache pages nor has the kernel
     /// write them back and reclaim them. Replaces early writeback, which has no cache to
-    /// drain. Where the file system takes no direct writes (tmpfs before Linux 6.6, some FUSE and network file systems), and outside
-    /// Linux, the file is written through the page cache as before:
-    /// [`PendingFile::writes_direct`] says which.
+    /// drain. Where the file system takes no direct writes (tmpfs before Linux 6.6, some FUSE
+    /// and network file systems), and outside Linux, the file is written through the page
+    /// cache as before: [`PendingFile::writes_direct`] says which.
     pub fn with_direct_writes(mut self, buffer_bytes: usize) -> Self {
         #[cfg(target_os = "linux")]
         if let Ok(direct) = DirectWrites::open(self.temp.path(), buffer_bytes) {

@@ -137,7 +137,13 @@ pub fn merge_rounds(rounds: &[Vec<HyperfineResult>]) -> Result<Vec<HyperfineResu
 /// timed in interleaved rounds and still be charted by setting.
 pub fn merge_sweep_rounds(rounds: &[Vec<HyperfineResult>]) -> Result<Vec<HyperfineResult>> {
     let mut merged = merge_rounds(rounds)?;
+    let mut names = std::collections::BTreeSet::new();
     for result in &mut merged {
+        ensure!(
+            names.insert(result.command.clone()),
+            "the sweep times '{}' twice: give each setting once",
+            result.command
+        );
         result.parameters = result
             .command
             .split_whitespace()
@@ -273,6 +279,9 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("'fast'"), "{err}");
+        let twice = vec![vec![cell(1024, 1.0), cell(1024, 2.0)]];
+        let err = merge_sweep_rounds(&twice).unwrap_err().to_string();
+        assert!(err.contains("twice"), "{err}");
     }
 
     #[test]

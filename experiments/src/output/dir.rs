@@ -86,15 +86,20 @@ impl OutputDir {
     }
 
     /// Files written with direct writes from two buffers of `buffer_bytes` each (`None`:
-    /// through the page cache; see [`PendingFile::with_direct_writes`]). A probe file tells
-    /// whether the directory's file system takes them; where it does not, this says so on
-    /// stderr and the files go through the page cache.
+    /// through the page cache; see [`PendingFile::with_direct_writes`]). A probe file, opened
+    /// and written as the part files will be, tells whether the directory's file system takes
+    /// them; where it does not, this says so on stderr and the files go through the page cache.
     pub fn with_direct_writes(self, buffer_bytes: Option<usize>) -> Result<Self, PipelineError> {
         let Some(bytes) = buffer_bytes else {
             return Ok(self);
         };
-        let probe = PendingFile::create(self.dir.join(".direct-writes-probe"))?;
-        let direct = probe.with_direct_writes(bytes).writes_direct();
+        // Named as the run's own temporary file, so that one a killed run left is removed by
+        // `--overwrite` and never taken for a foreign file or another shard's.
+        let probe = PendingFile::create(self.dir.join(format!("{}direct-writes", self.prefix)))?;
+        let mut probe = probe.with_direct_writes(bytes);
+        // The open can succeed where aligned writes then fail: write one block's worth.
+        let direct =
+            probe.writes_direct() && probe.write_all(&[0]).and_then(|()| probe.flush()).is_ok();
         if !direct {
             eprintln!(
                 "note: {} takes no direct writes (O_DIRECT): the files go through the page cache",
