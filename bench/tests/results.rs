@@ -124,9 +124,9 @@ fn targets_judge_the_fastest_experiment_against_00_and_20() {
         row("at least 1.90 cores").contains("| 1.91 | met |"),
         "{text}"
     );
-    // 0.68 s against the fixture's ideal of 0.85 s.
+    // 0.68 s against the fixture's ideal of 0.85 s: below its lower bound, so not judged.
     assert!(
-        row("wall time at most 1.10x").contains("| 0.80 | met |"),
+        row("wall time at most 1.10x").contains("| 0.80 | **not judged**: below 1"),
         "{text}"
     );
     // (1.2 + 0.1) / (1.6 + 0.1).
@@ -145,12 +145,23 @@ fn targets_judge_the_fastest_experiment_against_00_and_20() {
         !text.contains("timed runs spend"),
         "1.30 CPU s is below the floor's 1.70"
     );
+    assert!(
+        text.contains("took more CPU than the timed runs that do both (1.70 against 1.30 s)"),
+        "{text}"
+    );
     run[6].user_s = 1.9;
     let text = targets::section(&run).unwrap();
     assert!(
         text.contains(
             "spend 2.00 CPU s against the 1.70 of the floor's two parts measured apart: 0.30 s that neither part contains"
         ),
+        "{text}"
+    );
+    // 0.90 s against the ideal of 0.85 s: 1.06x, within 1.10x.
+    run[6].median_s = 0.9;
+    let text = targets::section(&run).unwrap();
+    assert!(
+        text.contains("| wall time at most 1.10x its ideal | 1.06 | met |"),
         "{text}"
     );
     assert!(
