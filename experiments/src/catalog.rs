@@ -489,7 +489,7 @@ catalog! {
     },
     32 reverts DirectWrites "page-cache-writes" {
         summary: "revert of 31: on this machine direct writes cost the workers 3% of wall time at the same CPU; 30's writes through the page cache",
-        changes: "back to 30's writes through the page cache with early writeback. 31 was 3.0% slower than 30 in 30 paired rounds (results/vm/ab-direct-writes, p=0.0001) at the same CPU, and kept fewer cores busy (1.87 against 1.93 in results/vm/README.md). Its profile (results/vm/profile/31-direct-writes) shows the kernel's system calls down from 7.2% of the CPU (28's profile) to 2.0%, but every byte is still copied once, now by the writing thread into the aligned buffer instead of by the kernel into a cache page, and page faults rose from 0.9% to 3.4%. 31 stays in the catalog (--enable direct-writes) for machines where writeback through the page cache costs more: measure it there with make ab",
+        changes: "back to 30's writes through the page cache with early writeback. 31 was 3.0% slower than 30 in 30 paired rounds (results/vm/ab-direct-writes, p=0.0001) at the same CPU, and kept fewer cores busy (1.86 against 32's 1.93 in the same rounds, results/vm/README.md). Its profile (results/vm/profile/31-direct-writes) shows the kernel's system calls down from 7.2% of the CPU (28's profile) to 2.0%, but every byte is still copied once, now by the writing thread into the aligned buffer instead of by the kernel into a cache page, and page faults rose from 0.9% to 3.4%. 31 stays in the catalog (--enable direct-writes) for machines where writeback through the page cache costs more: measure it there with make ab",
         study: None,
     },
 }
