@@ -153,6 +153,11 @@ enum Command {
     },
 }
 
+/// Every round's hyperfine export, in order.
+fn hyperfine_rounds(paths: &[PathBuf]) -> Result<Vec<Vec<HyperfineResult>>> {
+    paths.iter().map(|path| hyperfine_file(path)).collect()
+}
+
 fn hyperfine_file(path: &Path) -> Result<Vec<HyperfineResult>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -217,10 +222,7 @@ fn main() -> Result<()> {
             );
         }
         Command::MergeRounds { host_dir, rounds } => {
-            let rounds = rounds
-                .iter()
-                .map(|path| hyperfine_file(path))
-                .collect::<Result<Vec<_>>>()?;
+            let rounds = hyperfine_rounds(&rounds)?;
             for result in hyperfine::merge_rounds(&rounds)? {
                 let dir = host_dir.join(&result.command);
                 anyhow::ensure!(
@@ -245,10 +247,7 @@ fn main() -> Result<()> {
             b,
             rounds,
         } => {
-            let rounds = rounds
-                .iter()
-                .map(|path| hyperfine_file(path))
-                .collect::<Result<Vec<_>>>()?;
+            let rounds = hyperfine_rounds(&rounds)?;
             let mut comparison = AbComparison::from_rounds(&rounds)?;
             (comparison.a.command, comparison.b.command) = (a, b);
             std::fs::create_dir_all(&dir)?;
@@ -273,10 +272,7 @@ fn main() -> Result<()> {
                 .map_err(|e| anyhow!("drawing the designs' charts: {e}"))?;
         }
         Command::MergeSweep { out, rounds } => {
-            let rounds = rounds
-                .iter()
-                .map(|path| hyperfine_file(path))
-                .collect::<Result<Vec<_>>>()?;
+            let rounds = hyperfine_rounds(&rounds)?;
             let merged = hyperfine::merge_sweep_rounds(&rounds)?;
             std::fs::write(&out, hyperfine::export(merged))
                 .with_context(|| format!("cannot write {}", out.display()))?;
