@@ -345,8 +345,12 @@ fn counters_count_the_object_store_s_threads_as_io() {
     assert!(io["cpu_s"].as_f64().unwrap() > 0.0, "{io}");
     let counted = counters["counted_cpu_s"].as_f64().unwrap();
     let process = counters["process_cpu_s"].as_f64().unwrap();
+    // The process's figure is the difference of two readings of /proc in 10 ms ticks, and the
+    // kernel samples it per tick: at a quarter second of CPU that alone is off by 20-30 ms. Five
+    // ticks is the floor below which the report itself calls a gap resolution, not uncounted.
+    let tolerance = (0.1 * process).max(0.05);
     assert!(
-        (counted - process).abs() <= 0.1 * process.max(0.1),
+        (counted - process).abs() <= tolerance,
         "counted {counted} CPU s of the process's {process}"
     );
 }
