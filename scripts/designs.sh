@@ -3,10 +3,10 @@
 # (26), the ordered hand-off (27) and fused row-group workers (28) as the catalog runs them,
 # then fused workers with 65,536- and 1,048,576-row row groups and with 1 and 3 workers. Each
 # design is measured as a catalog experiment is (scripts/experiment.sh: data gate, peak memory,
-# floor, heap, CPU by role) into its own folder of results/<host>/designs/, then all are timed in
-# interleaved rounds (time_rounds) and compared with the first round by round: README.md,
-# designs.json and the charts.
-# Usage: scripts/designs.sh   (ROWS, RUNS, WARMUP, FLOOR_RUNS, SPEC; scripts/settings.sh)
+# heap, CPU by role) into its own folder of results/<host>/designs/, then all are timed in
+# interleaved rounds (time_rounds), each followed by every design's floor, and compared with the
+# first round by round: README.md, designs.json and the charts.
+# Usage: scripts/designs.sh   (ROWS, RUNS, WARMUP, SPEC; scripts/settings.sh)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 # folder|experiment|pipeline arguments added to the experiment's|what it is
@@ -25,6 +25,7 @@ rounds="$(mktemp -d)"
 trap 'rm -rf "$rounds"' EXIT
 
 commands=()
+round_floors=()
 for design in "${designs[@]}"; do
   IFS='|' read -r folder n added label <<< "$design"
   read -r -a added_args <<< "$added"
@@ -34,6 +35,7 @@ for design in "${designs[@]}"; do
   printf '%s\t%s\t%s\n' "$folder" "$label" "pipeline --experiment $n${added:+ $added}" >> "$dir/designs.tsv"
   commands+=(--prepare "rm -rf '$root/out/experiment-$n'" --command-name "$folder"
              "$(cat "$dir/$folder/timed-command")")
+  add_round_floors "$dir/$folder"
 done
 time_rounds "$rounds" "${commands[@]}"
 rm -rf "$root"/out/experiment-{26,27,28}
@@ -42,5 +44,5 @@ rm -rf "$root"/out/experiment-{26,27,28}
 for design in "${designs[@]}"; do
   "$results" summarize "$dir/${design%%|*}"
 done
-"$results" designs "$dir" --command "make designs ROWS=$ROWS RUNS=$RUNS WARMUP=$WARMUP FLOOR_RUNS=$FLOOR_RUNS${SPEC:+ SPEC=${SPEC#"$root"/}}"
+"$results" designs "$dir" --command "make designs ROWS=$ROWS RUNS=$RUNS WARMUP=$WARMUP${SPEC:+ SPEC=${SPEC#"$root"/}}"
 cat "$dir/README.md"

@@ -62,13 +62,25 @@ else
   timing=sequential
 fi
 
-say "floor: generation alone (--sink null) and encoding alone (--prebuilt --sink count), $FLOOR_RUNS runs each, interleaved"
 : > "$dir/floor-generation.jsonl"
 : > "$dir/floor-encoding.jsonl"
-for _ in $(seq "$FLOOR_RUNS"); do
-  "$bin" "${args[@]}" --rows "$ROWS" --sink null --json >> "$dir/floor-generation.jsonl"
-  "$bin" "${args[@]}" --rows "$ROWS" --prebuilt --sink count --json >> "$dir/floor-encoding.jsonl"
-done
+rm -f "$dir/floor-commands"
+if [ "$timing" = rotated ]; then
+  # The caller runs these once in each of its timed rounds (time_rounds), so that every run of
+  # the floor shares a round, and the host's spell, with one timed run.
+  say "floor: generation alone (--sink null) and encoding alone (--prebuilt --sink count), once in each of the $RUNS timed rounds"
+  floor_runs="$RUNS" floor_timing=rounds
+  printf '%s\n' \
+    "$timed --sink null --json >> '$dir/floor-generation.jsonl'" \
+    "$timed --prebuilt --sink count --json >> '$dir/floor-encoding.jsonl'" > "$dir/floor-commands"
+else
+  say "floor: generation alone (--sink null) and encoding alone (--prebuilt --sink count), $FLOOR_RUNS runs each, interleaved"
+  floor_runs="$FLOOR_RUNS" floor_timing=apart
+  for _ in $(seq "$FLOOR_RUNS"); do
+    "$bin" "${args[@]}" --rows "$ROWS" --sink null --json >> "$dir/floor-generation.jsonl"
+    "$bin" "${args[@]}" --rows "$ROWS" --prebuilt --sink count --json >> "$dir/floor-encoding.jsonl"
+  done
+fi
 
 say "heap: one untimed run with --count-allocations"
 "$bin" "${args[@]}" --rows "$ROWS" --count-allocations --json > "$dir/heap.json"
@@ -127,7 +139,8 @@ workload=contacts
 write_metadata "$dir" "$dir/gate.json" "
   \"command\": \"$(json_escape "$timed")\",
   \"rows\": $ROWS,
-  \"floor_runs\": $FLOOR_RUNS,
+  \"floor_runs\": $floor_runs,
+  \"floor_timing\": \"$floor_timing\",
   \"runs\": $RUNS,
   \"warmup\": $WARMUP,
   \"hyperfine\": \"$(json_escape "$("$hyperfine" --version)")\",

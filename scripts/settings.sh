@@ -16,7 +16,7 @@
 : "${BATCH:=}"                                # rows per batch
 : "${COMPRESSION:=none}"                      # the Parquet codec
 : "${SYNC:=end}"                              # end: fsync the files at the end; none: no fsync
-: "${FLOOR_RUNS:=3}"                          # runs of generation alone and of encoding alone
+: "${FLOOR_RUNS:=3}"                          # make experiment: runs of generation alone and of encoding alone (experiments and designs run them once per round)
 : "${CACHEGRIND_ROWS:=200000}"                # rows of the cachegrind run where hardware counters are missing (also make scaling); 0: none (make experiment, designs)
 : "${EXPERIMENTS:=}"                          # make experiments: the numbers to measure (empty: the whole catalog)
 : "${SPEC:=}"                                 # a spec file (SPEC.md, specs/) to generate instead of the contacts

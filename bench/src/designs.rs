@@ -63,6 +63,8 @@ pub struct Designs {
     pub warmup: u64,
     /// The designs, the reference first.
     pub designs: Vec<Design>,
+    /// How the first design's floor was run ([`crate::floor::Floor::method`]), if it was.
+    pub floor_method: Option<String>,
     /// The first design's metadata (machine, commit, dirty flag).
     pub metadata: serde_json::Value,
 }
@@ -178,6 +180,7 @@ impl Designs {
             rows: first.rows,
             rounds: first.times.len(),
             warmup: first.metadata["warmup"].as_u64().unwrap_or(0),
+            floor_method: first.floor.as_ref().map(|floor| floor.method()),
             designs,
             metadata: first.metadata,
         })
@@ -215,11 +218,12 @@ impl Designs {
         let _ = writeln!(
             text,
             "Ideal: the design's generation CPU (`--sink null`) plus its encoding CPU (`--prebuilt \
-             --sink count`) over the cores, medians of its floor runs. Peak RSS: one run under \
+             --sink count`) over the cores, medians of its floor runs: {}. Peak RSS: one run under \
              `/usr/bin/time`. Against the first: the median over the rounds of the \
              design's time over the first's, tested by the two-sided Wilcoxon signed-rank test \
              on the rounds' log ratios, p adjusted by Holm's method over the {} comparisons; \
              significant below {ALPHA}.\n",
+            self.floor_method.as_deref().unwrap_or("not measured"),
             self.designs.len() - 1
         );
         text.push_str(

@@ -22,11 +22,24 @@ pub struct Floor {
     /// `(generation_cpu_s + encoding_cpu_s) / cores`: the wall time with every core busy, no
     /// waiting, and no disk.
     pub ideal_wall_s: f64,
+    /// Each run's own ideal, `(generation + encoding CPU) / cores`, in run order.
+    #[serde(default)]
+    pub run_ideals_s: Vec<f64>,
+    /// Whether run `i` of each part ran in timed round `i` (`make experiments`, `make designs`),
+    /// so that it shares that round's spell of the host with timed run `i`.
+    #[serde(default)]
+    pub in_rounds: bool,
 }
 
 impl Floor {
-    /// The floor from the JSON report lines of the generation-only and the encoding-only runs.
-    pub fn from_reports(generation: &str, encoding: &str, cores: u32) -> Result<Self> {
+    /// The floor from the JSON report lines of the generation-only and the encoding-only runs;
+    /// `in_rounds` when run `i` of each ran in timed round `i`.
+    pub fn from_reports(
+        generation: &str,
+        encoding: &str,
+        cores: u32,
+        in_rounds: bool,
+    ) -> Result<Self> {
         let generation = cpu_seconds(generation).context("generation-only runs")?;
         let encoding = cpu_seconds(encoding).context("encoding-only runs")?;
         anyhow::ensure!(
@@ -37,13 +50,63 @@ impl Floor {
         );
         anyhow::ensure!(cores > 0, "0 cores");
         let (generation_cpu_s, encoding_cpu_s) = (median(&generation), median(&encoding));
+        let cores_f = f64::from(cores);
         Ok(Self {
             generation_cpu_s,
             encoding_cpu_s,
             runs: generation.len(),
             cores,
-            ideal_wall_s: (generation_cpu_s + encoding_cpu_s) / cores as f64,
+            ideal_wall_s: (generation_cpu_s + encoding_cpu_s) / cores_f,
+            run_ideals_s: generation
+                .iter()
+                .zip(&encoding)
+                .map(|(g, e)| (g + e) / cores_f)
+                .collect(),
+            in_rounds,
         })
+    }
+
+    /// How the floor was run and how wall / ideal follows from it, for a results README.
+    pub fn method(&self) -> String {
+        if self.in_rounds {
+            format!(
+                "one run of each part after every timed round ({} rounds); wall / ideal is the \
+                 median over the rounds of each round's wall time over that round's own ideal",
+                self.runs
+            )
+        } else {
+            format!(
+                "{} runs of each part, apart from the timed runs; wall / ideal is the median wall \
+                 time over the ideal of the median CPU times",
+                self.runs
+            )
+        }
+    }
+
+    /// Wall time over the ideal for timed runs taking `times` (median `median_wall_s`). With
+    /// the floor run in the timed rounds, the median of each round's wall time over that
+    /// round's own ideal: a slow spell then lengthens both sides of one ratio instead of only
+    /// the timed runs or only the floor. Otherwise the median wall time over the median ideal.
+    ///
+    /// # Errors
+    ///
+    /// A floor run in rounds with another number of runs than `times`.
+    pub fn wall_over_ideal(&self, times: &[f64], median_wall_s: f64) -> Result<f64> {
+        if !self.in_rounds {
+            return Ok(median_wall_s / self.ideal_wall_s);
+        }
+        anyhow::ensure!(
+            self.run_ideals_s.len() == times.len(),
+            "the floor ran in {} rounds, the timed runs in {}: rerun the experiments",
+            self.run_ideals_s.len(),
+            times.len()
+        );
+        let ratios: Vec<f64> = times
+            .iter()
+            .zip(&self.run_ideals_s)
+            .map(|(wall, ideal)| wall / ideal)
+            .collect();
+        Ok(median(&ratios))
     }
 }
 
@@ -99,19 +162,40 @@ mod tests {
     fn the_ideal_is_the_medians_cpu_over_the_cores() {
         let generation = "{\"cpu_s\":0.7}\n{\"cpu_s\":0.9}\n{\"cpu_s\":0.8}\n";
         let encoding = "{\"cpu_s\":1.0}\n{\"cpu_s\":1.2}\n\n{\"cpu_s\":1.1}\n";
-        let floor = Floor::from_reports(generation, encoding, 2).unwrap();
+        let floor = Floor::from_reports(generation, encoding, 2, false).unwrap();
         assert_eq!(floor.runs, 3);
         assert!((floor.generation_cpu_s - 0.8).abs() < 1e-12);
         assert!((floor.encoding_cpu_s - 1.1).abs() < 1e-12);
         assert!((floor.ideal_wall_s - 0.95).abs() < 1e-12);
+        assert_eq!(floor.run_ideals_s.len(), 3);
+        assert!((floor.run_ideals_s[1] - 1.05).abs() < 1e-12);
+        // Apart from the rounds: the median wall over the median ideal, whatever the runs.
+        let ratio = floor.wall_over_ideal(&[1.0, 2.0], 1.9).unwrap();
+        assert!((ratio - 2.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_floor_in_the_rounds_is_compared_round_by_round() {
+        // Round 2 ran in a slow spell: its floor and its timed run both took 50% longer.
+        let generation = "{\"cpu_s\":0.8}\n{\"cpu_s\":1.2}\n{\"cpu_s\":0.8}\n";
+        let encoding = "{\"cpu_s\":1.2}\n{\"cpu_s\":1.8}\n{\"cpu_s\":1.2}\n";
+        let floor = Floor::from_reports(generation, encoding, 2, true).unwrap();
+        let times = [1.1, 1.65, 1.1];
+        let ratio = floor.wall_over_ideal(&times, 1.1).unwrap();
+        assert!((ratio - 1.1).abs() < 1e-12, "{ratio}");
+        let err = floor
+            .wall_over_ideal(&times[..2], 1.1)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("3 rounds, the timed runs in 2"), "{err}");
     }
 
     #[test]
     fn unequal_or_incomplete_runs_are_refused() {
         let one = "{\"cpu_s\":1.0}\n";
-        assert!(Floor::from_reports(one, "", 2).is_err());
-        assert!(Floor::from_reports(one, "{\"cpu_s\":null}\n", 2).is_err());
-        assert!(Floor::from_reports(one, one, 0).is_err());
+        assert!(Floor::from_reports(one, "", 2, false).is_err());
+        assert!(Floor::from_reports(one, "{\"cpu_s\":null}\n", 2, false).is_err());
+        assert!(Floor::from_reports(one, one, 0, false).is_err());
     }
 
     #[test]

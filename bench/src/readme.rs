@@ -248,14 +248,15 @@ fn floor_table(text: &mut String, summaries: &[Summary]) {
         text,
         "## Floor and memory\n\n\
          The floor of each experiment is the CPU time its work needs, measured on the same binary \
-         and settings in two parts ({} runs each, medians): generation alone (`--sink null`) and \
+         and settings in two parts (medians): generation alone (`--sink null`) and \
          encoding alone (`--prebuilt --sink count`, batches built before the clock starts, no \
-         disk). Ideal = (generation + encoding CPU) / {} cores: the wall time if every core \
+         disk); {}. Ideal = (generation + encoding CPU) / {} cores: the wall time if every core \
          stayed busy, nothing waited and the disk cost nothing. CPU s and cores busy are \
          hyperfine's mean user + system time of the timed runs. Peak heap and bytes allocated \
          come from one extra run with `--count-allocations` (not timed); peak RSS from \
          `/usr/bin/time`.\n\n![floor](floor.png)\n",
-        first_floor.runs, first_floor.cores,
+        first_floor.method(),
+        first_floor.cores,
     );
     text.push_str("| N | experiment | median s | CPU s | cores busy | generation CPU s | encoding CPU s | ideal s | wall / ideal | peak RSS MiB | peak heap MiB | bytes allocated / row |\n");
     text.push_str("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -439,6 +440,6 @@ pub fn markdown(host: &str, summaries: &[Summary]) -> String {
         let _ = writeln!(text, "{targets}");
     }
     text.push_str("![ipc](ipc.png)\n\n![counters](counters.png)\n\n![boxplot](boxplot.png)\n\n");
-    text.push_str("Raw files per experiment: `hyperfine.json`, `perf-stat.csv`, `cachegrind.txt` (where hardware counters are missing), `gate.json`, `floor-generation.jsonl` and `floor-encoding.jsonl` (the floor runs' reports), `heap.json` (the `--count-allocations` run), `counters.json` (the `--counters` run) and `memory.csv` (memory-controller counts, where exposed), `metadata.json`; parsed into `summary.json`. Regenerate the charts and this page with `make trend`.\n");
+    text.push_str("Raw files per experiment: `hyperfine.json`, `perf-stat.csv`, `cachegrind.txt` (where hardware counters are missing), `gate.json`, `floor-generation.jsonl` and `floor-encoding.jsonl` (the floor runs' reports; `floor-commands`, their command lines where they ran in the timed rounds), `heap.json` (the `--count-allocations` run), `counters.json` (the `--counters` run) and `memory.csv` (memory-controller counts, where exposed), `metadata.json`; parsed into `summary.json`. Regenerate the charts and this page with `make trend`.\n");
     text
 }

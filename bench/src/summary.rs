@@ -164,7 +164,13 @@ impl Summary {
                 let cores = metadata["cores"]
                     .as_u64()
                     .context("metadata.json has no core count")? as u32;
-                Some(Floor::from_reports(&generation, &encoding, cores).context("floor")?)
+                let in_rounds = metadata["floor_timing"] == "rounds";
+                let floor = Floor::from_reports(&generation, &encoding, cores, in_rounds)
+                    .context("floor")?;
+                floor
+                    .wall_over_ideal(&timing.times, timing.median)
+                    .context("floor-generation.jsonl and floor-encoding.jsonl")?;
+                Some(floor)
             }
             _ => None,
         };
@@ -204,9 +210,11 @@ impl Summary {
         })
     }
 
-    /// Median wall time over the ideal wall time, when the floor was measured.
+    /// Wall time over the ideal wall time, when the floor was measured: round by round when
+    /// the floor ran in the timed rounds ([`Floor::wall_over_ideal`]).
     pub fn wall_over_ideal(&self) -> Option<f64> {
-        Some(self.median_s / self.floor.as_ref()?.ideal_wall_s)
+        let floor = self.floor.as_ref()?;
+        floor.wall_over_ideal(&self.times, self.median_s).ok()
     }
 
     /// Writes `summary.json` into `dir`.

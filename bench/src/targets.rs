@@ -54,8 +54,9 @@ fn obstacles(text: &mut String, best: &Summary, floor: &Floor, baseline: &Summar
         let _ = write!(
             text,
             " The floor's two parts took more CPU than the timed runs that do both ({work:.2} \
-             against {:.2} s): the floor ran in a slower spell of the host, so these figures \
-             overstate this run's encoding and generation.",
+             against {:.2} s): run apart, each part misses what the other leaves in the \
+             caches, or the floor ran in a slower spell of the host, so these figures overstate \
+             this run's encoding and generation.",
             cpu_s(best),
         );
     } else if extra > 0.0 {
@@ -105,11 +106,11 @@ pub fn section(summaries: &[Summary]) -> Option<String> {
         );
     }
     if let Some(ratio) = best.wall_over_ideal() {
-        // The ideal is a lower bound of the wall time; below it, the floor (timed apart, before
-        // the rounds) ran in a slower spell of the host than the rounds, and judges nothing.
+        // The ideal is a lower bound of the wall time; below it, the floor ran in a slower
+        // spell of the host than the timed runs (a floor timed apart from the rounds), or the
+        // two sides of the run shared caches better than either alone, and judges nothing.
         let judged = if ratio < 1.0 {
-            "**not judged**: below 1, the floor ran in a slower spell than the timed rounds; \
-             rerun"
+            "**not judged**: below 1, the floor took more CPU than the timed runs; rerun"
         } else {
             verdict(ratio <= WALL_OVER_IDEAL)
         };

@@ -60,6 +60,8 @@ pub fn summary(experiment: u32, slug: &str, center: f64, hardware: bool) -> Summ
             runs: 3,
             cores: 2,
             ideal_wall_s: 0.85,
+            run_ideals_s: vec![0.8, 0.85, 0.9],
+            in_rounds: false,
         }),
         heap: Some(Heap {
             peak_live_bytes: 30 << 20,
