@@ -117,9 +117,10 @@ JSON
 # (of the warm-up, and of the timed rounds) starts at command r, round-robin, so going first
 # costs every command alike, and the host's drift hits all of them alike instead of whichever
 # ran during a slow spell.
-# Commands in the global array round_floors (add_round_floors fills it) run once after every
-# timed round, round-robin too: the floors of scripts/experiment.sh with TIMING=later, each
-# appending its report to its folder, so that run r of a floor shares round r's spell.
+# The entries of the global array round_floors (add_round_floors fills it, one per experiment)
+# run once after every timed round, starting one experiment further each round too: the floors
+# of scripts/experiment.sh with TIMING=later, each appending its reports to its folder, so that
+# run r of a floor shares round r's spell. Callers that time no floors leave it unset.
 time_rounds() {
   local out="$1"; shift
   local commands=("$@") floors=(${round_floors[@]+"${round_floors[@]}"}) hyperfine round start
@@ -132,23 +133,20 @@ time_rounds() {
     "$hyperfine" --runs 1 --style basic "${commands[@]:start}" "${commands[@]:0:start}" > /dev/null
   done
   for round in $(seq "$RUNS"); do
-    echo "== round $round of $RUNS: each of $(( $# / 5 )) commands once${floors[0]+, then ${#floors[@]} floor runs}" >&2
+    echo "== round $round of $RUNS: each of $(( $# / 5 )) commands once${floors[0]+, then ${#floors[@]} floors}" >&2
     start=$(( (round - 1) % ($# / 5) * 5 ))
     "$hyperfine" --runs 1 --style basic --export-json "$out/round-$(printf '%04d' "$round").json" \
       "${commands[@]:start}" "${commands[@]:0:start}" > /dev/null
     [ "${#floors[@]}" -gt 0 ] || continue
     start=$(( (round - 1) % ${#floors[@]} ))
     for floor in "${floors[@]:start}" "${floors[@]:0:start}"; do
-      bash -c "$floor"
+      bash -ec "$floor"
     done
   done
 }
 
 # Adds the floor commands that scripts/experiment.sh (TIMING=later) left in folder $1 to
-# round_floors, for time_rounds to run in every timed round.
+# round_floors as one entry (its lines run in order), for time_rounds to run in every timed round.
 add_round_floors() {
-  local line
-  while IFS= read -r line; do
-    round_floors+=("$line")
-  done < "$1/floor-commands"
+  round_floors+=("$(cat "$1/floor-commands")")
 }

@@ -5,9 +5,11 @@
 # labelled cachegrind simulation where the hardware counters read <not supported>), metadata;
 # then summarizes and redraws the host's charts.
 # Usage: scripts/experiment.sh N   (settings from the environment; scripts/settings.sh lists them)
-# With TIMING=later the hyperfine step, the summary and the charts are left to the caller, which
-# times many experiments in interleaved rounds (scripts/experiments.sh); the command to time is
-# left in the folder's timed-command file.
+# With TIMING=later the hyperfine step, the floor, the summary and the charts are left to the
+# caller, which times many experiments in interleaved rounds (scripts/experiments.sh): the
+# command to time is left in the folder's timed-command file, and the floor's two commands, for
+# the caller to run once in each of its rounds (add_round_floors, time_rounds), in its
+# floor-commands file.
 # With a folder and arguments after N (scripts/designs.sh), the results go to that folder instead
 # of the catalog's, and the arguments are added to every pipeline command line.
 set -euo pipefail
@@ -70,9 +72,14 @@ if [ "$timing" = rotated ]; then
   # the floor shares a round, and the host's spell, with one timed run.
   say "floor: generation alone (--sink null) and encoding alone (--prebuilt --sink count), once in each of the $RUNS timed rounds"
   floor_runs="$RUNS" floor_timing=rounds
+  # Each word quoted for the shell that time_rounds hands the lines to.
+  printf -v run 'SHREDLAB_ALLOCATOR=%q ' "$SHREDLAB_ALLOCATOR"
+  printf -v words '%q ' "$bin" "${args[@]}" --rows "$ROWS"
+  printf -v generation_log '%q' "$dir/floor-generation.jsonl"
+  printf -v encoding_log '%q' "$dir/floor-encoding.jsonl"
   printf '%s\n' \
-    "$timed --sink null --json >> '$dir/floor-generation.jsonl'" \
-    "$timed --prebuilt --sink count --json >> '$dir/floor-encoding.jsonl'" > "$dir/floor-commands"
+    "$run$words--sink null --json >> $generation_log" \
+    "$run$words--prebuilt --sink count --json >> $encoding_log" > "$dir/floor-commands"
 else
   say "floor: generation alone (--sink null) and encoding alone (--prebuilt --sink count), $FLOOR_RUNS runs each, interleaved"
   floor_runs="$FLOOR_RUNS" floor_timing=apart

@@ -33,7 +33,8 @@ pub struct Design {
     pub cores_busy: f64,
     /// Generation CPU + encoding CPU over the cores (its floor runs), seconds.
     pub ideal_s: Option<f64>,
-    /// Median wall over ideal.
+    /// Wall over ideal ([`Summary::wall_over_ideal`]: round by round for a floor run in the
+    /// rounds).
     pub wall_over_ideal: Option<f64>,
     /// Peak resident memory of one run under `/usr/bin/time` (hyperfine's figure is the
     /// largest of every command it ran so far, so it cannot tell designs timed in one call

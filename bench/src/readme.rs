@@ -243,6 +243,24 @@ fn floor_table(text: &mut String, summaries: &[Summary]) {
     let Some(first_floor) = measured.iter().find_map(|s| s.floor.as_ref()) else {
         return;
     };
+    let methods = grouped(
+        measured
+            .iter()
+            .filter_map(|s| Some((s.floor.as_ref()?.method(), s.experiment))),
+    );
+    let methods = match methods.as_slice() {
+        [(method, _)] => format!("The floor's runs: {method}."),
+        _ => {
+            let parts: Vec<String> = methods
+                .iter()
+                .map(|(method, experiments)| format!("{}: {method}", numbers(experiments)))
+                .collect();
+            format!(
+                "The floor's runs were made in more than one way. {}.",
+                parts.join(". ")
+            )
+        }
+    };
     let mib = |bytes: u64| bytes as f64 / 1048576.0;
     let _ = writeln!(
         text,
@@ -250,12 +268,11 @@ fn floor_table(text: &mut String, summaries: &[Summary]) {
          The floor of each experiment is the CPU time its work needs, measured on the same binary \
          and settings in two parts (medians): generation alone (`--sink null`) and \
          encoding alone (`--prebuilt --sink count`, batches built before the clock starts, no \
-         disk); {}. Ideal = (generation + encoding CPU) / {} cores: the wall time if every core \
-         stayed busy, nothing waited and the disk cost nothing. CPU s and cores busy are \
-         hyperfine's mean user + system time of the timed runs. Peak heap and bytes allocated \
-         come from one extra run with `--count-allocations` (not timed); peak RSS from \
-         `/usr/bin/time`.\n\n![floor](floor.png)\n",
-        first_floor.method(),
+         disk). Ideal = (generation + encoding CPU) / {} cores: the wall time if every core \
+         stayed busy, nothing waited and the disk cost nothing. {methods} CPU s and cores \
+         busy are hyperfine's mean user + system time of the timed runs. Peak heap and bytes \
+         allocated come from one extra run with `--count-allocations` (not timed); peak RSS \
+         from `/usr/bin/time`.\n\n![floor](floor.png)\n",
         first_floor.cores,
     );
     text.push_str("| N | experiment | median s | CPU s | cores busy | generation CPU s | encoding CPU s | ideal s | wall / ideal | peak RSS MiB | peak heap MiB | bytes allocated / row |\n");
@@ -284,8 +301,7 @@ fn floor_table(text: &mut String, summaries: &[Summary]) {
 /// The commits the summaries were measured at, with their dirty flags: one line when they all
 /// agree, otherwise each with the experiments measured at it.
 fn builds(summaries: &[Summary]) -> String {
-    let mut builds: Vec<(String, Vec<u32>)> = Vec::new();
-    for s in summaries {
+    let builds = grouped(summaries.iter().map(|s| {
         let build = format!(
             "`{}`{}",
             metadata(s, "commit"),
@@ -295,22 +311,34 @@ fn builds(summaries: &[Summary]) -> String {
                 ""
             }
         );
-        match builds.iter_mut().find(|(b, _)| *b == build) {
-            Some((_, experiments)) => experiments.push(s.experiment),
-            None => builds.push((build, vec![s.experiment])),
-        }
-    }
+        (build, s.experiment)
+    }));
     if let [(build, _)] = builds.as_slice() {
         return format!("Commit {build}");
     }
     let parts: Vec<String> = builds
         .iter()
-        .map(|(build, experiments)| {
-            let numbers: Vec<String> = experiments.iter().map(|n| format!("{n:02}")).collect();
-            format!("{build} for {}", numbers.join(", "))
-        })
+        .map(|(build, experiments)| format!("{build} for {}", numbers(experiments)))
         .collect();
     format!("Measured at several commits: {}", parts.join("; "))
+}
+
+/// The experiments of each distinct key, keys in order of first appearance.
+fn grouped(keyed: impl Iterator<Item = (String, u32)>) -> Vec<(String, Vec<u32>)> {
+    let mut groups: Vec<(String, Vec<u32>)> = Vec::new();
+    for (key, experiment) in keyed {
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, experiments)) => experiments.push(experiment),
+            None => groups.push((key, vec![experiment])),
+        }
+    }
+    groups
+}
+
+/// Experiment numbers as the tables print them: `00, 26, 28`.
+fn numbers(experiments: &[u32]) -> String {
+    let numbers: Vec<String> = experiments.iter().map(|n| format!("{n:02}")).collect();
+    numbers.join(", ")
 }
 
 /// How the timed runs were made: interleaved rounds or one experiment after another.

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::floor::{Floor, Heap};
+use crate::floor::{Floor, FloorTiming, Heap};
 use crate::parse::cachegrind::Cachegrind;
 use crate::parse::hyperfine;
 use crate::parse::perf_stat::PerfStat;
@@ -164,9 +164,11 @@ impl Summary {
                 let cores = metadata["cores"]
                     .as_u64()
                     .context("metadata.json has no core count")? as u32;
-                let in_rounds = metadata["floor_timing"] == "rounds";
-                let floor = Floor::from_reports(&generation, &encoding, cores, in_rounds)
+                let floor_timing = FloorTiming::from_metadata(&metadata);
+                let floor = Floor::from_reports(&generation, &encoding, cores, floor_timing)
                     .context("floor")?;
+                // A floor that cannot be paired with the rounds is refused here, once, so
+                // that every table can read its ratio without asking again.
                 floor
                     .wall_over_ideal(&timing.times, timing.median)
                     .context("floor-generation.jsonl and floor-encoding.jsonl")?;
@@ -211,7 +213,8 @@ impl Summary {
     }
 
     /// Wall time over the ideal wall time, when the floor was measured: round by round when
-    /// the floor ran in the timed rounds ([`Floor::wall_over_ideal`]).
+    /// the floor ran in the timed rounds ([`Floor::wall_over_ideal`]). `None` too for a floor
+    /// that cannot be paired with the rounds, which [`Summary::from_dir`] already refused.
     pub fn wall_over_ideal(&self) -> Option<f64> {
         let floor = self.floor.as_ref()?;
         floor.wall_over_ideal(&self.times, self.median_s).ok()

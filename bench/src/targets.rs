@@ -63,7 +63,7 @@ fn obstacles(text: &mut String, best: &Summary, floor: &Floor, baseline: &Summar
         let _ = write!(
             text,
             " The timed runs spend {:.2} CPU s against the {work:.2} of the floor's two parts \
-             measured apart: {extra:.2} s that neither part contains, writing the file \
+             measured alone: {extra:.2} s that neither part contains, writing the file \
              through the kernel (the encoding floor writes none) and the two sides running \
              at once on shared caches.",
             cpu_s(best),
@@ -110,7 +110,8 @@ pub fn section(summaries: &[Summary]) -> Option<String> {
         // spell of the host than the timed runs (a floor timed apart from the rounds), or the
         // two sides of the run shared caches better than either alone, and judges nothing.
         let judged = if ratio < 1.0 {
-            "**not judged**: below 1, the floor took more CPU than the timed runs; rerun"
+            "**not judged**: below 1, the floor's parts took more CPU alone than the timed \
+             runs took for both"
         } else {
             verdict(ratio <= WALL_OVER_IDEAL)
         };

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use shredlab_bench::charts;
-use shredlab_bench::floor::Floor;
+use shredlab_bench::floor::{Floor, FloorTiming};
 use shredlab_bench::phases::Phases;
 use shredlab_bench::readme;
 use shredlab_bench::summary::Summary;
@@ -148,8 +148,8 @@ fn the_readme_has_the_role_table_and_the_chart_is_drawn() {
         runs: 3,
         cores: 2,
         ideal_wall_s: 0.2,
-        run_ideals_s: vec![0.2; 3],
-        in_rounds: false,
+        timing: FloorTiming::Apart,
+        round_ideals_s: Vec::new(),
     });
     let text = readme::markdown("metal", &[with_floor]);
     let roles_section = text.split("## CPU by role").nth(1).unwrap();

@@ -153,7 +153,7 @@ fn targets_judge_the_fastest_experiment_against_00_and_20() {
     let text = targets::section(&run).unwrap();
     assert!(
         text.contains(
-            "spend 2.00 CPU s against the 1.70 of the floor's two parts measured apart: 0.30 s that neither part contains"
+            "spend 2.00 CPU s against the 1.70 of the floor's two parts measured alone: 0.30 s that neither part contains"
         ),
         "{text}"
     );

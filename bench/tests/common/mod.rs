@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use shredlab_bench::floor::{Floor, Heap};
+use shredlab_bench::floor::{Floor, FloorTiming, Heap};
 use shredlab_bench::parse::cachegrind::Cachegrind;
 use shredlab_bench::parse::perf_stat::PerfStat;
 use shredlab_bench::summary::{Counters, Simulated, Summary};
@@ -60,8 +60,8 @@ pub fn summary(experiment: u32, slug: &str, center: f64, hardware: bool) -> Summ
             runs: 3,
             cores: 2,
             ideal_wall_s: 0.85,
-            run_ideals_s: vec![0.8, 0.85, 0.9],
-            in_rounds: false,
+            timing: FloorTiming::Apart,
+            round_ideals_s: Vec::new(),
         }),
         heap: Some(Heap {
             peak_live_bytes: 30 << 20,
