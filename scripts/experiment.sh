@@ -66,26 +66,25 @@ fi
 
 : > "$dir/floor-generation.jsonl"
 : > "$dir/floor-encoding.jsonl"
-rm -f "$dir/floor-commands"
+# The floor's two runs, each appending its report, every word quoted for the shell that runs
+# the lines (here, or the caller's time_rounds).
+printf -v run 'SHREDLAB_ALLOCATOR=%q ' "$SHREDLAB_ALLOCATOR"
+printf -v words '%q ' "$bin" "${args[@]}" --rows "$ROWS"
+printf -v generation_log '%q' "$dir/floor-generation.jsonl"
+printf -v encoding_log '%q' "$dir/floor-encoding.jsonl"
+printf '%s\n' \
+  "$run$words--sink null --json >> $generation_log" \
+  "$run$words--prebuilt --sink count --json >> $encoding_log" > "$dir/floor-commands"
 if [ "$timing" = rotated ]; then
-  # The caller runs these once in each of its timed rounds (time_rounds), so that every run of
+  # The caller runs them once in each of its timed rounds (time_rounds), so that every run of
   # the floor shares a round, and the host's spell, with one timed run.
   say "floor: generation alone (--sink null) and encoding alone (--prebuilt --sink count), once in each of the $RUNS timed rounds"
   floor_runs="$RUNS" floor_timing=rounds
-  # Each word quoted for the shell that time_rounds hands the lines to.
-  printf -v run 'SHREDLAB_ALLOCATOR=%q ' "$SHREDLAB_ALLOCATOR"
-  printf -v words '%q ' "$bin" "${args[@]}" --rows "$ROWS"
-  printf -v generation_log '%q' "$dir/floor-generation.jsonl"
-  printf -v encoding_log '%q' "$dir/floor-encoding.jsonl"
-  printf '%s\n' \
-    "$run$words--sink null --json >> $generation_log" \
-    "$run$words--prebuilt --sink count --json >> $encoding_log" > "$dir/floor-commands"
 else
   say "floor: generation alone (--sink null) and encoding alone (--prebuilt --sink count), $FLOOR_RUNS runs each, interleaved"
   floor_runs="$FLOOR_RUNS" floor_timing=apart
   for _ in $(seq "$FLOOR_RUNS"); do
-    "$bin" "${args[@]}" --rows "$ROWS" --sink null --json >> "$dir/floor-generation.jsonl"
-    "$bin" "${args[@]}" --rows "$ROWS" --prebuilt --sink count --json >> "$dir/floor-encoding.jsonl"
+    bash -ec "$(cat "$dir/floor-commands")"
   done
 fi
 

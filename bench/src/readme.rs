@@ -468,6 +468,6 @@ pub fn markdown(host: &str, summaries: &[Summary]) -> String {
         let _ = writeln!(text, "{targets}");
     }
     text.push_str("![ipc](ipc.png)\n\n![counters](counters.png)\n\n![boxplot](boxplot.png)\n\n");
-    text.push_str("Raw files per experiment: `hyperfine.json`, `perf-stat.csv`, `cachegrind.txt` (where hardware counters are missing), `gate.json`, `floor-generation.jsonl` and `floor-encoding.jsonl` (the floor runs' reports; `floor-commands`, their command lines where they ran in the timed rounds), `heap.json` (the `--count-allocations` run), `counters.json` (the `--counters` run) and `memory.csv` (memory-controller counts, where exposed), `metadata.json`; parsed into `summary.json`. Regenerate the charts and this page with `make trend`.\n");
+    text.push_str("Raw files per experiment: `hyperfine.json`, `perf-stat.csv`, `cachegrind.txt` (where hardware counters are missing), `gate.json`, `floor-generation.jsonl` and `floor-encoding.jsonl` (the floor runs' reports; `floor-commands`, their command lines), `heap.json` (the `--count-allocations` run), `counters.json` (the `--counters` run) and `memory.csv` (memory-controller counts, where exposed), `metadata.json`; parsed into `summary.json`. Regenerate the charts and this page with `make trend`.\n");
     text
 }
