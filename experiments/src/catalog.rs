@@ -116,6 +116,8 @@ impl Optimization {
                 &[NoRowStructs]
             }
             GuidedNameRanks | LookedUpSmallWeights | BitGuidedRanks => &[PrecomputedSampling],
+            // Built into the bit-guided sampler, the one the catalog uses from 26 on.
+            ScalarRowSeeds => &[PrecomputedSampling, BitGuidedRanks],
             // Only persistent builders can take spent buffers back.
             RecyclingChannel => &[ThreadLocalBuilders],
             _ => &[],
@@ -490,6 +492,12 @@ catalog! {
     32 reverts DirectWrites "page-cache-writes" {
         summary: "revert of 31: on this machine direct writes cost the workers 3% of wall time at the same CPU; 30's writes through the page cache",
         changes: "back to 30's writes through the page cache with early writeback. 31 was 3.0% slower than 30 in 30 paired rounds (results/vm/ab-direct-writes, p=0.0001) at the same CPU, and kept fewer cores busy (1.86 against 32's 1.93 in the same rounds, results/vm/README.md). Its profile (results/vm/profile/31-direct-writes) shows the kernel's system calls down from 7.2% of the CPU (28's profile) to 2.0%, but every byte is still copied once, now by the writing thread into the aligned buffer instead of by the kernel into a cache page, and page faults rose from 0.9% to 3.4%. 31 stays in the catalog (--enable direct-writes) for machines where writeback through the page cache costs more: measure it there with make ab",
+        study: None,
+    },
+    /// Each row's four seed words computed in general registers, not packed into vector lanes.
+    33 adds ScalarRowSeeds "scalar-row-seeds" on contacts {
+        summary: "each row's generator seeded in general registers: the compiler had packed the four SplitMix64 words into SSE2 lanes, where every 64-bit multiply takes three (identical draws)",
+        changes: "every row starts its own xoshiro256++ generator from four SplitMix64 words, two 64-bit multiplies each. Written as one map over the four words, the compiler packs them into two SSE2 registers, and x86-64's baseline vector instructions have no 64-bit multiply: each multiply, two words at a time, becomes three 32-bit multiplies (pmuludq), two shifts and two adds, 65 vector instructions per row in 32's build (objdump of BuilderMaker::make). Here each word's input passes through std::hint::black_box (shredlab_generator::rng::ScalarSeeding), which keeps the four computations apart: 8 scalar multiplies (imul) and a store and a load per word. The words, and so the data, are the same. Its generation CPU (--sink null) is in the floor table of results/vm/README.md",
         study: None,
     },
 }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
+use shredlab_generator::rng::{RowSeeding, ScalarSeeding};
 use shredlab_generator::text::{
     DirectDigits, DirectName, FreshName, FreshNumber, InternedName, NameInterner, NameText,
     NumberText, ReusedNameBuffer, ReusedNumberBuffer,
@@ -44,6 +45,7 @@ pub struct ContactSource {
     shared_precomputed: Arc<PrecomputedSampler>,
     shared_guided: Arc<PrecomputedSampler<GuidedIndex>>,
     shared_bit_guided: Arc<PrecomputedSampler<BitGuidedIndex>>,
+    shared_scalar_seeded: Arc<PrecomputedSampler<BitGuidedIndex, ScalarSeeding>>,
     interner: Arc<NameInterner>,
 }
 
@@ -60,6 +62,7 @@ impl ContactSource {
             shared_precomputed: Arc::new(precomputed(skew.clone(), lookups)?),
             shared_guided: Arc::new(precomputed(skew.clone(), lookups)?),
             shared_bit_guided: Arc::new(precomputed(skew.clone(), lookups)?),
+            shared_scalar_seeded: Arc::new(precomputed(skew.clone(), lookups)?),
             interner: Arc::default(),
             seed,
             skew,
@@ -71,8 +74,9 @@ impl ContactSource {
         self.optimizations.has(o)
     }
 
-    /// A precomputed sampler of this source's skew, searching name ranks with `R`.
-    fn precomputed<R: RankTable>(&self) -> PrecomputedSampler<R> {
+    /// A precomputed sampler of this source's skew, searching name ranks with `R` and seeding
+    /// rows with `K`.
+    fn precomputed<R: RankTable, K: RowSeeding>(&self) -> PrecomputedSampler<R, K> {
         precomputed(
             self.skew.clone(),
             self.on(Optimization::LookedUpSmallWeights),
@@ -174,7 +178,10 @@ impl BatchSource for ContactSource {
 
     fn maker(&self) -> Box<dyn BatchMaker + '_> {
         let precomputed = self.on(Optimization::PrecomputedSampling);
-        if precomputed && self.on(Optimization::BitGuidedRanks) {
+        if precomputed && self.on(Optimization::ScalarRowSeeds) {
+            let sampler = self.sampler(&self.shared_scalar_seeded, || self.precomputed());
+            self.with_sampler(sampler)
+        } else if precomputed && self.on(Optimization::BitGuidedRanks) {
             let sampler = self.sampler(&self.shared_bit_guided, || self.precomputed());
             self.with_sampler(sampler)
         } else if precomputed && self.on(Optimization::GuidedNameRanks) {
@@ -193,12 +200,12 @@ impl BatchSource for ContactSource {
     }
 }
 
-/// A precomputed sampler searching name ranks with `R`, its small weights looked up in tables
-/// when `lookups` is on.
-fn precomputed<R: RankTable>(
+/// A precomputed sampler searching name ranks with `R` and seeding rows with `K`, its small
+/// weights looked up in tables when `lookups` is on.
+fn precomputed<R: RankTable, K: RowSeeding>(
     skew: SkewConfig,
     lookups: bool,
-) -> Result<PrecomputedSampler<R>, ConfigError> {
+) -> Result<PrecomputedSampler<R, K>, ConfigError> {
     if lookups {
         PrecomputedSampler::try_with_lookups(skew)
     } else {

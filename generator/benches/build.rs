@@ -1,7 +1,7 @@
-//! Generation speed of the fast path, per stage: one row's random stream, name ranks, and whole
-//! batches as experiments 15 and 26 build them (guide-table ranks, names and digits written
-//! straight into the column buffers, buffers recycled; 26 with bit-guided ranks and looked-up
-//! small weights). Run with `cargo bench -p shredlab-generator`.
+//! Generation speed of the fast path, per stage: one row's random stream (seeded as 32 and as
+//! 33 seed it), name ranks, and whole batches as experiments 15 and 26 build them (guide-table
+//! ranks, names and digits written straight into the column buffers, buffers recycled; 26 with
+//! bit-guided ranks and looked-up small weights). Run with `cargo bench -p shredlab-generator`.
 // criterion_group! generates a public function that cannot carry a doc comment.
 #![allow(missing_docs)]
 
@@ -10,7 +10,7 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rand::distr::weighted::WeightedIndex;
 use rand::Rng;
-use shredlab_generator::rng::row_rng;
+use shredlab_generator::rng::{row_rng, RowSeeding, ScalarSeeding};
 use shredlab_generator::text::{DirectDigits, DirectName};
 use shredlab_generator::{
     BitGuidedIndex, ContactBatchBuilder, ContactGenerator, ContactSampler, GuidedIndex,
@@ -24,6 +24,13 @@ fn row_streams(c: &mut Criterion) {
     group.throughput(Throughput::Elements(ROWS));
     group.bench_function("seed", |b| {
         b.iter(|| (0..ROWS).fold(0u64, |acc, row| acc ^ row_rng(42, row).next_u64()))
+    });
+    group.bench_function("seed_scalar", |b| {
+        b.iter(|| {
+            (0..ROWS).fold(0u64, |acc, row| {
+                acc ^ ScalarSeeding::row_rng(42, row).next_u64()
+            })
+        })
     });
     group.finish();
 }

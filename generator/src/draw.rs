@@ -4,7 +4,6 @@
 use std::ops::Range;
 
 use crate::contact::PhoneType;
-use crate::rng::row_rng;
 use crate::sampler::ContactSampler;
 
 /// Receives a contact's attributes, in row order, as they are drawn.
@@ -29,7 +28,7 @@ where
 {
     let stride = u64::from(sampler.skew().max_phones);
     for row in rows {
-        let mut rng = row_rng(seed, row);
+        let mut rng = sampler.row_rng(seed, row);
         if sampler.name_is_null(&mut rng) {
             sink.null_name();
         } else {

@@ -5,6 +5,7 @@
 //! distribution object at each draw, as generic data generators do (the baseline);
 //! [`PrecomputedSampler`] builds them once.
 
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 use rand::distr::weighted::WeightedIndex;
@@ -14,13 +15,18 @@ use crate::config::{ConfigError, SkewConfig};
 use crate::contact::{PhoneShape, PhoneType};
 use crate::lookup::SmallWeights;
 use crate::ranks::RankTable;
-use crate::rng::RowRng;
+use crate::rng::{row_rng, PackedSeeding, RowRng, RowSeeding};
 use crate::vocab;
 
 /// Draws each attribute of a contact from a row's random stream.
 pub trait ContactSampler: Sync {
     /// The configuration the sampler draws from.
     fn skew(&self) -> &SkewConfig;
+    /// The random stream of `row` under `seed`: always [`row_rng`]'s, however it is seeded.
+    #[inline]
+    fn row_rng(&self, seed: u64, row: u64) -> RowRng {
+        row_rng(seed, row)
+    }
     /// Whether the contact's name is NULL.
     fn name_is_null(&self, rng: &mut RowRng) -> bool;
     /// A first name, by Zipf rank.
@@ -130,9 +136,12 @@ impl ContactSampler for PerCallSampler {
 }
 
 /// Builds every distribution once: the lightweight sampling of optimization 06. `R` chooses how
-/// name ranks are searched ([`crate::GuidedIndex`] for a guide table).
+/// name ranks are searched ([`crate::GuidedIndex`] for a guide table), `K` how each row's
+/// stream is seeded ([`crate::rng::ScalarSeeding`] to keep it out of vector registers); neither
+/// changes what is drawn.
 #[derive(Debug, Clone)]
-pub struct PrecomputedSampler<R = WeightedIndex<f64>> {
+pub struct PrecomputedSampler<R = WeightedIndex<f64>, K = PackedSeeding> {
+    seeding: PhantomData<K>,
     skew: SkewConfig,
     names: Arc<NameTables<R>>,
     name_null: SmallWeights,
@@ -149,7 +158,7 @@ impl PrecomputedSampler {
     }
 }
 
-impl<R: RankTable> PrecomputedSampler<R> {
+impl<R: RankTable, K: RowSeeding> PrecomputedSampler<R, K> {
     /// A sampler for a validated configuration, searching name ranks with `R`.
     pub fn try_with_ranks(skew: SkewConfig) -> Result<Self, ConfigError> {
         Self::try_with(skew, SmallWeights::search)
@@ -171,6 +180,7 @@ impl<R: RankTable> PrecomputedSampler<R> {
             small(weights).expect("weights were validated by SkewConfig::validate")
         };
         Ok(Self {
+            seeding: PhantomData,
             names: Arc::new(NameTables::new(skew.name_zipf_exponent)?),
             name_null: table(&[100 - null, null]),
             phone_count: table(&skew.phone_count_weights),
@@ -182,9 +192,14 @@ impl<R: RankTable> PrecomputedSampler<R> {
     }
 }
 
-impl<R: RankTable> ContactSampler for PrecomputedSampler<R> {
+impl<R: RankTable, K: RowSeeding> ContactSampler for PrecomputedSampler<R, K> {
     fn skew(&self) -> &SkewConfig {
         &self.skew
+    }
+
+    #[inline]
+    fn row_rng(&self, seed: u64, row: u64) -> RowRng {
+        K::row_rng(seed, row)
     }
 
     #[inline]
@@ -224,6 +239,11 @@ impl<R: RankTable> ContactSampler for PrecomputedSampler<R> {
 impl<S: ContactSampler + Send + ?Sized> ContactSampler for Arc<S> {
     fn skew(&self) -> &SkewConfig {
         (**self).skew()
+    }
+
+    #[inline]
+    fn row_rng(&self, seed: u64, row: u64) -> RowRng {
+        (**self).row_rng(seed, row)
     }
 
     #[inline]
