@@ -54,13 +54,6 @@ fn main() -> ExitCode {
 fn run(cli: &Cli) -> Result<RunReport, PipelineError> {
     alloc::check_variable()?;
     let config = resolve(&cli.request())?;
-    for inert in config.optimizations.inert() {
-        let needs: Vec<_> = inert.needs().iter().map(|o| o.slug()).collect();
-        eprintln!(
-            "warning: {inert} changes nothing without {}: enable it too",
-            needs.join(", ")
-        );
-    }
     let allocator = config.allocator();
     alloc::ensure(allocator, config.count_allocations).map_err(|source| {
         PipelineError::Restart {
@@ -68,6 +61,14 @@ fn run(cli: &Cli) -> Result<RunReport, PipelineError> {
             source,
         }
     })?;
+    // Warned after the restart on another allocator, so that the user reads it once.
+    for inert in config.optimizations.inert() {
+        let needs: Vec<_> = inert.needs().iter().map(|o| o.slug()).collect();
+        eprintln!(
+            "warning: {inert} changes nothing without {}: enable it too",
+            needs.join(", ")
+        );
+    }
     signals::install().map_err(|source| PipelineError::SignalHandlers { source })?;
     let progress = progress_bar(cli.rows, cli.quiet);
     match config.sink {

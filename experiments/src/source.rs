@@ -45,7 +45,7 @@ pub struct ContactSource {
     shared_precomputed: Arc<PrecomputedSampler>,
     shared_guided: Arc<PrecomputedSampler<GuidedIndex>>,
     shared_bit_guided: Arc<PrecomputedSampler<BitGuidedIndex>>,
-    shared_scalar_seeded: Arc<PrecomputedSampler<BitGuidedIndex, ScalarSeeding>>,
+    shared_bit_guided_scalar_seeded: Arc<PrecomputedSampler<BitGuidedIndex, ScalarSeeding>>,
     interner: Arc<NameInterner>,
 }
 
@@ -62,7 +62,7 @@ impl ContactSource {
             shared_precomputed: Arc::new(precomputed(skew.clone(), lookups)?),
             shared_guided: Arc::new(precomputed(skew.clone(), lookups)?),
             shared_bit_guided: Arc::new(precomputed(skew.clone(), lookups)?),
-            shared_scalar_seeded: Arc::new(precomputed(skew.clone(), lookups)?),
+            shared_bit_guided_scalar_seeded: Arc::new(precomputed(skew.clone(), lookups)?),
             interner: Arc::default(),
             seed,
             skew,
@@ -75,8 +75,8 @@ impl ContactSource {
     }
 
     /// A precomputed sampler of this source's skew, searching name ranks with `R` and seeding
-    /// rows with `K`.
-    fn precomputed<R: RankTable, K: RowSeeding>(&self) -> PrecomputedSampler<R, K> {
+    /// rows with `Seeding`.
+    fn precomputed<R: RankTable, Seeding: RowSeeding>(&self) -> PrecomputedSampler<R, Seeding> {
         precomputed(
             self.skew.clone(),
             self.on(Optimization::LookedUpSmallWeights),
@@ -178,12 +178,14 @@ impl BatchSource for ContactSource {
 
     fn maker(&self) -> Box<dyn BatchMaker + '_> {
         let precomputed = self.on(Optimization::PrecomputedSampling);
-        if precomputed && self.on(Optimization::ScalarRowSeeds) {
-            let sampler = self.sampler(&self.shared_scalar_seeded, || self.precomputed());
-            self.with_sampler(sampler)
-        } else if precomputed && self.on(Optimization::BitGuidedRanks) {
-            let sampler = self.sampler(&self.shared_bit_guided, || self.precomputed());
-            self.with_sampler(sampler)
+        if precomputed && self.on(Optimization::BitGuidedRanks) {
+            if self.on(Optimization::ScalarRowSeeds) {
+                let shared = &self.shared_bit_guided_scalar_seeded;
+                self.with_sampler(self.sampler(shared, || self.precomputed()))
+            } else {
+                let sampler = self.sampler(&self.shared_bit_guided, || self.precomputed());
+                self.with_sampler(sampler)
+            }
         } else if precomputed && self.on(Optimization::GuidedNameRanks) {
             let sampler = self.sampler(&self.shared_guided, || self.precomputed());
             self.with_sampler(sampler)
@@ -200,12 +202,12 @@ impl BatchSource for ContactSource {
     }
 }
 
-/// A precomputed sampler searching name ranks with `R` and seeding rows with `K`, its small
-/// weights looked up in tables when `lookups` is on.
-fn precomputed<R: RankTable, K: RowSeeding>(
+/// A precomputed sampler searching name ranks with `R` and seeding rows with `Seeding`, its
+/// small weights looked up in tables when `lookups` is on.
+fn precomputed<R: RankTable, Seeding: RowSeeding>(
     skew: SkewConfig,
     lookups: bool,
-) -> Result<PrecomputedSampler<R, K>, ConfigError> {
+) -> Result<PrecomputedSampler<R, Seeding>, ConfigError> {
     if lookups {
         PrecomputedSampler::try_with_lookups(skew)
     } else {

@@ -84,3 +84,28 @@ fn the_variable_takes_the_documented_names() {
         );
     }
 }
+
+/// A warning about the command line is printed once, by the process that runs after the
+/// restart on the experiment's allocator, not also by the one it replaces.
+#[test]
+fn a_restart_on_another_allocator_warns_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = pipeline_command()
+        .env_remove("SHREDLAB_ALLOCATOR")
+        .args([
+            "-e",
+            "33",
+            "--disable",
+            "bit-guided-ranks",
+            "-n",
+            "1000",
+            "--quiet",
+        ])
+        .args(["-o", dir.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let warning = "warning: scalar-row-seeds changes nothing without";
+    assert_eq!(stderr.matches(warning).count(), 1, "{stderr}");
+}

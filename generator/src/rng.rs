@@ -31,7 +31,7 @@ pub(crate) fn splitmix(mut z: u64) -> u64 {
 
 /// The random generator of one row: xoshiro256++ (Blackman and Vigna), the algorithm and output
 /// of `rand_xoshiro::Xoshiro256PlusPlus`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct RowRng {
     s: [u64; 4],
 }
@@ -60,7 +60,7 @@ impl RowRng {
         // Consecutive SplitMix64 states differ and its output is a bijection, so at most one
         // word is zero: the all-zero state, xoshiro's one forbidden state, cannot occur.
         Self {
-            s: [0, 1, 2, 3].map(|k: u64| splitmix(key.wrapping_add(k.wrapping_mul(GOLDEN)))),
+            s: [0, 1, 2, 3].map(|k| splitmix(splitmix_state(key, k))),
         }
     }
 
@@ -70,7 +70,7 @@ impl RowRng {
     /// registers. The words, and so the stream, are the same.
     #[inline]
     fn from_key_scalar(key: u64) -> Self {
-        let word = |k: u64| splitmix(black_box(key.wrapping_add(k.wrapping_mul(GOLDEN))));
+        let word = |k| splitmix(black_box(splitmix_state(key, k)));
         Self {
             s: [word(0), word(1), word(2), word(3)],
         }
@@ -97,10 +97,22 @@ impl TryRng for RowRng {
     }
 }
 
+/// SplitMix64's state before its output `k` (0-based), started at `key`.
+#[inline]
+fn splitmix_state(key: u64, k: u64) -> u64 {
+    key.wrapping_add(k.wrapping_mul(GOLDEN))
+}
+
+/// The key the generator of `row` under `seed` is seeded from.
+#[inline]
+fn row_key(seed: u64, row: u64) -> u64 {
+    seed ^ row.wrapping_mul(GOLDEN)
+}
+
 /// The generator for `row` under `seed`.
 #[inline]
 pub fn row_rng(seed: u64, row: u64) -> RowRng {
-    RowRng::from_key(seed ^ row.wrapping_mul(GOLDEN))
+    RowRng::from_key(row_key(seed, row))
 }
 
 /// How a row's generator is seeded. Every implementation gives [`row_rng`]'s generator, so the
@@ -112,9 +124,9 @@ pub trait RowSeeding: Send + Sync + 'static {
 }
 
 /// [`row_rng`] itself: the four state words as one `map` over their indices. On x86-64's
-/// baseline target the compiler packs the four SplitMix64 computations into two SSE2
-/// registers, which have no 64-bit multiply: each multiply, two words at a time, becomes three
-/// 32-bit multiplies, two shifts and two adds (65 vector instructions per row).
+/// baseline target, rustc 1.95 packs the four SplitMix64 computations into two SSE2 registers,
+/// which have no 64-bit multiply: each multiply, two words at a time, becomes three 32-bit
+/// multiplies, two shifts and two adds.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PackedSeeding;
 
@@ -126,16 +138,16 @@ impl RowSeeding for PackedSeeding {
 }
 
 /// Each state word computed on its own, in general registers, where a 64-bit multiply is one
-/// instruction: eight multiplies and a store and a load per word (which keep the words out of
-/// vector lanes) instead of [`PackedSeeding`]'s 65 vector instructions (experiment 33). On a
-/// target with a 64-bit vector multiply (AVX-512DQ) the packed form may win instead.
+/// instruction: two multiplies per word, eight in all, and a store and a load per word, which
+/// keep the words out of vector lanes (experiment 33). On a target with a 64-bit vector
+/// multiply (AVX-512DQ) the packed form may win instead.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ScalarSeeding;
 
 impl RowSeeding for ScalarSeeding {
     #[inline]
     fn row_rng(seed: u64, row: u64) -> RowRng {
-        RowRng::from_key_scalar(seed ^ row.wrapping_mul(GOLDEN))
+        RowRng::from_key_scalar(row_key(seed, row))
     }
 }
 
@@ -183,9 +195,15 @@ mod tests {
     fn every_seeding_gives_row_rngs_generator() {
         for seed in [0, 7, 42, u64::MAX] {
             for row in (0..10_000).chain([1 << 40, u64::MAX - 1, u64::MAX]) {
-                let expected = row_rng(seed, row);
-                assert_eq!(PackedSeeding::row_rng(seed, row), expected);
-                assert_eq!(ScalarSeeding::row_rng(seed, row), expected, "{seed} {row}");
+                // Four outputs: xoshiro256++'s whole state.
+                let words = |mut rng: RowRng| [(); 4].map(|()| rng.next_u64());
+                let expected = words(row_rng(seed, row));
+                assert_eq!(words(PackedSeeding::row_rng(seed, row)), expected);
+                assert_eq!(
+                    words(ScalarSeeding::row_rng(seed, row)),
+                    expected,
+                    "{seed} {row}"
+                );
             }
         }
     }

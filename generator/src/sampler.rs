@@ -136,12 +136,12 @@ impl ContactSampler for PerCallSampler {
 }
 
 /// Builds every distribution once: the lightweight sampling of optimization 06. `R` chooses how
-/// name ranks are searched ([`crate::GuidedIndex`] for a guide table), `K` how each row's
-/// stream is seeded ([`crate::rng::ScalarSeeding`] to keep it out of vector registers); neither
-/// changes what is drawn.
+/// name ranks are searched ([`crate::GuidedIndex`] for a guide table), `Seeding` how each
+/// row's stream is seeded ([`crate::rng::ScalarSeeding`] to keep it out of vector registers);
+/// neither changes what is drawn.
 #[derive(Debug, Clone)]
-pub struct PrecomputedSampler<R = WeightedIndex<f64>, K = PackedSeeding> {
-    seeding: PhantomData<K>,
+pub struct PrecomputedSampler<R = WeightedIndex<f64>, Seeding = PackedSeeding> {
+    seeding: PhantomData<Seeding>,
     skew: SkewConfig,
     names: Arc<NameTables<R>>,
     name_null: SmallWeights,
@@ -158,7 +158,7 @@ impl PrecomputedSampler {
     }
 }
 
-impl<R: RankTable, K: RowSeeding> PrecomputedSampler<R, K> {
+impl<R: RankTable, Seeding: RowSeeding> PrecomputedSampler<R, Seeding> {
     /// A sampler for a validated configuration, searching name ranks with `R`.
     pub fn try_with_ranks(skew: SkewConfig) -> Result<Self, ConfigError> {
         Self::try_with(skew, SmallWeights::search)
@@ -192,14 +192,14 @@ impl<R: RankTable, K: RowSeeding> PrecomputedSampler<R, K> {
     }
 }
 
-impl<R: RankTable, K: RowSeeding> ContactSampler for PrecomputedSampler<R, K> {
+impl<R: RankTable, Seeding: RowSeeding> ContactSampler for PrecomputedSampler<R, Seeding> {
     fn skew(&self) -> &SkewConfig {
         &self.skew
     }
 
     #[inline]
     fn row_rng(&self, seed: u64, row: u64) -> RowRng {
-        K::row_rng(seed, row)
+        Seeding::row_rng(seed, row)
     }
 
     #[inline]
