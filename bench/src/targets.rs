@@ -1,5 +1,5 @@
 //! The catalog's performance targets, judged from one catalog run: the fastest experiment
-//! against the baseline and against experiment 20 measured in the same run, and, where a target
+//! against the baseline and against experiment 20 timed in the same rounds, and, where a target
 //! is missed, what the run's own floor says stands in the way.
 
 use std::fmt::Write as _;
@@ -78,16 +78,31 @@ fn obstacles(text: &mut String, best: &Summary, floor: &Floor, baseline: &Summar
 }
 
 /// The targets section of the results README, or `None` without the baseline in the run.
+/// Only the run that timed the baseline is judged: the experiments timed in its rounds, or,
+/// for a baseline timed apart, every summary (nothing says which run they belong to).
 pub fn section(summaries: &[Summary]) -> Option<String> {
     let baseline = summaries.iter().find(|s| s.experiment == 0)?;
-    let best = summaries
+    let run: Vec<&Summary> = summaries
+        .iter()
+        .filter(|s| baseline.rounds.is_none() || s.rounds == baseline.rounds)
+        .collect();
+    let best = run
         .iter()
         .filter(|s| s.experiment != 0)
         .min_by(|a, b| a.median_s.total_cmp(&b.median_s))?;
     let name = format!("{:02} {}", best.experiment, best.slug);
+    let which = if baseline.rounds.is_some() {
+        let numbers: Vec<_> = run.iter().map(|s| format!("{:02}", s.experiment)).collect();
+        format!(
+            "The run that timed 00 timed {} in the same rounds; its fastest experiment is {name}.",
+            numbers.join(", ")
+        )
+    } else {
+        format!("The fastest experiment of this run is {name}.")
+    };
     let mut text = format!(
-        "## Targets\n\nThe fastest experiment of this run is {name}. Each figure is from this \
-         run's tables above.\n\n| target | measured | verdict |\n|---|---|---|\n"
+        "## Targets\n\n{which} Each figure is from this run's tables above.\n\n\
+         | target | measured | verdict |\n|---|---|---|\n"
     );
     let speedup = baseline.median_s / best.median_s;
     let _ = writeln!(
@@ -120,7 +135,7 @@ pub fn section(summaries: &[Summary]) -> Option<String> {
             "| wall time at most {WALL_OVER_IDEAL:.2}x its ideal | {ratio:.2} | {judged} |"
         );
     }
-    if let Some(yardstick) = summaries
+    if let Some(yardstick) = run
         .iter()
         .find(|s| s.experiment == CPU_YARDSTICK_EXPERIMENT)
     {

@@ -171,6 +171,30 @@ fn targets_judge_the_fastest_experiment_against_00_and_20() {
 }
 
 #[test]
+fn targets_judge_only_the_run_that_timed_00() {
+    let mut run = catalog_like(false);
+    run.push(summary(20, "early-writeback", 1.0, false));
+    run.push(summary(26, "bit-guided-ranks", 0.68, false));
+    for summary in &mut run {
+        summary.rounds = Some("this run".to_string());
+    }
+    // 20 and 26, the fastest, were timed in an earlier run: neither is judged against this 00.
+    run[5].rounds = Some("earlier run".to_string());
+    run[6].rounds = Some("earlier run".to_string());
+    let text = targets::section(&run).unwrap();
+    assert!(
+        text.contains(
+            "The run that timed 00 timed 00, 01, 08, 09, 10 in the same rounds; its fastest \
+             experiment is 08 thread-local-builders."
+        ),
+        "{text}"
+    );
+    // 3.5 s / 1.2 s.
+    assert!(text.contains("= 2.92x | **missed** |"), "{text}");
+    assert!(!text.contains("20's"), "{text}");
+}
+
+#[test]
 fn experiments_timed_in_the_same_rounds_are_compared_round_by_round() {
     // The machine speeds up over the rounds (1.10 s down to 0.92 s), and 27 is 1% slower
     // than 26 in every round (give or take 0.05%, so no two rounds tie): apart, the drift
