@@ -178,14 +178,13 @@ impl BatchSource for ContactSource {
 
     fn maker(&self) -> Box<dyn BatchMaker + '_> {
         let precomputed = self.on(Optimization::PrecomputedSampling);
-        if precomputed && self.on(Optimization::BitGuidedRanks) {
-            if self.on(Optimization::ScalarRowSeeds) {
-                let shared = &self.shared_bit_guided_scalar_seeded;
-                self.with_sampler(self.sampler(shared, || self.precomputed()))
-            } else {
-                let sampler = self.sampler(&self.shared_bit_guided, || self.precomputed());
-                self.with_sampler(sampler)
-            }
+        let bit_guided = precomputed && self.on(Optimization::BitGuidedRanks);
+        if bit_guided && self.on(Optimization::ScalarRowSeeds) {
+            let shared = &self.shared_bit_guided_scalar_seeded;
+            self.with_sampler(self.sampler(shared, || self.precomputed()))
+        } else if bit_guided {
+            let sampler = self.sampler(&self.shared_bit_guided, || self.precomputed());
+            self.with_sampler(sampler)
         } else if precomputed && self.on(Optimization::GuidedNameRanks) {
             let sampler = self.sampler(&self.shared_guided, || self.precomputed());
             self.with_sampler(sampler)
