@@ -41,12 +41,43 @@ pub struct ContactSource {
     seed: u64,
     skew: SkewConfig,
     optimizations: Optimizations,
-    shared_per_call: Arc<PerCallSampler>,
-    shared_precomputed: Arc<PrecomputedSampler>,
-    shared_guided: Arc<PrecomputedSampler<GuidedIndex>>,
-    shared_bit_guided: Arc<PrecomputedSampler<BitGuidedIndex>>,
-    shared_bit_guided_scalar_seeded: Arc<PrecomputedSampler<BitGuidedIndex, ScalarSeeding>>,
+    sampler: SharedSampler,
     interner: Arc<NameInterner>,
+}
+
+/// The one sampler the optimizations select, built once (which also validates the skew) and
+/// shared by producers unless each keeps a copy of its own ([`Optimization::ThreadLocalBuilders`]).
+/// Only this sampler's tables are built: the name tables of the others would cost startup time
+/// that no row uses.
+#[derive(Debug)]
+enum SharedSampler {
+    PerCall(Arc<PerCallSampler>),
+    Searched(Arc<PrecomputedSampler>),
+    Guided(Arc<PrecomputedSampler<GuidedIndex>>),
+    BitGuided(Arc<PrecomputedSampler<BitGuidedIndex>>),
+    BitGuidedScalarSeeded(Arc<PrecomputedSampler<BitGuidedIndex, ScalarSeeding>>),
+}
+
+impl SharedSampler {
+    fn try_new(skew: &SkewConfig, optimizations: Optimizations) -> Result<Self, ConfigError> {
+        let precomputed = optimizations.has(Optimization::PrecomputedSampling);
+        let lookups = optimizations.has(Optimization::LookedUpSmallWeights);
+        let bit_guided = precomputed && optimizations.has(Optimization::BitGuidedRanks);
+        let skew = skew.clone();
+        Ok(
+            if bit_guided && optimizations.has(Optimization::ScalarRowSeeds) {
+                Self::BitGuidedScalarSeeded(Arc::new(precomputed_sampler(skew, lookups)?))
+            } else if bit_guided {
+                Self::BitGuided(Arc::new(precomputed_sampler(skew, lookups)?))
+            } else if precomputed && optimizations.has(Optimization::GuidedNameRanks) {
+                Self::Guided(Arc::new(precomputed_sampler(skew, lookups)?))
+            } else if precomputed {
+                Self::Searched(Arc::new(precomputed_sampler(skew, lookups)?))
+            } else {
+                Self::PerCall(Arc::new(PerCallSampler::try_new(skew)?))
+            },
+        )
+    }
 }
 
 impl ContactSource {
@@ -56,13 +87,8 @@ impl ContactSource {
         skew: SkewConfig,
         optimizations: Optimizations,
     ) -> Result<Self, ConfigError> {
-        let lookups = optimizations.has(Optimization::LookedUpSmallWeights);
         Ok(Self {
-            shared_per_call: Arc::new(PerCallSampler::try_new(skew.clone())?),
-            shared_precomputed: Arc::new(precomputed(skew.clone(), lookups)?),
-            shared_guided: Arc::new(precomputed(skew.clone(), lookups)?),
-            shared_bit_guided: Arc::new(precomputed(skew.clone(), lookups)?),
-            shared_bit_guided_scalar_seeded: Arc::new(precomputed(skew.clone(), lookups)?),
+            sampler: SharedSampler::try_new(&skew, optimizations)?,
             interner: Arc::default(),
             seed,
             skew,
@@ -77,7 +103,7 @@ impl ContactSource {
     /// A precomputed sampler of this source's skew, searching name ranks with `R` and seeding
     /// rows with `Seeding`.
     fn precomputed<R: RankTable, Seeding: RowSeeding>(&self) -> PrecomputedSampler<R, Seeding> {
-        precomputed(
+        precomputed_sampler(
             self.skew.clone(),
             self.on(Optimization::LookedUpSmallWeights),
         )
@@ -93,7 +119,7 @@ impl ContactSource {
     }
 
     /// The shared sampler, or with thread-local state a private copy for this producer.
-    fn sampler<S: Clone>(&self, shared: &Arc<S>, build: impl FnOnce() -> S) -> Arc<S> {
+    fn producer_sampler<S>(&self, shared: &Arc<S>, build: impl FnOnce() -> S) -> Arc<S> {
         if self.on(Optimization::ThreadLocalBuilders) {
             Arc::new(build())
         } else {
@@ -177,33 +203,32 @@ impl BatchSource for ContactSource {
     }
 
     fn maker(&self) -> Box<dyn BatchMaker + '_> {
-        let precomputed = self.on(Optimization::PrecomputedSampling);
-        let bit_guided = precomputed && self.on(Optimization::BitGuidedRanks);
-        if bit_guided && self.on(Optimization::ScalarRowSeeds) {
-            let shared = &self.shared_bit_guided_scalar_seeded;
-            self.with_sampler(self.sampler(shared, || self.precomputed()))
-        } else if bit_guided {
-            let sampler = self.sampler(&self.shared_bit_guided, || self.precomputed());
-            self.with_sampler(sampler)
-        } else if precomputed && self.on(Optimization::GuidedNameRanks) {
-            let sampler = self.sampler(&self.shared_guided, || self.precomputed());
-            self.with_sampler(sampler)
-        } else if precomputed {
-            let sampler = self.sampler(&self.shared_precomputed, || self.precomputed());
-            self.with_sampler(sampler)
-        } else {
-            let skew = self.skew.clone();
-            let sampler = self.sampler(&self.shared_per_call, || {
-                PerCallSampler::try_new(skew).expect("skew validated by ContactSource")
-            });
-            self.with_sampler(sampler)
+        match &self.sampler {
+            SharedSampler::BitGuidedScalarSeeded(shared) => {
+                self.with_sampler(self.producer_sampler(shared, || self.precomputed()))
+            }
+            SharedSampler::BitGuided(shared) => {
+                self.with_sampler(self.producer_sampler(shared, || self.precomputed()))
+            }
+            SharedSampler::Guided(shared) => {
+                self.with_sampler(self.producer_sampler(shared, || self.precomputed()))
+            }
+            SharedSampler::Searched(shared) => {
+                self.with_sampler(self.producer_sampler(shared, || self.precomputed()))
+            }
+            SharedSampler::PerCall(shared) => {
+                let skew = self.skew.clone();
+                self.with_sampler(self.producer_sampler(shared, || {
+                    PerCallSampler::try_new(skew).expect("skew validated by ContactSource")
+                }))
+            }
         }
     }
 }
 
 /// A precomputed sampler searching name ranks with `R` and seeding rows with `Seeding`, its
 /// small weights looked up in tables when `lookups` is on.
-fn precomputed<R: RankTable, Seeding: RowSeeding>(
+fn precomputed_sampler<R: RankTable, Seeding: RowSeeding>(
     skew: SkewConfig,
     lookups: bool,
 ) -> Result<PrecomputedSampler<R, Seeding>, ConfigError> {

@@ -91,10 +91,13 @@ impl RankTable for GuidedIndex {
         let (cumulative, total) = cumulative_sums(weights)?;
         let buckets = weights.len().max(1) * BUCKETS_PER_INDEX;
         let scale = buckets as f64 / total;
+        // Bucket lows rise with `g`, so one forward sweep over the sums finds every bucket's
+        // index (`partition_point` per bucket would search `buckets` times).
+        let mut index = 0;
         let guide = (0..buckets)
             .map(|g| {
-                let lowest = g as f64 / scale;
-                cumulative.partition_point(|&c| c <= lowest) as u32
+                index = scan_forward(&cumulative, index, g as f64 / scale);
+                index as u32
             })
             .collect();
         Some(Self {
@@ -189,9 +192,13 @@ impl RankTable for BitGuidedIndex {
         }
         let (cumulative, total) = cumulative_sums(weights)?;
         let uniform = Uniform::new(0.0, total).ok()?;
-        let index_of = |word: u64| {
-            let chosen = uniform.sample(&mut Replay(word));
-            cumulative.partition_point(|&c| c <= chosen) as u32
+        // The value is monotone in the word and the buckets are visited in word order (each
+        // bucket's lowest word, then its highest), so one forward sweep over the sums finds
+        // every index.
+        let mut index = 0;
+        let mut index_of = |word: u64| {
+            index = scan_forward(&cumulative, index, uniform.sample(&mut Replay(word)));
+            index as u32
         };
         let bits = (weights.len().max(1) * BUCKETS_PER_INDEX)
             .next_power_of_two()
@@ -265,6 +272,35 @@ mod tests {
                 );
                 let next = rngs.map(|mut rng| rng.next_u64());
                 assert!(next[1] == next[0] && next[2] == next[0], "same words used");
+            }
+        }
+    }
+
+    /// The index of `chosen` by binary search, as `WeightedIndex` finds it.
+    fn searched(cumulative: &[f64], chosen: f64) -> u32 {
+        cumulative.partition_point(|&c| c <= chosen) as u32
+    }
+
+    #[test]
+    fn guide_tables_hold_what_a_search_per_bucket_finds() {
+        for (n, exponent) in [(2000, 1.0), (1000, 0.0), (1000, 2.5), (40, 8.0), (1, 1.0)] {
+            let weights: Vec<f64> = (1..=n).map(|k| (k as f64).powf(-exponent)).collect();
+            let guided = GuidedIndex::from_weights(&weights).unwrap();
+            for (g, &index) in guided.guide.iter().enumerate() {
+                let lowest = g as f64 / guided.scale;
+                assert_eq!(index, searched(&guided.cumulative, lowest), "n={n} g={g}");
+            }
+            let bit_guided = BitGuidedIndex::from_weights(&weights).unwrap();
+            let shift = bit_guided.shift;
+            let index_of = |word: u64| {
+                let chosen = bit_guided.uniform.sample(&mut Replay(word));
+                searched(&bit_guided.cumulative, chosen)
+            };
+            for (bucket, &entry) in (0u64..).zip(&bit_guided.guide) {
+                let lowest = index_of(bucket << shift);
+                let highest = index_of(((bucket + 1) << shift).wrapping_sub(1));
+                let settled = if lowest == highest { SETTLED } else { 0 };
+                assert_eq!(entry, lowest | settled, "n={n} bucket={bucket}");
             }
         }
     }
