@@ -73,3 +73,7 @@ fi
 echo "== STREAM probe" >&2
 "$stream" > "$dir/stream.json"
 "$results" scaling "$dir"
+"$bin" --experiment "$n" --rows 1 --sink null --json > "$dir/build.json"
+write_metadata "$dir" "$dir/build.json" "
+  \"command\": \"$(json_escape "make scaling N=$n PROCS=\"$PROCS\" CORES_PER_PROC=$CORES_PER_PROC ROWS_PER_PROC=$ROWS_PER_PROC SCALING_RUNS=$SCALING_RUNS")\","
+rm -f "$dir/build.json"

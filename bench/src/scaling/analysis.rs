@@ -55,6 +55,8 @@ pub struct Step {
 /// The whole scaling analysis: what the scaling README and charts show.
 #[derive(Debug, Clone, Serialize)]
 pub struct ScalingAnalysis {
+    /// The experiment every process ran, as `NN-slug`.
+    pub experiment: String,
     /// One entry per process count, ascending.
     pub steps: Vec<Step>,
     /// STREAM's best bandwidth on this machine, bytes/s.
@@ -71,12 +73,27 @@ pub struct ScalingAnalysis {
     pub predictions: Vec<(Machine, f64, Vec<Point>)>,
 }
 
-fn read_run(dir: &Path, index: usize) -> Result<ProcessRun> {
+/// Process `index`'s `--json` report in step folder `dir`, and its path for messages.
+fn read_report(dir: &Path, index: usize) -> Result<(serde_json::Value, std::path::PathBuf)> {
     let json_path = dir.join(format!("p{index}.json"));
     let text = fs::read_to_string(&json_path)
         .with_context(|| format!("cannot read {}", json_path.display()))?;
-    let report: serde_json::Value =
+    let report =
         serde_json::from_str(&text).with_context(|| format!("bad {}", json_path.display()))?;
+    Ok((report, json_path))
+}
+
+/// The experiment of process `index` in step folder `dir`, as `NN-slug`.
+fn experiment_of(dir: &Path, index: usize) -> Result<String> {
+    let (report, json_path) = read_report(dir, index)?;
+    match (report["experiment"].as_u64(), report["slug"].as_str()) {
+        (Some(number), Some(slug)) => Ok(format!("{number:02}-{slug}")),
+        _ => bail!("{} names no experiment and slug", json_path.display()),
+    }
+}
+
+fn read_run(dir: &Path, index: usize) -> Result<ProcessRun> {
+    let (report, json_path) = read_report(dir, index)?;
     let number = |key: &str| {
         report[key]
             .as_f64()
@@ -185,7 +202,9 @@ impl ScalingAnalysis {
                 dir.display()
             );
         }
-        let first = read_run(&repetitions(&dir.join("K1"))?[0], 0)?;
+        let first_step = &repetitions(&dir.join("K1"))?[0];
+        let experiment = experiment_of(first_step, 0)?;
+        let first = read_run(first_step, 0)?;
         let bytes_per_row = (2 * first.arrow_bytes + first.output_bytes) as f64 / first.rows as f64;
         let mut steps = counts
             .iter()
@@ -234,6 +253,7 @@ impl ScalingAnalysis {
             )
             .map(|(counts, rows)| counts.ll_misses as f64 * 64.0 / rows);
         Ok(Self {
+            experiment,
             steps,
             stream_bytes_per_s,
             bytes_per_row,
@@ -247,7 +267,12 @@ impl ScalingAnalysis {
     /// The scaling README.
     pub fn markdown(&self) -> String {
         let gbs = |b: f64| b / 1e9;
-        let mut text = String::from("# Multi-process scaling\n\n![scaling](scaling.png)\n\n");
+        let mut text = format!(
+            "# Multi-process scaling: experiment {}\n\n\
+             Made by `make scaling`; metadata.json says where and from which commit.\n\n\
+             ![scaling](scaling.png)\n\n",
+            self.experiment
+        );
         let _ = writeln!(
             text,
             "Bytes per row: {:.0} ({}); cross-check, cachegrind's simulated last-level misses x 64 B: {}. STREAM ceiling: {}.\n",
@@ -322,5 +347,26 @@ mod tests {
             step.rows_per_s
         );
         assert!((step.bandwidth - 1000.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_report_names_the_experiment_its_processes_ran() {
+        let dir = tempfile::tempdir().unwrap();
+        let step = dir.path().join("K1").join("r0");
+        fs::create_dir_all(&step).unwrap();
+        let report = r#"{"experiment": 7, "slug": "sized-thread-pools", "rows": 100,
+            "elapsed_s": 1.0, "arrow_bytes": 1, "output_bytes": 1}"#;
+        fs::write(step.join("p0.json"), report).unwrap();
+        let analysis = ScalingAnalysis::from_dir(dir.path()).unwrap();
+        assert_eq!(analysis.experiment, "07-sized-thread-pools");
+        assert!(analysis
+            .markdown()
+            .starts_with("# Multi-process scaling: experiment 07-sized-thread-pools\n"));
+        fs::write(step.join("p0.json"), r#"{"rows": 100}"#).unwrap();
+        let error = ScalingAnalysis::from_dir(dir.path()).unwrap_err();
+        assert!(
+            error.to_string().contains("names no experiment"),
+            "{error:#}"
+        );
     }
 }
