@@ -72,8 +72,8 @@ fi
 
 echo "== STREAM probe" >&2
 "$stream" > "$dir/stream.json"
+# Where and from which build, before the report, so a report that fails still leaves it; the
+# build stamp is the first measured process's own.
+write_metadata "$dir" "$dir/K1/r0/p0.json" "
+  \"command\": \"$(json_escape "make scaling N=$n PROCS=\"$PROCS\" CORES_PER_PROC=$CORES_PER_PROC ROWS_PER_PROC=$ROWS_PER_PROC SCALING_RUNS=$SCALING_RUNS SCALING_OUTPUT=$SCALING_OUTPUT CACHEGRIND_ROWS=$CACHEGRIND_ROWS")\","
 "$results" scaling "$dir"
-"$bin" --experiment "$n" --rows 1 --sink null --json > "$dir/build.json"
-write_metadata "$dir" "$dir/build.json" "
-  \"command\": \"$(json_escape "make scaling N=$n PROCS=\"$PROCS\" CORES_PER_PROC=$CORES_PER_PROC ROWS_PER_PROC=$ROWS_PER_PROC SCALING_RUNS=$SCALING_RUNS")\","
-rm -f "$dir/build.json"

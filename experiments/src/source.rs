@@ -45,10 +45,11 @@ pub struct ContactSource {
     interner: Arc<NameInterner>,
 }
 
-/// The one sampler the optimizations select, built once (which also validates the skew) and
-/// shared by producers unless each keeps a copy of its own ([`Optimization::ThreadLocalBuilders`]).
-/// Only this sampler's tables are built: the name tables of the others would cost startup time
-/// that no row uses.
+/// The one sampler the optimizations select, built once (which also validates the skew, so a
+/// bad configuration fails here rather than in a producer) and shared by producers unless each
+/// builds a copy of its own ([`Optimization::ThreadLocalBuilders`]; the shared one then only
+/// validates). Only this kind of sampler is built: the name tables of the others would cost
+/// startup time that no row uses.
 #[derive(Debug)]
 enum SharedSampler {
     PerCall(Arc<PerCallSampler>),

@@ -283,8 +283,21 @@ mod tests {
 
     #[test]
     fn guide_tables_hold_what_a_search_per_bucket_finds() {
-        for (n, exponent) in [(2000, 1.0), (1000, 0.0), (1000, 2.5), (40, 8.0), (1, 1.0)] {
-            let weights: Vec<f64> = (1..=n).map(|k| (k as f64).powf(-exponent)).collect();
+        let zipf = |n: u32, exponent: f64| -> Vec<f64> {
+            (1..=n).map(|k| f64::from(k).powf(-exponent)).collect()
+        };
+        // Zero weights repeat a sum, which the sweep must pass over as the search does.
+        let weight_sets = [
+            zipf(2000, 1.0),
+            zipf(1000, 0.0),
+            zipf(1000, 2.5),
+            zipf(40, 8.0),
+            zipf(1, 1.0),
+            vec![0.0, 2.0, 0.0, 0.0, 1.0, 0.0],
+            vec![0.0, 1.0],
+        ];
+        for weights in weight_sets {
+            let n = weights.len();
             let guided = GuidedIndex::from_weights(&weights).unwrap();
             for (g, &index) in guided.guide.iter().enumerate() {
                 let lowest = g as f64 / guided.scale;

@@ -83,9 +83,8 @@ fn read_report(dir: &Path, index: usize) -> Result<(serde_json::Value, std::path
     Ok((report, json_path))
 }
 
-/// The experiment of process `index` in step folder `dir`, as `NN-slug`.
-fn experiment_of(dir: &Path, index: usize) -> Result<String> {
-    let (report, json_path) = read_report(dir, index)?;
+/// The experiment a process report names, as `NN-slug`.
+fn experiment_of(report: &serde_json::Value, json_path: &Path) -> Result<String> {
     match (report["experiment"].as_u64(), report["slug"].as_str()) {
         (Some(number), Some(slug)) => Ok(format!("{number:02}-{slug}")),
         _ => bail!("{} names no experiment and slug", json_path.display()),
@@ -94,6 +93,16 @@ fn experiment_of(dir: &Path, index: usize) -> Result<String> {
 
 fn read_run(dir: &Path, index: usize) -> Result<ProcessRun> {
     let (report, json_path) = read_report(dir, index)?;
+    process_run(&report, &json_path, dir, index)
+}
+
+/// Process `index` of step folder `dir`, from its report (read from `json_path`).
+fn process_run(
+    report: &serde_json::Value,
+    json_path: &Path,
+    dir: &Path,
+    index: usize,
+) -> Result<ProcessRun> {
     let number = |key: &str| {
         report[key]
             .as_f64()
@@ -203,8 +212,9 @@ impl ScalingAnalysis {
             );
         }
         let first_step = &repetitions(&dir.join("K1"))?[0];
-        let experiment = experiment_of(first_step, 0)?;
-        let first = read_run(first_step, 0)?;
+        let (first_report, first_path) = read_report(first_step, 0)?;
+        let experiment = experiment_of(&first_report, &first_path)?;
+        let first = process_run(&first_report, &first_path, first_step, 0)?;
         let bytes_per_row = (2 * first.arrow_bytes + first.output_bytes) as f64 / first.rows as f64;
         let mut steps = counts
             .iter()
