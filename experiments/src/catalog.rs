@@ -118,6 +118,8 @@ impl Optimization {
             GuidedNameRanks | LookedUpSmallWeights | BitGuidedRanks => &[PrecomputedSampling],
             // Built into the bit-guided sampler, the one the catalog uses from 26 on.
             ScalarRowSeeds => &[PrecomputedSampling, BitGuidedRanks],
+            // Replaces the builders of a dictionary-keyed phone_type column.
+            RawColumnVectors => &[NoRowStructs, DictionaryPhoneType],
             // Only persistent builders can take spent buffers back.
             RecyclingChannel => &[ThreadLocalBuilders],
             _ => &[],
@@ -498,6 +500,12 @@ catalog! {
     33 adds ScalarRowSeeds "scalar-row-seeds" on contacts {
         summary: "each row's generator seeded in general registers: the compiler had packed the four SplitMix64 words into SSE2 lanes, where every 64-bit multiply takes three (identical draws)",
         changes: "every row starts its own xoshiro256++ generator from four SplitMix64 words, two 64-bit multiplies each. Written as one map over the four words, the compiler packs them into two SSE2 registers, and x86-64's baseline vector instructions have no 64-bit multiply: each multiply, two words at a time, becomes three 32-bit multiplies (pmuludq), two shifts and two adds (rustc 1.95, x86-64 baseline target). Here each word's input passes through std::hint::black_box (shredlab_generator::rng::ScalarSeeding), which keeps the four computations apart: two scalar multiplies (imul) per word, eight in all, and a store and a load per word. The words, and so the data, are the same. Over 30 paired rounds of make ab against 32, generation alone (--sink null) is 4.9% faster (p<0.0001, results/vm/ab-scalar-seeds-generation) and the whole write 1.8% (p=0.028, results/vm/ab-scalar-seeds)",
+        study: None,
+    },
+    /// Contacts drawn into plain vectors that become Arrow arrays once per batch.
+    34 adds RawColumnVectors "raw-column-vectors" on contacts {
+        summary: "rows drawn into plain vectors (text bytes, offsets, validity words, type keys) that become Arrow arrays once per batch: no builder call per value, each name copied by fixed-size moves, each number's 14 bytes stored at once (identical data)",
+        changes: "until 33 every value goes through Arrow's builders (shredlab_generator::ContactBatchBuilder): a call per value or NULL (GenericByteBuilder::append_value and append_null, PrimitiveBuilder::append_option), a capacity check per piece of text (a number is written in six), a branch in the null-buffer builder, and a call to the C library's memcpy for each name part, whose length is known only at run time. In 33's profile of the whole write (results/vm/profile/33-scalar-row-seeds/stacks.folded) the builder calls the row loop does not inline (end_phones, append_value, append_null, PhoneTypeKeys::append, NullBufferBuilder::materialize_if_needed) and generation's memcpy calls take 8.9% of the CPU. Here shredlab_generator::RawContactBuilder appends to plain Vecs: a name is copied with two overlapping fixed-size moves per part into room made for the longest and cut back, a number's text is assembled in a local 14-byte array and stored with one copy, NULLs and list ends set a bit in a 64-bit word, and the arrays are made once per batch from the vectors (no UTF-8 pass: the text is whole vocabulary names and digits). Interning (09) keeps the builders' path it measures. The batches are 33's, array for array",
         study: None,
     },
 }

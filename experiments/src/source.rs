@@ -13,8 +13,9 @@ use shredlab_generator::text::{
 };
 use shredlab_generator::{
     contact_schema, contacts_to_batch, BitGuidedIndex, ConfigError, ContactBatchBuilder,
-    ContactGenerator, ContactSampler, GuidedIndex, PerCallSampler, PhoneTypeColumn,
-    PhoneTypeEncoding, PhoneTypeKeys, PhoneTypeStrings, PrecomputedSampler, RankTable, SkewConfig,
+    ContactBuilder, ContactGenerator, ContactSampler, GuidedIndex, PerCallSampler, PhoneTypeColumn,
+    PhoneTypeEncoding, PhoneTypeKeys, PhoneTypeStrings, PrecomputedSampler, RankTable,
+    RawContactBuilder, SkewConfig,
 };
 
 use crate::catalog::{Optimization, Optimizations};
@@ -140,9 +141,35 @@ impl ContactSource {
             });
         }
         match self.encoding() {
+            // Interning is what 09 measures, so it keeps the builders' path.
+            PhoneTypeEncoding::Dictionary
+                if self.on(Optimization::RawColumnVectors)
+                    && !self.on(Optimization::InternedNames) =>
+            {
+                self.with_builder(generator, RawContactBuilder::default)
+            }
             PhoneTypeEncoding::Dictionary => self.with_types::<_, PhoneTypeKeys>(generator),
             PhoneTypeEncoding::Utf8 => self.with_types::<_, PhoneTypeStrings>(generator),
         }
+    }
+
+    /// A maker whose builders come from `new_builder`: one kept for the producer's life with
+    /// thread-local builders, a new one per batch without.
+    fn with_builder<'a, S, B>(
+        &'a self,
+        generator: ContactGenerator<Arc<S>>,
+        new_builder: impl Fn() -> B + Send + 'a,
+    ) -> Box<dyn BatchMaker + 'a>
+    where
+        S: ContactSampler + Send + 'static,
+        B: ContactBuilder + Send + 'a,
+    {
+        Box::new(BuilderMaker {
+            generator,
+            builder: new_builder(),
+            new_builder,
+            persistent: self.on(Optimization::ThreadLocalBuilders),
+        })
     }
 
     fn with_types<'a, S, T>(
@@ -174,27 +201,30 @@ impl ContactSource {
         T: PhoneTypeColumn + 'static,
         Nm: NameText + Clone + 'static,
     {
-        let persistent = self.on(Optimization::ThreadLocalBuilders);
         if self.on(Optimization::DirectDigits) {
-            Box::new(BuilderMaker::<_, T, _, _>::new(
-                generator,
-                names,
-                DirectDigits,
-                persistent,
-            ))
+            self.with_texts::<_, T, _, _>(generator, names, DirectDigits)
         } else if self.on(Optimization::ReuseNumberBuffer) {
-            let numbers = ReusedNumberBuffer::default();
-            Box::new(BuilderMaker::<_, T, _, _>::new(
-                generator, names, numbers, persistent,
-            ))
+            self.with_texts::<_, T, _, _>(generator, names, ReusedNumberBuffer::default())
         } else {
-            Box::new(BuilderMaker::<_, T, _, _>::new(
-                generator,
-                names,
-                FreshNumber,
-                persistent,
-            ))
+            self.with_texts::<_, T, _, _>(generator, names, FreshNumber)
         }
+    }
+
+    fn with_texts<'a, S, T, Nm, Nu>(
+        &'a self,
+        generator: ContactGenerator<Arc<S>>,
+        names: Nm,
+        numbers: Nu,
+    ) -> Box<dyn BatchMaker + 'a>
+    where
+        S: ContactSampler + Send + 'static,
+        T: PhoneTypeColumn + 'static,
+        Nm: NameText + Clone + 'static,
+        Nu: NumberText + Clone + 'static,
+    {
+        self.with_builder(generator, move || {
+            ContactBatchBuilder::<T, _, _>::new(names.clone(), numbers.clone())
+        })
     }
 }
 
@@ -252,43 +282,24 @@ impl<S: ContactSampler + Send> BatchMaker for RowStructMaker<S> {
     }
 }
 
-/// Rows drawn straight into column builders. Without persistence a new builder (schema,
-/// text buffers) is made for every batch, as code that builds per call does.
-struct BuilderMaker<S, T, Nm, Nu> {
+/// Rows drawn straight into column buffers by a [`ContactBuilder`]. Without persistence a new
+/// builder (schema, text buffers) is made for every batch, as code that builds per call does.
+struct BuilderMaker<S, B, F> {
     generator: ContactGenerator<Arc<S>>,
-    builder: ContactBatchBuilder<T, Nm, Nu>,
-    prototype: (Nm, Nu),
+    builder: B,
+    new_builder: F,
     persistent: bool,
 }
 
-impl<S, T, Nm, Nu> BuilderMaker<S, T, Nm, Nu>
+impl<S, B, F> BatchMaker for BuilderMaker<S, B, F>
 where
     S: ContactSampler + Send,
-    T: PhoneTypeColumn,
-    Nm: NameText + Clone,
-    Nu: NumberText + Clone,
-{
-    fn new(generator: ContactGenerator<Arc<S>>, names: Nm, numbers: Nu, persistent: bool) -> Self {
-        Self {
-            generator,
-            builder: ContactBatchBuilder::new(names.clone(), numbers.clone()),
-            prototype: (names, numbers),
-            persistent,
-        }
-    }
-}
-
-impl<S, T, Nm, Nu> BatchMaker for BuilderMaker<S, T, Nm, Nu>
-where
-    S: ContactSampler + Send,
-    T: PhoneTypeColumn,
-    Nm: NameText + Clone,
-    Nu: NumberText + Clone,
+    B: ContactBuilder + Send,
+    F: Fn() -> B + Send,
 {
     fn make(&mut self, rows: Range<u64>) -> RecordBatch {
         if !self.persistent {
-            let (names, numbers) = self.prototype.clone();
-            self.builder = ContactBatchBuilder::new(names, numbers);
+            self.builder = (self.new_builder)();
         }
         self.builder.build(&self.generator, rows)
     }

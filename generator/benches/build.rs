@@ -1,7 +1,8 @@
-//! Generation speed of the fast path, per stage: one row's random stream (seeded as 32 and as
-//! 33 seed it), name ranks, and whole batches as experiments 15 and 26 build them (guide-table
+//! Generation speed of the fast paths, per stage: one row's random stream (seeded as 32 and as
+//! 33 seed it), name ranks, and whole batches as experiments 15, 26 and 34 build them (guide-table
 //! ranks, names and digits written straight into the column buffers, buffers recycled; 26 with
-//! bit-guided ranks and looked-up small weights). Run with `cargo bench -p shredlab-generator`.
+//! bit-guided ranks and looked-up small weights; 34 with those into raw column vectors). Run
+//! with `cargo bench -p shredlab-generator`.
 // criterion_group! generates a public function that cannot carry a doc comment.
 #![allow(missing_docs)]
 
@@ -13,9 +14,12 @@ use rand::Rng;
 use shredlab_generator::rng::{row_rng, PackedSeeding, RowSeeding, ScalarSeeding};
 use shredlab_generator::text::{DirectDigits, DirectName};
 use shredlab_generator::{
-    BitGuidedIndex, ContactBatchBuilder, ContactGenerator, ContactSampler, GuidedIndex,
-    PhoneTypeKeys, PrecomputedSampler, RankTable, SkewConfig,
+    BitGuidedIndex, ContactBatchBuilder, ContactBuilder, ContactGenerator, ContactSampler,
+    GuidedIndex, PhoneTypeKeys, PrecomputedSampler, RankTable, RawContactBuilder, SkewConfig,
 };
+
+/// The builders experiments 15 to 33 use.
+type Builders = ContactBatchBuilder<PhoneTypeKeys, DirectName, DirectDigits>;
 
 const ROWS: u64 = 16_384;
 
@@ -50,27 +54,37 @@ fn batches(c: &mut Criterion) {
     let skew = SkewConfig::default;
     let mut group = c.benchmark_group("batch");
     group.throughput(Throughput::Elements(ROWS));
+    let bit_guided_lookups =
+        || PrecomputedSampler::<BitGuidedIndex>::try_with_lookups(skew()).expect("valid skew");
     fast_path(
         &mut group,
         "fast_path_16384_rows",
         PrecomputedSampler::<GuidedIndex>::try_with_ranks(skew()).expect("valid skew"),
+        Builders::default(),
     );
     fast_path(
         &mut group,
         "bit_guided_lookups_16384_rows",
-        PrecomputedSampler::<BitGuidedIndex>::try_with_lookups(skew()).expect("valid skew"),
+        bit_guided_lookups(),
+        Builders::default(),
+    );
+    fast_path(
+        &mut group,
+        "raw_vectors_16384_rows",
+        bit_guided_lookups(),
+        RawContactBuilder::default(),
     );
     group.finish();
 }
 
-/// Builds and recycles 16,384-row batches of the fast path drawn with `sampler`.
+/// Builds and recycles 16,384-row batches drawn with `sampler` into `builder`.
 fn fast_path<S: ContactSampler>(
     group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     name: &str,
     sampler: S,
+    mut builder: impl ContactBuilder,
 ) {
     let generator = ContactGenerator::new(42, sampler);
-    let mut builder = ContactBatchBuilder::<PhoneTypeKeys, DirectName, DirectDigits>::default();
     let mut start = 0;
     group.bench_function(name, |b| {
         b.iter(|| {

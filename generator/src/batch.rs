@@ -1,11 +1,12 @@
 //! The fast path: contacts drawn straight into Arrow buffers, no per-row values in between.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use arrow_array::builder::{PrimitiveBuilder, StringBuilder};
 use arrow_array::types::UInt8Type;
 use arrow_array::{ArrayRef, DictionaryArray, ListArray, RecordBatch, StringArray, StructArray};
-use arrow_buffer::{NullBufferBuilder, OffsetBuffer, ScalarBuffer};
+use arrow_buffer::{NullBuffer, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
 use arrow_schema::SchemaRef;
 
 use crate::contact::PhoneType;
@@ -85,7 +86,7 @@ impl PhoneTypeColumn for PhoneTypeStrings {
 }
 
 /// Draws contacts directly into column builders and assembles the nested arrays at the end.
-/// Keep one per thread and call [`ContactBatchBuilder::build`] repeatedly: the builder and its
+/// Keep one per thread and call [`ContactBuilder::build`] repeatedly: the builder and its
 /// text buffers persist across batches.
 #[derive(Debug)]
 pub struct ContactBatchBuilder<T, Nm, Nu> {
@@ -127,11 +128,29 @@ impl<T: PhoneTypeColumn, Nm: NameText, Nu: NumberText> ContactBatchBuilder<T, Nm
         &self.schema
     }
 
-    /// Draws rows `rows` of `generator` into one batch.
-    pub fn build<S: ContactSampler + ?Sized>(
+    fn finish(&mut self) -> RecordBatch {
+        let offsets = std::mem::replace(&mut self.list_offsets, vec![0]);
+        contact_batch(
+            &self.schema,
+            T::ENCODING,
+            ContactColumns {
+                names: Arc::new(self.names.finish()),
+                list_offsets: offsets,
+                list_nulls: self.list_nulls.finish(),
+                numbers: Arc::new(self.numbers.finish()),
+                phone_types: self.phone_types.finish(),
+            },
+        )
+    }
+}
+
+impl<T: PhoneTypeColumn, Nm: NameText, Nu: NumberText> ContactBuilder
+    for ContactBatchBuilder<T, Nm, Nu>
+{
+    fn build<S: ContactSampler + ?Sized>(
         &mut self,
         generator: &ContactGenerator<S>,
-        rows: std::ops::Range<u64>,
+        rows: Range<u64>,
     ) -> RecordBatch {
         let len = (rows.end - rows.start) as usize;
         self.list_offsets.reserve(len);
@@ -139,47 +158,76 @@ impl<T: PhoneTypeColumn, Nm: NameText, Nu: NumberText> ContactBatchBuilder<T, Nm
         self.finish()
     }
 
-    /// Takes back the buffers of a batch this builder made, once nothing else holds them, as
-    /// capacity for the next batches: a steady stream of batches then allocates (and faults in)
-    /// no new memory. Call between builds; buffers still shared are simply dropped.
-    pub fn recycle(&mut self, batch: RecordBatch) {
-        let (_, mut columns, _) = batch.into_parts();
-        let (Some(phones), Some(names)) = (columns.pop(), columns.pop()) else {
+    fn recycle(&mut self, batch: RecordBatch) {
+        let Some(parts) = recycle::split_contacts(batch) else {
             return;
         };
-        if let Some(builder) = recycle::reclaim_strings(names) {
+        if let Some(builder) = recycle::reclaim_strings(parts.names) {
             self.names = builder;
         }
-        let Some((offsets, numbers, phone_types)) = recycle::split_phones(phones) else {
-            return;
-        };
-        if let Some(mut offsets) = offsets {
+        if let Some(mut offsets) = parts.list_offsets {
             offsets.push(0);
             self.list_offsets = offsets;
         }
-        if let Some(builder) = recycle::reclaim_strings(numbers) {
+        if let Some(builder) = parts.numbers.and_then(recycle::reclaim_strings) {
             self.numbers = builder;
         }
-        self.phone_types.recycle(phone_types);
+        if let Some(phone_types) = parts.phone_types {
+            self.phone_types.recycle(phone_types);
+        }
     }
+}
 
-    fn finish(&mut self) -> RecordBatch {
-        let offsets = std::mem::replace(&mut self.list_offsets, vec![0]);
-        let phones = StructArray::new(
-            phone_fields(T::ENCODING),
-            vec![Arc::new(self.numbers.finish()), self.phone_types.finish()],
-            None,
-        );
-        let list = ListArray::new(
-            phone_item_field(T::ENCODING),
-            OffsetBuffer::new(ScalarBuffer::from(offsets)),
-            Arc::new(phones),
-            self.list_nulls.finish(),
-        );
-        let columns: Vec<ArrayRef> = vec![Arc::new(self.names.finish()), Arc::new(list)];
-        RecordBatch::try_new(self.schema.clone(), columns)
-            .expect("columns are built to match the contact schema")
-    }
+/// Builds batches of contacts, keeping its buffers from one batch to the next. Keep one per
+/// thread and call [`ContactBuilder::build`] repeatedly.
+pub trait ContactBuilder {
+    /// Draws rows `rows` of `generator` into one batch.
+    fn build<S: ContactSampler + ?Sized>(
+        &mut self,
+        generator: &ContactGenerator<S>,
+        rows: Range<u64>,
+    ) -> RecordBatch;
+
+    /// Takes back the buffers of a batch this builder made, once nothing else holds them, as
+    /// capacity for the next batches: a steady stream of batches then allocates (and faults in)
+    /// no new memory. Call between builds; buffers still shared are simply dropped.
+    fn recycle(&mut self, batch: RecordBatch);
+}
+
+/// A batch's finished columns, before they are nested into the contact schema.
+pub(crate) struct ContactColumns {
+    /// The `name` column.
+    pub names: ArrayRef,
+    /// One offset per contact into the phones, plus the end.
+    pub list_offsets: Vec<i32>,
+    /// Which contacts have phones (`None`: all of them).
+    pub list_nulls: Option<NullBuffer>,
+    /// The phones' `number` column.
+    pub numbers: ArrayRef,
+    /// The phones' `phone_type` column.
+    pub phone_types: ArrayRef,
+}
+
+/// Nests `columns` into a batch of `schema`, the contact schema with `phone_type` stored as
+/// `encoding`.
+pub(crate) fn contact_batch(
+    schema: &SchemaRef,
+    encoding: PhoneTypeEncoding,
+    columns: ContactColumns,
+) -> RecordBatch {
+    let phones = StructArray::new(
+        phone_fields(encoding),
+        vec![columns.numbers, columns.phone_types],
+        None,
+    );
+    let list = ListArray::new(
+        phone_item_field(encoding),
+        OffsetBuffer::new(ScalarBuffer::from(columns.list_offsets)),
+        Arc::new(phones),
+        columns.list_nulls,
+    );
+    RecordBatch::try_new(schema.clone(), vec![columns.names, Arc::new(list)])
+        .expect("columns are built to match the contact schema")
 }
 
 impl<T: PhoneTypeColumn, Nm: NameText, Nu: NumberText> ContactSink

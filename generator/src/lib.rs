@@ -14,11 +14,17 @@
 //!   strings, and [`contacts_to_batch`] converts them with Arrow's generic builders.
 //! - Fast: [`ContactBatchBuilder`] draws straight into column buffers, with the string-building
 //!   strategy ([`text`]) and `phone_type` encoding chosen by type parameters.
+//! - Raw: [`RawContactBuilder`] draws into plain vectors that become Arrow arrays once per
+//!   batch, with no builder call per value.
+//!
+//! Both fast paths are [`ContactBuilder`]s: keep one per thread, build batch after batch and
+//! give each back when written, so its buffers are reused.
 //!
 //! ```
 //! use shredlab_generator::{
-//!     contacts_to_batch, ContactBatchBuilder, ContactGenerator, PhoneTypeEncoding, PhoneTypeKeys,
-//!     PrecomputedSampler, SkewConfig, text::{DirectDigits, DirectName},
+//!     contacts_to_batch, ContactBatchBuilder, ContactBuilder, ContactGenerator, PhoneTypeEncoding,
+//!     PhoneTypeKeys, PrecomputedSampler, RawContactBuilder, SkewConfig,
+//!     text::{DirectDigits, DirectName},
 //! };
 //!
 //! let generator = ContactGenerator::new(42, PrecomputedSampler::try_new(SkewConfig::default())?);
@@ -26,6 +32,7 @@
 //! let fast = builder.build(&generator, 1_000..2_000);
 //! let baseline = contacts_to_batch(&generator.contacts(1_000..2_000), PhoneTypeEncoding::Dictionary);
 //! assert_eq!(fast, baseline);
+//! assert_eq!(RawContactBuilder::default().build(&generator, 1_000..2_000), baseline);
 //! # Ok::<(), shredlab_generator::ConfigError>(())
 //! ```
 
@@ -37,6 +44,7 @@ mod draw;
 mod generator;
 mod lookup;
 mod ranks;
+mod raw;
 mod recycle;
 pub mod rng;
 mod sampler;
@@ -47,7 +55,8 @@ pub mod vocab;
 
 pub use baseline::{contacts_to_batch, ContactCollector};
 pub use batch::{
-    phone_type_dictionary, ContactBatchBuilder, PhoneTypeColumn, PhoneTypeKeys, PhoneTypeStrings,
+    phone_type_dictionary, ContactBatchBuilder, ContactBuilder, PhoneTypeColumn, PhoneTypeKeys,
+    PhoneTypeStrings,
 };
 pub use config::{ConfigError, SkewConfig, MAX_PHONES_LIMIT, PHONE_ID_DIGITS, PHONE_ID_SPACE};
 pub use contact::{format_phone_number, Contact, Phone, PhoneShape, PhoneType};
@@ -55,5 +64,6 @@ pub use draw::{draw_contacts, ContactSink};
 pub use generator::ContactGenerator;
 pub use lookup::SmallWeights;
 pub use ranks::{BitGuidedIndex, GuidedIndex, RankTable};
+pub use raw::RawContactBuilder;
 pub use sampler::{ContactSampler, NameTables, PerCallSampler, PrecomputedSampler};
 pub use schema::{contact_schema, phone_fields, phone_item_field, PhoneTypeEncoding};

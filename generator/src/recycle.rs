@@ -4,7 +4,7 @@
 use arrow_array::builder::{PrimitiveBuilder, StringBuilder};
 use arrow_array::cast::AsArray;
 use arrow_array::types::UInt8Type;
-use arrow_array::{Array, ArrayRef};
+use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_buffer::{Buffer, MutableBuffer};
 
 /// The array behind `array` if this was its last reference.
@@ -25,11 +25,17 @@ pub(crate) fn reclaim_vec<T: arrow_buffer::ArrowNativeType>(buffer: Buffer) -> O
     Some(vec)
 }
 
+/// The offsets and value allocations of a string array, emptied, if nothing else holds them.
+pub(crate) fn reclaim_string_vecs(array: ArrayRef) -> Option<(Vec<i32>, Vec<u8>)> {
+    let (offsets, values, _) = owned(array, |a| a.as_string_opt::<i32>())?.into_parts();
+    let offsets = reclaim_vec::<i32>(offsets.into_inner().into_inner())?;
+    let values = reclaim_vec::<u8>(values)?;
+    Some((offsets, values))
+}
+
 /// An empty string builder that reuses the offsets and value allocations of `array`.
 pub(crate) fn reclaim_strings(array: ArrayRef) -> Option<StringBuilder> {
-    let (offsets, values, _) = owned(array, |a| a.as_string_opt::<i32>())?.into_parts();
-    let mut offsets = reclaim_vec::<i32>(offsets.into_inner().into_inner())?;
-    let values = reclaim_vec::<u8>(values)?;
+    let (mut offsets, values) = reclaim_string_vecs(array)?;
     offsets.push(0);
     // SAFETY: a single zero offset over an empty value buffer is a valid, empty string array.
     Some(unsafe {
@@ -41,25 +47,53 @@ pub(crate) fn reclaim_strings(array: ArrayRef) -> Option<StringBuilder> {
     })
 }
 
-/// An empty `u8` builder that reuses the key allocation of a `Dictionary(UInt8, _)` array.
-pub(crate) fn reclaim_keys(array: ArrayRef) -> Option<PrimitiveBuilder<UInt8Type>> {
+/// The key allocation of a `Dictionary(UInt8, _)` array, emptied, if nothing else holds it.
+pub(crate) fn reclaim_key_vec(array: ArrayRef) -> Option<Vec<u8>> {
     let (keys, _) = owned(array, |a| a.as_dictionary_opt::<UInt8Type>())?.into_parts();
     let (_, values, _) = keys.into_parts();
-    let values = reclaim_vec::<u8>(values.into_inner())?;
+    reclaim_vec::<u8>(values.into_inner())
+}
+
+/// An empty `u8` builder that reuses the key allocation of a `Dictionary(UInt8, _)` array.
+pub(crate) fn reclaim_keys(array: ArrayRef) -> Option<PrimitiveBuilder<UInt8Type>> {
+    let values = reclaim_key_vec(array)?;
     Some(PrimitiveBuilder::new_from_buffer(
         MutableBuffer::from(values),
         None,
     ))
 }
 
-/// The parts of a `List<Struct<a, b>>` array: its offsets allocation and the two child arrays.
-pub(crate) fn split_phones(array: ArrayRef) -> Option<(Option<Vec<i32>>, ArrayRef, ArrayRef)> {
-    let (_, offsets, values, _) = owned(array, |a| a.as_list_opt::<i32>())?.into_parts();
-    let offsets = reclaim_vec::<i32>(offsets.into_inner().into_inner());
-    let (_, mut children, _) = owned(values, |a| a.as_struct_opt())?.into_parts();
-    let second = children.pop()?;
-    let first = children.pop()?;
-    Some((offsets, first, second))
+/// What can be taken back from a batch of contacts: its `name` column, and where the `phones`
+/// list was unshared, the list's offsets allocation and its `number` and `phone_type` columns.
+pub(crate) struct ContactParts {
+    pub names: ArrayRef,
+    pub list_offsets: Option<Vec<i32>>,
+    pub numbers: Option<ArrayRef>,
+    pub phone_types: Option<ArrayRef>,
+}
+
+/// `batch`'s columns, as [`ContactParts`]; `None` for a batch without the contacts' two columns.
+pub(crate) fn split_contacts(batch: RecordBatch) -> Option<ContactParts> {
+    let (_, mut columns, _) = batch.into_parts();
+    let (phones, names) = (columns.pop()?, columns.pop()?);
+    let mut parts = ContactParts {
+        names,
+        list_offsets: None,
+        numbers: None,
+        phone_types: None,
+    };
+    if let Some((_, offsets, values, _)) =
+        owned(phones, |a| a.as_list_opt::<i32>()).map(|list| list.into_parts())
+    {
+        parts.list_offsets = reclaim_vec::<i32>(offsets.into_inner().into_inner());
+        if let Some((_, mut children, _)) =
+            owned(values, |a| a.as_struct_opt()).map(|phones| phones.into_parts())
+        {
+            parts.phone_types = children.pop();
+            parts.numbers = children.pop();
+        }
+    }
+    Some(parts)
 }
 
 #[cfg(test)]

@@ -9,8 +9,9 @@ use shredlab_generator::text::{
     DirectDigits, DirectName, FreshName, FreshNumber, ReusedNameBuffer, ReusedNumberBuffer,
 };
 use shredlab_generator::{
-    contact_schema, contacts_to_batch, ContactBatchBuilder, ContactGenerator, PerCallSampler,
-    PhoneTypeEncoding, PhoneTypeKeys, PhoneTypeStrings, PrecomputedSampler, SkewConfig,
+    contact_schema, contacts_to_batch, ContactBatchBuilder, ContactBuilder, ContactGenerator,
+    ContactSampler, PerCallSampler, PhoneTypeEncoding, PhoneTypeKeys, PhoneTypeStrings,
+    PrecomputedSampler, RawContactBuilder, SkewConfig,
 };
 
 fn fast() -> ContactGenerator<PrecomputedSampler> {
@@ -87,7 +88,8 @@ fn fast_path_equals_baseline_path_for_every_strategy() {
     );
     let baseline_utf8 = contacts_to_batch(&slow().contacts(rows.clone()), PhoneTypeEncoding::Utf8);
     let generator = fast();
-    let batches: [RecordBatch; 4] = [
+    let batches: [RecordBatch; 5] = [
+        RawContactBuilder::default().build(&generator, rows.clone()),
         ContactBatchBuilder::<PhoneTypeKeys, DirectName, DirectDigits>::default()
             .build(&generator, rows.clone()),
         ContactBatchBuilder::<PhoneTypeKeys, ReusedNameBuffer, ReusedNumberBuffer>::default()
@@ -117,6 +119,52 @@ fn persistent_builder_restarts_cleanly_between_batches() {
         .build(&generator, 500..1_000);
     assert_eq!(first.num_rows(), 500);
     assert_eq!(second, fresh);
+}
+
+/// The builders' batches, the reference the raw vectors must match.
+type Builders = ContactBatchBuilder<PhoneTypeKeys, DirectName, DirectDigits>;
+
+#[test]
+fn raw_vectors_equal_the_builders_for_any_batch_and_skew() {
+    let skews = [
+        SkewConfig::default(),
+        // No NULL at all in names, lists, numbers or types: arrays without validity bits.
+        SkewConfig {
+            null_name_percent: 0,
+            phone_count_weights: [0, 1, 1, 1],
+            phone_shape_weights: [1, 0, 0, 0],
+            ..SkewConfig::default()
+        },
+        // Nothing but NULLs.
+        SkewConfig {
+            null_name_percent: 100,
+            phone_count_weights: [1, 0, 0, 0],
+            ..SkewConfig::default()
+        },
+        // Many phones, every shape, uniform names.
+        SkewConfig {
+            name_zipf_exponent: 0.0,
+            phone_count_weights: [1, 1, 1, 5],
+            max_phones: 16,
+            phone_shape_weights: [1, 1, 1, 1],
+            ..SkewConfig::default()
+        },
+    ];
+    for skew in skews {
+        let generator = ContactGenerator::new(11, PrecomputedSampler::try_new(skew).unwrap());
+        let mut raw = RawContactBuilder::default();
+        // Batches that end inside, at and just past a 64-bit validity word, and a long one.
+        for rows in [0..1, 1..64, 64..128, 128..193, 193..5_000, 5_000..5_001] {
+            let batch = raw.build(&generator, rows.clone());
+            assert_eq!(
+                batch,
+                Builders::default().build(&generator, rows.clone()),
+                "{:?}, rows {rows:?}",
+                generator.sampler().skew()
+            );
+            raw.recycle(batch);
+        }
+    }
 }
 
 #[test]
@@ -149,8 +197,9 @@ fn phone_numbers_are_unique_and_well_formed() {
 fn ids_at_the_top_of_the_id_space_still_have_ten_digits() {
     let skew = SkewConfig::default();
     let last_row = skew.max_rows() - 1;
-    let batch = ContactBatchBuilder::<PhoneTypeKeys, DirectName, DirectDigits>::default()
-        .build(&fast(), last_row - 200..last_row + 1);
+    let rows = last_row - 200..last_row + 1;
+    let batch = Builders::default().build(&fast(), rows.clone());
+    assert_eq!(RawContactBuilder::default().build(&fast(), rows), batch);
     let numbers = batch
         .column(1)
         .as_list::<i32>()
