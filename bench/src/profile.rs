@@ -125,7 +125,7 @@ const PARTS: &[Part] = &[
     },
     Part {
         side: Side::Generation,
-        name: "rows into Arrow builders (seeding, the draws inlined there, text, offsets)",
+        name: "rows into column buffers (seeding, the draws inlined there, text, offsets)",
         patterns: &[
             "shredlab_generator::",
             "arrow_array::builder",
@@ -269,7 +269,7 @@ pipeline;[unknown] 1
                 .map(|(_, n)| *n)
         };
         assert_eq!(get(Side::Generation, "Zipf"), Some(30));
-        assert_eq!(get(Side::Generation, "rows into Arrow"), Some(20));
+        assert_eq!(get(Side::Generation, "rows into column"), Some(20));
         assert_eq!(get(Side::Encoding, "repetition/definition"), Some(25));
         assert_eq!(get(Side::Encoding, "RLE"), Some(10));
         assert_eq!(get(Side::Shared, "allocator"), Some(5), "realloc's memmove");
