@@ -95,38 +95,6 @@ macro_rules! catalog {
     };
 }
 
-// An `Optimizations` set is one bit per optimization in a `u32`.
-const _: () = assert!(
-    Optimization::ALL.len() <= 32,
-    "Optimizations needs a wider bit set"
-);
-
-impl Optimization {
-    fn bit(self) -> u32 {
-        1 << (self as u32)
-    }
-
-    /// The optimizations this one acts through: without them it changes nothing (the code path
-    /// it alters is not taken).
-    pub fn needs(self) -> &'static [Optimization] {
-        use Optimization::*;
-        match self {
-            // Text strategies and interning apply to builders, not to per-row structs.
-            ReuseNumberBuffer | ReuseNameBuffer | InternedNames | DirectNames | DirectDigits => {
-                &[NoRowStructs]
-            }
-            GuidedNameRanks | LookedUpSmallWeights | BitGuidedRanks => &[PrecomputedSampling],
-            // Built into the bit-guided sampler, the one the catalog uses from 26 on.
-            ScalarRowSeeds => &[PrecomputedSampling, BitGuidedRanks],
-            // Replaces the builders of a dictionary-keyed phone_type column.
-            RawColumnVectors => &[NoRowStructs, DictionaryPhoneType],
-            // Only persistent builders can take spent buffers back.
-            RecyclingChannel => &[ThreadLocalBuilders],
-            _ => &[],
-        }
-    }
-}
-
 /// Which workloads an optimization acts on: every catalog entry that adds one says so.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Workloads {
@@ -202,58 +170,6 @@ impl FromStr for Optimization {
             },
             None => CatalogError::UnknownOptimization(slug.to_string()),
         })
-    }
-}
-
-/// A set of optimizations, resolved once per run.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Optimizations(u32);
-
-impl Optimizations {
-    /// Whether `o` is on.
-    pub fn has(self, o: Optimization) -> bool {
-        self.0 & o.bit() != 0
-    }
-
-    /// Switches `o` on.
-    pub fn enable(&mut self, o: Optimization) {
-        self.0 |= o.bit();
-    }
-
-    /// Switches `o` off.
-    pub fn disable(&mut self, o: Optimization) {
-        self.0 &= !o.bit();
-    }
-
-    /// The optimizations that are on, in catalog order.
-    pub fn iter(self) -> impl Iterator<Item = Optimization> {
-        Optimization::ALL
-            .iter()
-            .copied()
-            .filter(move |o| self.has(*o))
-    }
-
-    /// The optimizations that are on but change nothing, because one they need is off.
-    pub fn inert(self) -> impl Iterator<Item = Optimization> {
-        self.iter()
-            .filter(move |o| o.needs().iter().any(|need| !self.has(*need)))
-    }
-
-    /// The optimizations of experiment `number`: entries `1..=number` folded in order.
-    pub fn for_experiment(number: u32) -> Result<Self, CatalogError> {
-        let entries = CATALOG
-            .get(..=number as usize)
-            .ok_or(CatalogError::UnknownExperiment(number))?;
-        let mut set = Self::default();
-        for entry in entries {
-            if let Some(o) = entry.adds {
-                set.enable(o);
-            }
-            if let Some(o) = entry.reverts {
-                set.disable(o);
-            }
-        }
-        Ok(set)
     }
 }
 
@@ -505,7 +421,7 @@ catalog! {
     /// Contacts drawn into plain vectors that become Arrow arrays once per batch.
     34 adds RawColumnVectors "raw-column-vectors" on contacts {
         summary: "rows drawn into plain vectors (text bytes, offsets, validity words, type keys) that become Arrow arrays once per batch: no builder call per value, each name copied by fixed-size moves, each number's 14 bytes stored at once (identical data)",
-        changes: "until 33 every value goes through Arrow's builders (shredlab_generator::ContactBatchBuilder): a call per value or NULL (GenericByteBuilder::append_value and append_null, PrimitiveBuilder::append_option), a capacity check per piece of text (a number is written in six), a branch in the null-buffer builder, and a call to the C library's memcpy for each name part, whose length is known only at run time. In 33's profile of the whole write (results/vm/profile/33-scalar-row-seeds/stacks.folded) the builder calls the row loop does not inline (end_phones, append_value, append_null, PhoneTypeKeys::append, NullBufferBuilder::materialize_if_needed) and generation's memcpy calls take 8.9% of the CPU. Here shredlab_generator::RawContactBuilder appends to plain Vecs: a name is copied with two overlapping fixed-size moves per part into room made for the longest and cut back, a number's text is assembled in a local 14-byte array and stored with one copy, NULLs and list ends set a bit in a 64-bit word, and the arrays are made once per batch from the vectors (no UTF-8 pass: the text is whole vocabulary names and digits). Interning (09) keeps the builders' path it measures. The batches are 33's, array for array. Over 30 paired rounds of make ab against 33, generation alone (--sink null) is 15.0% faster (p<0.0001, results/vm/ab-raw-vectors-generation) and the whole write 5.7% (p<0.0001, results/vm/ab-raw-vectors)",
+        changes: "until 33 every value goes through Arrow's builders (shredlab_generator::ContactBatchBuilder): a call per value or NULL (GenericByteBuilder::append_value and append_null, PrimitiveBuilder::append_option), a capacity check per piece of text (a number is written in six), a branch in the null-buffer builder, and a call to the C library's memcpy for each name part, whose length is known only at run time. In 33's profile of the whole write (results/vm/profile/33-scalar-row-seeds/stacks.folded) the builder calls the row loop does not inline (end_phones, append_value, append_null, PhoneTypeKeys::append, NullBufferBuilder::materialize_if_needed) and generation's memcpy calls take 8.9% of the CPU. Here shredlab_generator::RawContactBuilder appends to plain Vecs: a name is copied with two overlapping fixed-size moves per part into room made for the longest and cut back, a number's text is assembled in a local 14-byte array and stored with one copy, NULLs and list ends set a bit in a 64-bit word, and the arrays are made once per batch from the vectors (no UTF-8 pass: the text is whole vocabulary names and digits). It writes what direct-names and direct-digits write, so with either off (an ablation), or with interning (09) on, the builders' path is taken and pipeline warns that raw-column-vectors changes nothing. The batches are 33's, array for array. Over 30 paired rounds of make ab against 33, generation alone (--sink null) is 15.0% faster (p<0.0001, results/vm/ab-raw-vectors-generation) and the whole write 5.7% (p<0.0001, results/vm/ab-raw-vectors)",
         study: None,
     },
 }
@@ -531,49 +447,7 @@ mod tests {
     }
 
     #[test]
-    fn what_acts_through_a_contacts_optimization_is_contacts_only() {
-        for &o in Optimization::ALL {
-            if o.needs().iter().any(|n| n.contacts_only()) {
-                assert!(o.contacts_only(), "{o} needs a contacts-only optimization");
-            }
-        }
-    }
-
-    #[test]
-    fn interning_is_on_only_at_nine() {
-        for n in 0..CATALOG.len() as u32 {
-            let set = Optimizations::for_experiment(n).unwrap();
-            assert_eq!(
-                set.has(Optimization::InternedNames),
-                n == 9,
-                "experiment {n}"
-            );
-            assert_eq!(set.has(Optimization::TwoWriters), n >= 5, "experiment {n}");
-        }
-        assert_eq!(
-            Optimizations::for_experiment(0).unwrap(),
-            Optimizations::default()
-        );
-    }
-
-    #[test]
-    fn no_catalog_experiment_holds_an_inert_optimization() {
-        for n in 0..CATALOG.len() as u32 {
-            let set = Optimizations::for_experiment(n).unwrap();
-            assert_eq!(set.inert().count(), 0, "experiment {n}");
-        }
-        let mut alone = Optimizations::default();
-        alone.enable(Optimization::DirectDigits);
-        assert_eq!(
-            alone.inert().collect::<Vec<_>>(),
-            [Optimization::DirectDigits]
-        );
-    }
-
-    #[test]
     fn unknown_names_are_rejected() {
-        let n = CATALOG.len() as u32;
-        assert!(Optimizations::for_experiment(n).is_err());
         assert!("turbo"
             .parse::<Optimization>()
             .unwrap_err()

@@ -7,9 +7,10 @@ use shredlab_generator::SkewConfig;
 
 use crate::alloc::Allocator;
 use crate::batches::BatchRanges;
-use crate::catalog::{Optimization, Optimizations};
+use crate::catalog::Optimization;
 use crate::compression::CompressionSpec;
 use crate::error::PipelineError;
+use crate::optimizations::Optimizations;
 use crate::output::{SinkKind, SyncMode};
 use crate::properties::WriterMemory;
 use crate::shard::Shard;

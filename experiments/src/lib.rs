@@ -22,6 +22,7 @@ pub mod gate;
 mod joined;
 pub mod listing;
 pub mod milestones;
+pub mod optimizations;
 pub mod output;
 pub mod pipeline;
 pub mod prebuilt;

@@ -62,6 +62,13 @@ pub fn markdown_details() -> String {
             if !needs.is_empty() {
                 facts.push(format!("Needs {}.", needs.join(", ")));
             }
+            let rivals: Vec<String> = o.yields_to().iter().map(|n| format!("`{n}`")).collect();
+            if !rivals.is_empty() {
+                facts.push(format!(
+                    "Changes nothing while {} is on.",
+                    rivals.join(", ")
+                ));
+            }
         }
         if let Some(o) = e.reverts {
             facts.push(format!("Reverts `{o}`."));

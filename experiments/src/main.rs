@@ -62,12 +62,31 @@ fn run(cli: &Cli) -> Result<RunReport, PipelineError> {
         }
     })?;
     // Warned after the restart on another allocator, so that the user reads it once.
-    for inert in config.optimizations.inert() {
-        let needs: Vec<_> = inert.needs().iter().map(|o| o.slug()).collect();
-        eprintln!(
-            "warning: {inert} changes nothing without {}: enable it too",
-            needs.join(", ")
-        );
+    let on = config.optimizations;
+    for inert in on.inert() {
+        let missing: Vec<_> = inert
+            .needs()
+            .iter()
+            .filter(|o| !on.has(**o))
+            .map(|o| o.slug())
+            .collect();
+        let rivals: Vec<_> = inert
+            .yields_to()
+            .iter()
+            .filter(|o| on.has(**o))
+            .map(|o| o.slug())
+            .collect();
+        if missing.is_empty() {
+            eprintln!(
+                "warning: {inert} changes nothing while {} is on: disable one of them",
+                rivals.join(", ")
+            );
+        } else {
+            eprintln!(
+                "warning: {inert} changes nothing without {}: enable it too",
+                missing.join(", ")
+            );
+        }
     }
     signals::install().map_err(|source| PipelineError::SignalHandlers { source })?;
     let progress = progress_bar(cli.rows, cli.quiet);

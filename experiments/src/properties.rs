@@ -5,8 +5,9 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::schema::types::ColumnPath;
 use shredlab_writer::ParallelOptions;
 
-use crate::catalog::{Optimization, Optimizations};
+use crate::catalog::Optimization;
 use crate::compression::CompressionSpec;
+use crate::optimizations::Optimizations;
 
 /// The Parquet path of the phone-number leaf (`phones` list, element `item`, field `number`).
 pub fn phone_number_path() -> ColumnPath {

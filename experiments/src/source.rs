@@ -18,7 +18,8 @@ use shredlab_generator::{
     RawContactBuilder, SkewConfig,
 };
 
-use crate::catalog::{Optimization, Optimizations};
+use crate::catalog::Optimization;
+use crate::optimizations::Optimizations;
 
 /// Makes the batches of one producer thread.
 pub trait BatchMaker: Send {
@@ -141,10 +142,8 @@ impl ContactSource {
             });
         }
         match self.encoding() {
-            // Interning is what 09 measures, so it keeps the builders' path.
             PhoneTypeEncoding::Dictionary
-                if self.on(Optimization::RawColumnVectors)
-                    && !self.on(Optimization::InternedNames) =>
+                if self.optimizations.acts(Optimization::RawColumnVectors) =>
             {
                 self.with_builder(generator, RawContactBuilder::default)
             }

@@ -152,7 +152,7 @@ impl<T: PhoneTypeColumn, Nm: NameText, Nu: NumberText> ContactBuilder
         generator: &ContactGenerator<S>,
         rows: Range<u64>,
     ) -> RecordBatch {
-        let len = (rows.end - rows.start) as usize;
+        let len = rows.end.saturating_sub(rows.start) as usize;
         self.list_offsets.reserve(len);
         draw_contacts(generator.seed(), rows, generator.sampler(), self);
         self.finish()
@@ -189,8 +189,9 @@ pub trait ContactBuilder {
     ) -> RecordBatch;
 
     /// Takes back the buffers of a batch this builder made, once nothing else holds them, as
-    /// capacity for the next batches: a steady stream of batches then allocates (and faults in)
-    /// no new memory. Call between builds; buffers still shared are simply dropped.
+    /// capacity for the next batches: a steady stream of batches then reuses its text, offset
+    /// and key allocations instead of allocating (and faulting in) new ones. Call between
+    /// builds; buffers still shared are simply dropped.
     fn recycle(&mut self, batch: RecordBatch);
 }
 

@@ -36,8 +36,8 @@ const SHORT: usize = 16;
 /// value.
 ///
 /// # Panics
-/// `build` panics if one batch's names or numbers pass 2 GiB of text, the most 32-bit Arrow
-/// offsets address (the `pipeline` binary caps batches far below that).
+/// `build` panics if one batch's names or numbers pass 2 GiB of text, or its phones 2^31, the
+/// most 32-bit Arrow offsets address (the `pipeline` binary caps batches far below that).
 #[derive(Debug)]
 pub struct RawContactBuilder {
     schema: SchemaRef,
@@ -69,6 +69,18 @@ impl RawContactBuilder {
         &self.schema
     }
 
+    /// Empties every vector, keeping its allocation, so that a batch starts clean even after an
+    /// earlier `build` panicked half-way through `finish`.
+    fn clear(&mut self) {
+        self.names.clear();
+        self.numbers.clear();
+        self.type_keys.clear();
+        self.type_validity.clear();
+        self.list_offsets.clear();
+        self.list_offsets.push(0);
+        self.list_validity.clear();
+    }
+
     /// Makes room for `rows` more contacts with a phone each, so that a fresh builder grows its
     /// vectors once instead of doubling them through the batch.
     fn reserve(&mut self, rows: usize) {
@@ -81,6 +93,12 @@ impl RawContactBuilder {
     }
 
     fn finish(&mut self) -> RecordBatch {
+        let phones = self.type_keys.len();
+        assert!(
+            i32::try_from(phones).is_ok(),
+            "one batch holds {phones} phones, beyond the 2^31 that 32-bit list offsets address: \
+             build smaller batches"
+        );
         let keys = UInt8Array::new(
             ScalarBuffer::from(mem::take(&mut self.type_keys)),
             self.type_validity.finish(),
@@ -106,7 +124,8 @@ impl ContactBuilder for RawContactBuilder {
         generator: &ContactGenerator<S>,
         rows: Range<u64>,
     ) -> RecordBatch {
-        self.reserve((rows.end - rows.start) as usize);
+        self.clear();
+        self.reserve(rows.end.saturating_sub(rows.start) as usize);
         draw_contacts(generator.seed(), rows, generator.sampler(), self);
         self.finish()
     }
@@ -181,6 +200,13 @@ impl Default for RawText {
 }
 
 impl RawText {
+    fn clear(&mut self) {
+        self.values.clear();
+        self.offsets.clear();
+        self.offsets.push(0);
+        self.validity.clear();
+    }
+
     fn reserve(&mut self, values: usize, bytes_per_value: usize) {
         self.values.reserve(values * bytes_per_value);
         self.offsets.reserve(values);
@@ -238,17 +264,19 @@ impl RawText {
     }
 
     fn finish(&mut self) -> ArrayRef {
+        // All three taken before any check, so that a panic leaves this column empty.
         let values = mem::take(&mut self.values);
+        let offsets = mem::replace(&mut self.offsets, vec![0]);
+        let nulls = self.validity.finish();
         assert!(
             i32::try_from(values.len()).is_ok(),
             "one batch holds {} bytes of text, beyond the 2 GiB that 32-bit offsets address: \
              build smaller batches",
             values.len()
         );
-        let offsets =
-            OffsetBuffer::new(ScalarBuffer::from(mem::replace(&mut self.offsets, vec![0])));
+        assert!(nulls.as_ref().is_none_or(|n| n.len() == offsets.len() - 1));
+        let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
         let values = Buffer::from_vec(values);
-        let nulls = self.validity.finish();
         debug_assert!(StringArray::try_new(offsets.clone(), values.clone(), nulls.clone()).is_ok());
         // SAFETY: the offsets are non-negative and non-decreasing (`OffsetBuffer::new` checks),
         // start at 0 and end at the text's length; every value between two of them is whole
@@ -288,6 +316,12 @@ struct Validity {
 }
 
 impl Validity {
+    fn clear(&mut self) {
+        self.words.clear();
+        self.word = 0;
+        self.len = 0;
+    }
+
     fn reserve(&mut self, values: usize) {
         self.words.reserve(values / 64 + 1);
     }
@@ -309,8 +343,12 @@ impl Validity {
         }
         let len = mem::take(&mut self.len);
         // Bits past `len` are clear, so this counts the valid values.
-        let valid: u32 = self.words.iter().map(|word| word.count_ones()).sum();
-        if valid as usize == len {
+        let valid: usize = self
+            .words
+            .iter()
+            .map(|word| word.count_ones() as usize)
+            .sum();
+        if valid == len {
             self.words.clear();
             return None;
         }
@@ -378,7 +416,7 @@ mod tests {
         let batch = builder.build(&generator, 0..4_000);
         let kept = batch.clone();
         builder.recycle(batch);
-        // Still held by `kept`: nothing can be taken back.
+        // Still held by `kept`: nothing may be taken back (`finish` left the builder empty).
         assert_eq!(builder.names.values.capacity(), 0);
         builder.recycle(kept);
         assert!(builder.names.values.capacity() >= 4_000);

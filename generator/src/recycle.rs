@@ -66,9 +66,13 @@ pub(crate) fn reclaim_keys(array: ArrayRef) -> Option<PrimitiveBuilder<UInt8Type
 /// What can be taken back from a batch of contacts: its `name` column, and where the `phones`
 /// list was unshared, the list's offsets allocation and its `number` and `phone_type` columns.
 pub(crate) struct ContactParts {
+    /// The `name` column.
     pub names: ArrayRef,
+    /// The emptied allocation of the list's offsets, where nothing else held it.
     pub list_offsets: Option<Vec<i32>>,
+    /// The phones' `number` column, where the list and its struct were unshared.
     pub numbers: Option<ArrayRef>,
+    /// The phones' `phone_type` column, likewise.
     pub phone_types: Option<ArrayRef>,
 }
 

@@ -164,7 +164,6 @@ impl NumberText for DirectDigits {
     }
 }
 
-/// "00", "01", ... "99", concatenated.
 /// A phone number's text, `+91-` and the id's ten zero-padded digits, assembled in a local
 /// array: the caller stores all fourteen bytes with one fixed-size copy, where [`DirectDigits`]
 /// appends six pieces to the builder, each with its own capacity check.
@@ -180,6 +179,7 @@ pub fn phone_number_bytes(id: u64) -> [u8; 14] {
     text
 }
 
+/// "00", "01", ... "99", concatenated.
 const DIGIT_PAIRS: &str = match std::str::from_utf8(&digit_pairs()) {
     Ok(text) => text,
     Err(_) => panic!("digit pairs are ASCII"),

@@ -5,8 +5,9 @@
 use arrow_schema::SchemaRef;
 use pyo3::prelude::*;
 use shredlab_experiments::batches::BatchRanges;
-use shredlab_experiments::catalog::{newest_experiment, Optimizations};
+use shredlab_experiments::catalog::newest_experiment;
 use shredlab_experiments::config::{default_batch_rows, MAX_BATCH_ROWS, MAX_THREADS};
+use shredlab_experiments::optimizations::Optimizations;
 use shredlab_experiments::run::available_cores;
 use shredlab_experiments::source::{BatchMaker, BatchSource, ContactSource};
 use shredlab_experiments::workload::SpecSource;

@@ -7,7 +7,7 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 use shredlab_bench::spec_bench::closeness::{compare, ContactStats};
 use shredlab_bench::spec_bench::readme::{markdown, SpecBenchResults};
-use shredlab_experiments::catalog::Optimizations;
+use shredlab_experiments::optimizations::Optimizations;
 use shredlab_experiments::source::{BatchSource, ContactSource};
 use shredlab_experiments::workload::SpecWorkload;
 use shredlab_generator::SkewConfig;

@@ -1,0 +1,176 @@
+//! How the catalog's optimizations relate (what each acts through, what takes its place) and
+//! the set of them that one run has on.
+
+use crate::catalog::{CatalogError, Optimization, CATALOG};
+
+impl Optimization {
+    /// The optimizations this one acts through: without them it changes nothing (the code path
+    /// it alters is not taken).
+    pub fn needs(self) -> &'static [Optimization] {
+        use Optimization::*;
+        match self {
+            // Text strategies and interning apply to builders, not to per-row structs.
+            ReuseNumberBuffer | ReuseNameBuffer | InternedNames | DirectNames | DirectDigits => {
+                &[NoRowStructs]
+            }
+            GuidedNameRanks | LookedUpSmallWeights | BitGuidedRanks => &[PrecomputedSampling],
+            // Built into the bit-guided sampler, the one the catalog uses from 26 on.
+            ScalarRowSeeds => &[PrecomputedSampling, BitGuidedRanks],
+            // Replaces the builders of a dictionary-keyed phone_type column, and the text
+            // strategies whose output it writes: without them an ablation means the builders.
+            RawColumnVectors => &[NoRowStructs, DictionaryPhoneType, DirectNames, DirectDigits],
+            // Only persistent builders can take spent buffers back.
+            RecyclingChannel => &[ThreadLocalBuilders],
+            _ => &[],
+        }
+    }
+
+    /// The optimizations that take this one's place when both are on: it then changes nothing.
+    pub fn yields_to(self) -> &'static [Optimization] {
+        use Optimization::*;
+        match self {
+            // Interning is what 09 measures, and only the builders intern.
+            RawColumnVectors => &[InternedNames],
+            _ => &[],
+        }
+    }
+}
+
+// An `Optimizations` set is one bit per optimization in a `u32`.
+const _: () = assert!(
+    Optimization::ALL.len() <= 32,
+    "Optimizations needs a wider bit set"
+);
+
+impl Optimization {
+    fn bit(self) -> u32 {
+        1 << (self as u32)
+    }
+}
+
+/// A set of optimizations, resolved once per run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Optimizations(u32);
+
+impl Optimizations {
+    /// Whether `o` is on.
+    pub fn has(self, o: Optimization) -> bool {
+        self.0 & o.bit() != 0
+    }
+
+    /// Switches `o` on.
+    pub fn enable(&mut self, o: Optimization) {
+        self.0 |= o.bit();
+    }
+
+    /// Switches `o` off.
+    pub fn disable(&mut self, o: Optimization) {
+        self.0 &= !o.bit();
+    }
+
+    /// The optimizations that are on, in catalog order.
+    pub fn iter(self) -> impl Iterator<Item = Optimization> {
+        Optimization::ALL
+            .iter()
+            .copied()
+            .filter(move |o| self.has(*o))
+    }
+
+    /// The optimizations that are on but change nothing, because one they need is off or one
+    /// they yield to is on.
+    pub fn inert(self) -> impl Iterator<Item = Optimization> {
+        self.iter().filter(move |o| !self.acts(*o))
+    }
+
+    /// Whether `o` is on and changes something: everything it needs is on, and nothing it
+    /// yields to.
+    pub fn acts(self, o: Optimization) -> bool {
+        self.has(o)
+            && o.needs().iter().all(|need| self.has(*need))
+            && !o.yields_to().iter().any(|other| self.has(*other))
+    }
+
+    /// The optimizations of experiment `number`: entries `1..=number` folded in order.
+    pub fn for_experiment(number: u32) -> Result<Self, CatalogError> {
+        let entries = CATALOG
+            .get(..=number as usize)
+            .ok_or(CatalogError::UnknownExperiment(number))?;
+        let mut set = Self::default();
+        for entry in entries {
+            if let Some(o) = entry.adds {
+                set.enable(o);
+            }
+            if let Some(o) = entry.reverts {
+                set.disable(o);
+            }
+        }
+        Ok(set)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_acts_through_a_contacts_optimization_is_contacts_only() {
+        for &o in Optimization::ALL {
+            if o.needs().iter().any(|n| n.contacts_only()) {
+                assert!(o.contacts_only(), "{o} needs a contacts-only optimization");
+            }
+        }
+    }
+
+    #[test]
+    fn interning_is_on_only_at_nine() {
+        for n in 0..CATALOG.len() as u32 {
+            let set = Optimizations::for_experiment(n).unwrap();
+            assert_eq!(
+                set.has(Optimization::InternedNames),
+                n == 9,
+                "experiment {n}"
+            );
+            assert_eq!(set.has(Optimization::TwoWriters), n >= 5, "experiment {n}");
+        }
+        assert_eq!(
+            Optimizations::for_experiment(0).unwrap(),
+            Optimizations::default()
+        );
+    }
+
+    #[test]
+    fn no_catalog_experiment_holds_an_inert_optimization() {
+        for n in 0..CATALOG.len() as u32 {
+            let set = Optimizations::for_experiment(n).unwrap();
+            assert_eq!(set.inert().count(), 0, "experiment {n}");
+        }
+        let mut alone = Optimizations::default();
+        alone.enable(Optimization::DirectDigits);
+        assert_eq!(
+            alone.inert().collect::<Vec<_>>(),
+            [Optimization::DirectDigits]
+        );
+    }
+
+    #[test]
+    fn an_optimization_is_inert_beside_one_it_yields_to_or_without_one_it_needs() {
+        let raw = Optimization::RawColumnVectors;
+        let mut set = Optimizations::for_experiment(34).unwrap();
+        assert!(set.acts(raw));
+        set.enable(Optimization::InternedNames);
+        assert!(!set.acts(raw));
+        assert_eq!(set.inert().collect::<Vec<_>>(), [raw]);
+        set.disable(Optimization::InternedNames);
+        set.disable(Optimization::DirectDigits);
+        assert_eq!(set.inert().collect::<Vec<_>>(), [raw]);
+    }
+
+    #[test]
+    fn experiments_past_the_catalog_are_rejected() {
+        let n = CATALOG.len() as u32;
+        assert_eq!(
+            Optimizations::for_experiment(n),
+            Err(CatalogError::UnknownExperiment(n))
+        );
+    }
+}
