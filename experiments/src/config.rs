@@ -288,6 +288,13 @@ impl PipelineConfig {
             .then_some(WRITEBACK_STEP)
     }
 
+    /// Bytes each output file reserves ahead of its writes, when preallocation is on.
+    pub fn preallocation_step(&self) -> Option<u64> {
+        self.optimizations
+            .acts(Optimization::PreallocatedFiles)
+            .then_some(PREALLOCATION_STEP)
+    }
+
     /// Bytes of each of a file's two direct-write buffers, when direct writes are on.
     pub fn direct_write_buffer(&self) -> Option<usize> {
         self.optimizations
@@ -326,6 +333,11 @@ impl PipelineConfig {
 /// writing each 8 MiB to disk while the next is produced, so the final sync waits only for the
 /// tail.
 pub const WRITEBACK_STEP: u64 = 8 << 20;
+
+/// Bytes of disk blocks each output file reserves ahead of its writes (experiment 35 on): a
+/// reservation every 64 MiB is 5 `fallocate` calls for a 10 M-row file, and holds at most
+/// 64 MiB per file beyond what is written until the commit gives it back.
+pub const PREALLOCATION_STEP: u64 = 64 << 20;
 
 /// Bytes of each of a file's two direct-write buffers (experiment 31 on): large enough that
 /// the disk takes each in one request, small enough that two per file stay well inside the

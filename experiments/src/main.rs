@@ -95,6 +95,7 @@ fn run(cli: &Cli) -> Result<RunReport, PipelineError> {
             Destination::Dir(dir) => {
                 let output = OutputDir::prepare(dir, cli.overwrite, config.shard)?
                     .with_early_writeback(config.writeback_step())
+                    .with_preallocation(config.preallocation_step())
                     .with_direct_writes(config.direct_write_buffer())?
                     .with_sync(config.sync);
                 execute(&config, &output, &progress)

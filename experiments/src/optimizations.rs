@@ -31,6 +31,8 @@ impl Optimization {
         match self {
             // Interning is what 09 measures, and only the builders intern.
             RawColumnVectors => &[InternedNames],
+            // Direct writes bypass the page cache whose per-page allocation it saves.
+            PreallocatedFiles => &[DirectWrites],
             _ => &[],
         }
     }
@@ -163,6 +165,10 @@ mod tests {
         set.disable(Optimization::InternedNames);
         set.disable(Optimization::DirectDigits);
         assert_eq!(set.inert().collect::<Vec<_>>(), [raw]);
+        let mut files = Optimizations::for_experiment(35).unwrap();
+        files.enable(Optimization::DirectWrites);
+        let preallocation = Optimization::PreallocatedFiles;
+        assert_eq!(files.inert().collect::<Vec<_>>(), [preallocation]);
     }
 
     #[test]

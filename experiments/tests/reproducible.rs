@@ -1,6 +1,6 @@
 //! The same command writes the same bytes: from the ordered hand-off (27) on, a run's files do
 //! not depend on the producer count, the batch-claiming strategy or the threads' schedule; fused
-//! row-group workers (28) write 27's files.
+//! row-group workers (28) write 27's files, and preallocated files (35) 34's.
 
 mod common;
 
@@ -148,4 +148,30 @@ fn fused_row_groups_cut_batches_at_row_group_ends_for_any_worker_count() {
         "--verify",
     ];
     assert_same_bytes(&base, THREADS);
+}
+
+#[cfg(unix)]
+#[test]
+fn preallocated_files_are_34_s_and_hold_no_blocks_past_their_end() {
+    let rows = ["-n", "300000", "--writers", "2"];
+    let expected = files_of(&[&rows[..], &["-e", "34"]].concat());
+    assert!(files_of(&[&rows[..], &["-e", "35"]].concat()) == expected);
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../specs/otel-logs.json");
+    let spec = ["--spec", spec.to_str().unwrap(), "-n", "20000"];
+    let expected = files_of(&[&spec[..], &["-e", "34"]].concat());
+    assert!(files_of(&[&spec[..], &["-e", "35"]].concat()) == expected);
+
+    // Each file reserved 64 MiB ahead; the commit gave back what the file did not fill.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    run_ok(&[&rows[..], &["-e", "35"]].concat(), &out);
+    for entry in std::fs::read_dir(&out).unwrap() {
+        let metadata = entry.unwrap().metadata().unwrap();
+        let held = std::os::unix::fs::MetadataExt::blocks(&metadata) * 512;
+        assert!(
+            held < metadata.len() + 64 * 1024,
+            "{held} bytes of disk held for a {}-byte file",
+            metadata.len()
+        );
+    }
 }

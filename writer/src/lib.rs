@@ -133,6 +133,7 @@ mod direct;
 mod options;
 mod ordered;
 mod pending;
+mod preallocate;
 mod sync;
 mod worker;
 mod writer;

@@ -9,6 +9,7 @@ use thiserror::Error;
 
 #[cfg(target_os = "linux")]
 use crate::direct::DirectWrites;
+use crate::preallocate::Preallocation;
 
 /// Failure to create or commit a [`PendingFile`].
 #[derive(Debug, Error)]
@@ -42,6 +43,7 @@ pub struct PendingFile {
     temp: NamedTempFile,
     path: PathBuf,
     writeback: Option<Writeback>,
+    preallocation: Option<Preallocation>,
     durable: bool,
     /// Nothing written since the last sync: a commit need not sync again.
     synced: bool,
@@ -83,6 +85,7 @@ impl PendingFile {
             temp,
             path,
             writeback: None,
+            preallocation: None,
             durable: true,
             synced: false,
         })
@@ -102,6 +105,18 @@ impl PendingFile {
         self
     }
 
+    /// Reserves the file's disk blocks `step` bytes ahead of the writes (`fallocate`, keeping
+    /// the size), so the kernel copies each page written into a block that already exists
+    /// instead of reserving one for delayed allocation, and writeback allocates nothing. The
+    /// commit (or [`PendingFile::sync`]) gives back the blocks past the end. At most `step`
+    /// bytes of disk are held beyond what is written. Where the file system refuses (no
+    /// support, or no room for a step), the file grows as it would without it. Linux only;
+    /// elsewhere, and for `step == 0`, it changes nothing.
+    pub fn with_preallocation(mut self, step: u64) -> Self {
+        self.preallocation = (step > 0).then(|| Preallocation::new(step));
+        self
+    }
+
     /// Writes the file with `O_DIRECT`, past the page cache: bytes are copied into one of two
     /// aligned buffers of `buffer_bytes` while a thread of the file's own writes the other to
     /// the disk, so the writing thread neither copies into cache pages nor has the kernel
@@ -114,6 +129,7 @@ impl PendingFile {
         if let Ok(direct) = DirectWrites::open(self.temp.path(), buffer_bytes) {
             self.direct = Some(direct);
             self.writeback = None;
+            self.preallocation = None;
         }
         #[cfg(not(target_os = "linux"))]
         let _ = buffer_bytes;
@@ -151,26 +167,27 @@ impl PendingFile {
     }
 
     /// Flushes the data to disk, so a later [`PendingFile::commit`] only renames (nothing
-    /// [`PendingFile::without_sync`] but the last direct writes).
+    /// [`PendingFile::without_sync`] but the last direct writes and the release of preallocated
+    /// blocks).
     pub fn sync(&mut self) -> Result<(), PendingFileError> {
+        let commit_error = |source| PendingFileError::Commit {
+            path: self.path.clone(),
+            source,
+        };
         #[cfg(target_os = "linux")]
         if let Some(direct) = &mut self.direct {
-            direct.flush().map_err(|source| PendingFileError::Commit {
-                path: self.path.clone(),
-                source,
-            })?;
+            direct.flush().map_err(commit_error)?;
+        }
+        if let Some(preallocation) = &mut self.preallocation {
+            preallocation
+                .release(self.temp.as_file())
+                .map_err(commit_error)?;
         }
         if !self.durable || self.synced {
             return Ok(());
         }
         self.synced = true;
-        self.temp
-            .as_file()
-            .sync_data()
-            .map_err(|source| PendingFileError::Commit {
-                path: self.path.clone(),
-                source,
-            })
+        self.temp.as_file().sync_data().map_err(commit_error)
     }
 
     /// Flushes the data to disk, renames the file to its final name (replacing any file there)
@@ -204,7 +221,13 @@ impl Write for PendingFile {
         if let Some(direct) = &mut self.direct {
             return direct.write(buf);
         }
+        if let Some(preallocation) = &mut self.preallocation {
+            preallocation.before_write(self.temp.as_file(), buf.len());
+        }
         let written = self.temp.write(buf)?;
+        if let Some(preallocation) = &mut self.preallocation {
+            preallocation.after_write(written);
+        }
         if let Some(progress) = &mut self.writeback {
             progress.written += written as u64;
             if progress.written - progress.requested >= progress.step {
@@ -346,6 +369,46 @@ mod tests {
         // The second open, with O_DIRECT, then fails, as on a file system without it.
         std::fs::remove_file(file.temp_path()).unwrap();
         assert!(!file.with_direct_writes(8192).writes_direct());
+    }
+
+    /// Bytes of disk the file holds, from its count of 512-byte blocks.
+    #[cfg(unix)]
+    fn allocated(file: &File) -> u64 {
+        use std::os::unix::fs::MetadataExt;
+        file.metadata().unwrap().blocks() * 512
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn preallocation_keeps_every_byte_and_releases_what_is_left() {
+        // Under the crate's directory, as a user's output directory would be, not /tmp.
+        let dir = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR")).unwrap();
+        let step = 1 << 20;
+        for durable in [true, false] {
+            let target = dir.path().join(format!("part-{durable}.parquet"));
+            let file = PendingFile::create(&target)
+                .unwrap()
+                .with_early_writeback(4096)
+                .with_preallocation(step);
+            let mut file = if durable { file } else { file.without_sync() };
+            let data: Vec<u8> = (0..2_500_003u32).map(|i| (i % 251) as u8).collect();
+            data.chunks(77_777)
+                .for_each(|chunk| file.write_all(chunk).unwrap());
+            assert_eq!(file.file().metadata().unwrap().len(), data.len() as u64);
+            assert!(
+                allocated(file.file()) >= 3 * step,
+                "3 steps reserved: {} bytes held",
+                allocated(file.file())
+            );
+            file.commit().unwrap();
+            assert_eq!(std::fs::read(&target).unwrap(), data);
+            let held = allocated(&File::open(&target).unwrap());
+            assert!(
+                held < data.len() as u64 + 64 * 1024,
+                "released past the end: {held} bytes held for {}",
+                data.len()
+            );
+        }
     }
 
     #[test]

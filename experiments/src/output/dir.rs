@@ -29,6 +29,7 @@ pub struct OutputDir {
     overwrite: bool,
     nonce: String,
     writeback_step: Option<u64>,
+    preallocation_step: Option<u64>,
     direct_write_buffer: Option<usize>,
     sync: SyncMode,
 }
@@ -58,6 +59,7 @@ impl OutputDir {
             overwrite,
             nonce: nonce(),
             writeback_step: None,
+            preallocation_step: None,
             direct_write_buffer: None,
             sync: SyncMode::End,
         };
@@ -81,6 +83,15 @@ impl OutputDir {
     pub fn with_early_writeback(self, step: Option<u64>) -> Self {
         Self {
             writeback_step: step,
+            ..self
+        }
+    }
+
+    /// Files that reserve their disk blocks `step` bytes ahead of the writes (`None`: as the
+    /// writes need them; see [`PendingFile::with_preallocation`]).
+    pub fn with_preallocation(self, step: Option<u64>) -> Self {
+        Self {
+            preallocation_step: step,
             ..self
         }
     }
@@ -272,6 +283,10 @@ impl SinkFactory for OutputDir {
         let file = self.pending(self.part_path(index))?;
         let file = match self.writeback_step {
             Some(step) => file.with_early_writeback(step),
+            None => file,
+        };
+        let file = match self.preallocation_step {
+            Some(step) => file.with_preallocation(step),
             None => file,
         };
         Ok(match self.direct_write_buffer {
