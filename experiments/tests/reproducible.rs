@@ -161,8 +161,9 @@ fn preallocated_files_are_34_s_and_hold_no_blocks_past_their_end() {
     let expected = files_of(&[&spec[..], &["-e", "34"]].concat());
     assert!(files_of(&[&spec[..], &["-e", "35"]].concat()) == expected);
 
-    // Each file reserved 64 MiB ahead; the commit gave back what the file did not fill.
-    let dir = tempfile::tempdir().unwrap();
+    // Each file reserved 64 MiB ahead; the commit gave back what the file did not fill. Under
+    // the build's directory, a user's kind of file system, not a tmpfs /tmp.
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let out = dir.path().join("out");
     run_ok(&[&rows[..], &["-e", "35"]].concat(), &out);
     for entry in std::fs::read_dir(&out).unwrap() {
