@@ -9,10 +9,12 @@
 //! see it, and [`Preallocation::release`] gives back the blocks past the end once the file is
 //! complete.
 //!
-//! Only on file systems where that release is known to free the blocks at once: ext4 (and the
-//! ext2/ext3 it mounts, which share its magic number) and tmpfs. Elsewhere it is not used:
-//! btrfs keeps a partly written extent whole until the file is deleted, XFS writes the file
-//! back before a truncate, and XFS already reserves space past the end of a growing file.
+//! Only on file systems where that release was checked to free the blocks at once (`du` before
+//! and after, and this crate's tests): ext4 (and the ext2/ext3 it mounts, which share its magic
+//! number) and tmpfs. Elsewhere it is not used, since a truncate that keeps the length is not
+//! known to give the blocks back there (a review reading the kernel's btrfs and XFS code
+//! expected btrfs to keep a partly written extent whole and XFS to write the file back first;
+//! neither was tried here).
 
 use std::fs::File;
 
