@@ -10,6 +10,9 @@
 #   scripts/s3-server.sh uploads DIR BUCKET     unfinished multipart uploads in BUCKET, as the
 #                                               server counts them
 #
+# Garage is found, or installed, once in the foreground before the server starts, so that a
+# first use's multi-minute build is never inside the start's wait (S3_SERVER_WAIT_S, default 30).
+#
 # Compression of stored blocks is off: the server shares this machine's cores with the
 # pipeline, and what it costs is the server's overhead, measured, not hidden.
 set -euo pipefail
@@ -21,7 +24,22 @@ mkdir -p "$dir"
 dir="$(cd "$dir" && pwd)"
 config="$dir/garage.toml"
 
-garage() { "$("$root/scripts/ensure-garage.sh")" -c "$config" "$@"; }
+wait_s="${S3_SERVER_WAIT_S:-30}"
+case "$wait_s" in
+  '' | *[!0-9]*) echo "s3-server: S3_SERVER_WAIT_S=$wait_s is not a whole number of seconds" >&2; exit 2 ;;
+esac
+
+# The Garage binary's path: on PATH, in .tools/, or built into .tools/ now (one-time, minutes).
+garage_bin=""
+find_garage() {
+  [ -z "$garage_bin" ] || return 0
+  if ! garage_bin="$("$root/scripts/ensure-garage.sh")"; then
+    echo "s3-server: installing Garage failed (scripts/ensure-garage.sh, see above); no server was started" >&2
+    exit 1
+  fi
+}
+
+garage() { find_garage; "$garage_bin" -c "$config" "$@"; }
 
 free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
@@ -29,12 +47,12 @@ free_port() {
 
 hex() { od -An -tx1 -N"$1" /dev/urandom | tr -d ' \n'; }
 
-# Waits up to 30 s for `$@` to succeed.
+# Waits up to $wait_s seconds for `$@` to succeed.
 wait_for() {
-  local deadline=$((SECONDS + 30))
+  local deadline=$((SECONDS + wait_s))
   until "$@" >/dev/null 2>&1; do
     if [ "$SECONDS" -ge "$deadline" ]; then
-      echo "s3-server: the server in $dir did not come up in 30 s; its log: $dir/server.log" >&2
+      echo "s3-server: the server in $dir did not come up in $wait_s s; its log: $dir/server.log" >&2
       tail -20 "$dir/server.log" >&2 || true
       return 1
     fi
@@ -82,9 +100,10 @@ export AWS_SECRET_ACCESS_KEY=$(hex 32)
 export AWS_EC2_METADATA_DISABLED=true
 EOF
   fi
+  find_garage
   stop
   # Its own session, so a terminal's Ctrl-C reaches the caller, which stops it in order.
-  setsid "$("$root/scripts/ensure-garage.sh")" -c "$config" server >> "$dir/server.log" 2>&1 < /dev/null &
+  setsid "$garage_bin" -c "$config" server >> "$dir/server.log" 2>&1 < /dev/null &
   echo $! > "$dir/pid"
   wait_for garage status
   # shellcheck source=/dev/null

@@ -9,8 +9,10 @@ source "$(dirname "$0")/common.sh"
 n="${N:-$(last_experiment)}"
 server="$(mktemp -d "${TMPDIR:-/tmp}/shredlab-s3.XXXXXX")"
 trap '"$root/scripts/s3-server.sh" stop "$server"; rm -rf "$server"' EXIT
+# An assignment, so that a failed start stops this script with the server's own error.
+env_file="$("$root/scripts/s3-server.sh" start "$server" shredlab)"
 # shellcheck source=/dev/null
-source "$("$root/scripts/s3-server.sh" start "$server" shredlab)"
+source "$env_file"
 echo "server: Garage at $AWS_ENDPOINT (data in $server)" >&2
 url="s3://shredlab/smoke"
 report="$server/report.json"

@@ -12,8 +12,10 @@ mkdir -p "$dir"
 server="$(mktemp -d "$root/out/s3-server.XXXXXX")"
 local_dir="$(mktemp -d "$root/out/store-bench.XXXXXX")"
 trap '"$root/scripts/s3-server.sh" stop "$server"; rm -rf "$server" "$local_dir"' EXIT
+# An assignment, so that a failed start stops this script with the server's own error.
+env_file="$("$root/scripts/s3-server.sh" start "$server" shredlab)"
 # shellcheck source=/dev/null
-source "$("$root/scripts/s3-server.sh" start "$server" shredlab)"
+source "$env_file"
 python="$("$root/scripts/ensure-venv.sh")"
 use_allocator_of "$n"
 "$python" "$root/scripts/scale_out.py" store --bin "$bin" --server-pid "$(cat "$server/pid")" \
