@@ -15,9 +15,10 @@ from pathlib import Path
 
 SCRIPTS = Path(__file__).resolve().parents[2]
 
-# The start's wait, shortened for the test; the stand-in install sleeps longer than it.
-WAIT_S = 3
-INSTALL_S = 6
+# The start's wait, shortened for the test, and a stand-in install that sleeps past both it and
+# the 30 s the start waited before the install was taken out of its wait.
+WAIT_S = 5
+INSTALL_S = 35
 
 FAKE_CARGO = textwrap.dedent("""\
     #!/usr/bin/env bash
