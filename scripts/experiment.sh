@@ -4,7 +4,7 @@
 # (`--counters`, with memory-controller counts where exposed), perf stat counters (with a
 # labelled cachegrind simulation where the hardware counters read <not supported>), metadata;
 # then summarizes and redraws the host's charts.
-# Usage: scripts/experiment.sh N   (settings from the environment; scripts/settings.sh lists them)
+# Usage: scripts/experiment.sh [N]   (settings from the environment; scripts/settings.sh lists them)
 # With TIMING=later the hyperfine step, the floor, the summary and the charts are left to the
 # caller, which times many experiments in interleaved rounds (scripts/experiments.sh): the
 # command to time is left in the folder's timed-command file, and the floor's two commands, for
@@ -14,7 +14,9 @@
 # of the catalog's, and the arguments are added to every pipeline command line.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-n="${1:?usage: experiment.sh N [FOLDER [PIPELINE_ARGUMENT...]]}"
+# Without N, the catalog's newest entry.
+n="${1:-}"
+[ -n "$n" ] || n="$(last_experiment)"
 
 name="$(experiment_name "$n")"
 dir="${2:-$catalog_dir/$name}"

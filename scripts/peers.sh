@@ -26,7 +26,7 @@ if [ "$status" -eq 3 ]; then
   IFS=',' read -r -a codecs <<< "$PEER_COMPRESSIONS"
   for round in $(seq $((-WARMUP)) $((RUNS - 1))); do
     for codec in "${codecs[@]}"; do
-      for spec in "ParallelArrowWriter --writer parallel --early-writeback-mib 8" \
+      for spec in "ParallelArrowWriter --writer parallel --file-options newest" \
                   "ParallelArrowWriter-plain-file --writer parallel" "ArrowWriter --writer arrow"; do
         read -r name arguments <<< "$spec"
         # shellcheck disable=SC2086 # the writer's arguments are words

@@ -2,10 +2,12 @@
 # Where one experiment's time goes: perf record with frame-pointer call graphs rendered as a
 # flamegraph (inferno) and sorted into the pipeline's parts (README.md, `results profile`), and an
 # AMD uProf session when uProf is installed.
-# Usage: scripts/profile.sh N   (ROWS; scripts/settings.sh)
+# Usage: scripts/profile.sh [N]   (ROWS; scripts/settings.sh)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-n="${1:?usage: profile.sh N}"
+# Without N, the catalog's newest entry.
+n="${1:-}"
+[ -n "$n" ] || n="$(last_experiment)"
 dir="$root/results/$HOST/profile/$(experiment_name "$n")"; mkdir -p "$dir"
 use_allocator_of "$n"
 cmd=("$bin" --experiment "$n" --rows "$ROWS" --output-dir "$root/out/profile" --overwrite --quiet)

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use anyhow::{ensure, Result};
 use serde::Serialize;
 
+use crate::markdown::{Align, Table};
 use crate::parse::hyperfine::{merge_rounds, HyperfineResult};
 use crate::stats::{median, wilcoxon_signed_rank_p};
 
@@ -90,14 +91,25 @@ impl AbComparison {
              signed-rank test on the rounds' log ratios.\n",
             self.rounds
         );
-        text.push_str("| side | command | median s | min s | max s | CPU s |\n|---|---|---:|---:|---:|---:|\n");
+        let mut table = Table::new([
+            ("side", Align::Left),
+            ("command", Align::Left),
+            ("median s", Align::Right),
+            ("min s", Align::Right),
+            ("max s", Align::Right),
+            ("CPU s", Align::Right),
+        ]);
         for (name, side) in [("A", &self.a), ("B", &self.b)] {
-            let _ = writeln!(
-                text,
-                "| {name} | `{}` | {:.3} | {:.3} | {:.3} | {:.2} |",
-                side.command, side.median_s, side.min_s, side.max_s, side.cpu_s
-            );
+            table.row([
+                name.to_string(),
+                format!("`{}`", side.command),
+                format!("{:.3}", side.median_s),
+                format!("{:.3}", side.min_s),
+                format!("{:.3}", side.max_s),
+                format!("{:.2}", side.cpu_s),
+            ]);
         }
+        text.push_str(&table.to_string());
         let change = (self.median_ratio - 1.0) * 100.0;
         let verdict = match self.p {
             Some(p) if p < crate::readme::ALPHA => format!("significant, p={p:.4}"),

@@ -11,6 +11,7 @@ use std::path::Path;
 use anyhow::{ensure, Context, Result};
 use serde::Serialize;
 
+use crate::markdown::{Align, Table};
 use crate::phases::ROLES;
 use crate::readme::ALPHA;
 use crate::stats::{holm, median, wilcoxon_signed_rank_p};
@@ -227,10 +228,34 @@ impl Designs {
             self.floor_method.as_deref().unwrap_or("not measured"),
             self.designs.len() - 1
         );
+        text.push_str(&self.design_table().to_string());
+        let verdict = if self.same_data() {
+            "Every design's data gate passed with the same digest: they write the same rows."
+        } else {
+            "**The designs' data gates disagree: see each folder's gate.json.**"
+        };
+        let _ = writeln!(text, "\n{verdict}\n");
+        text.push_str(&self.roles_table());
         text.push_str(
-            "| design | command | wall s | CPU s | cores busy | ideal s | wall / ideal | peak RSS MiB | against the first | gate |\n\
-             |---|---|---:|---:|---:|---:|---:|---:|---|---|\n",
+            "\n![wall time and ideal](wall.svg)\n\n![peak resident memory](peak_rss.svg)\n",
         );
+        text
+    }
+
+    /// Every design's figures, and its time against the first's.
+    fn design_table(&self) -> Table {
+        let mut table = Table::new([
+            ("design", Align::Left),
+            ("command", Align::Left),
+            ("wall s", Align::Right),
+            ("CPU s", Align::Right),
+            ("cores busy", Align::Right),
+            ("ideal s", Align::Right),
+            ("wall / ideal", Align::Right),
+            ("peak RSS MiB", Align::Right),
+            ("against the first", Align::Left),
+            ("gate", Align::Left),
+        ]);
         let optional = |value: Option<f64>, digits: usize| {
             value.map_or_else(|| "-".to_string(), |v| format!("{v:.digits$}"))
         };
@@ -247,31 +272,20 @@ impl Designs {
                 ),
                 None => "every round tied".to_string(),
             };
-            let _ = writeln!(
-                text,
-                "| {} | `{}` | {:.3} | {:.2} | {:.2} | {} | {} | {} | {against} | {} |",
-                design.label,
-                design.arguments,
-                design.median_s,
-                design.cpu_s,
-                design.cores_busy,
+            table.row([
+                design.label.clone(),
+                format!("`{}`", design.arguments),
+                format!("{:.3}", design.median_s),
+                format!("{:.2}", design.cpu_s),
+                format!("{:.2}", design.cores_busy),
                 optional(design.ideal_s, 3),
                 optional(design.wall_over_ideal, 2),
                 optional(design.peak_rss_bytes.map(|b| b as f64 / 1048576.0), 1),
-                if design.gate_passed { "pass" } else { "FAIL" },
-            );
+                against,
+                (if design.gate_passed { "pass" } else { "FAIL" }).to_string(),
+            ]);
         }
-        let verdict = if self.same_data() {
-            "Every design's data gate passed with the same digest: they write the same rows."
-        } else {
-            "**The designs' data gates disagree: see each folder's gate.json.**"
-        };
-        let _ = writeln!(text, "\n{verdict}\n");
-        text.push_str(&self.roles_table());
-        text.push_str(
-            "\n![wall time and ideal](wall.svg)\n\n![peak resident memory](peak_rss.svg)\n",
-        );
-        text
+        table
     }
 
     /// CPU seconds by role, one `--counters` run per design, for the roles any design had.
@@ -289,24 +303,20 @@ impl Designs {
         if present.is_empty() {
             return String::new();
         }
-        let mut text =
-            String::from("CPU seconds by role (one `--counters` run per design):\n\n| design |");
-        for &role in &present {
-            let _ = write!(text, " {} |", ROLES[role]);
-        }
-        let _ = writeln!(text, "\n|---|{}", "---:|".repeat(present.len()));
+        let mut table = Table::new(
+            std::iter::once(("design", Align::Left))
+                .chain(present.iter().map(|&role| (ROLES[role], Align::Right))),
+        );
         for design in &self.designs {
-            let _ = write!(text, "| {} |", design.label);
-            for &role in &present {
-                match &design.role_cpu_s {
-                    Some(cpu) => {
-                        let _ = write!(text, " {:.2} |", cpu[role]);
-                    }
-                    None => text.push_str(" - |"),
-                }
-            }
-            text.push('\n');
+            table.row(
+                std::iter::once(design.label.clone()).chain(present.iter().map(|&role| {
+                    design
+                        .role_cpu_s
+                        .as_ref()
+                        .map_or_else(|| "-".to_string(), |cpu| format!("{:.2}", cpu[role]))
+                })),
+            );
         }
-        text
+        format!("CPU seconds by role (one `--counters` run per design):\n\n{table}")
     }
 }

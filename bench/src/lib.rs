@@ -8,6 +8,7 @@
 //! STREAM bandwidth probe ([`stream`]), the multi-process [`scaling`] analysis and model, and
 //! the long-run memory table ([`long_run`]), the
 //! memory breakdown by setting ([`memory`]) and the spec generator's figures ([`spec_bench`]).
+//! Every report's tables are written by [`markdown`]'s one table writer.
 //!
 //! The pipeline itself lives in `shredlab-experiments`; nothing here is needed to run it.
 
@@ -16,6 +17,7 @@ pub mod charts;
 pub mod designs;
 pub mod floor;
 pub mod long_run;
+pub mod markdown;
 pub mod memory;
 pub mod parse;
 pub mod peers;

@@ -1,11 +1,12 @@
 //! The long-run memory benchmark (`make billion`): the pipeline's milestone lines, every 100 M
 //! rows of a billion-row run, as a Markdown table of throughput and memory.
 
-use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{Context, Result};
 use serde::Deserialize;
+
+use crate::markdown::{Align, Table};
 
 /// One `--milestones` line.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
@@ -46,25 +47,31 @@ fn mib(bytes: Option<u64>) -> String {
 /// The table: per milestone, rows, time, rows/s since the previous milestone and overall, RSS
 /// and peak RSS; `header` goes above it.
 pub fn markdown(milestones: &[Milestone], header: &str) -> String {
-    let mut text = format!(
-        "{header}\n\n| rows (M) | seconds | M rows/s since previous | M rows/s overall | RSS MiB | peak RSS MiB |\n|---:|---:|---:|---:|---:|---:|\n"
+    let mut table = Table::new(
+        [
+            "rows (M)",
+            "seconds",
+            "M rows/s since previous",
+            "M rows/s overall",
+            "RSS MiB",
+            "peak RSS MiB",
+        ]
+        .map(|name| (name, Align::Right)),
     );
     let mut previous = (0, 0.0);
     for m in milestones {
         let interval = (m.rows - previous.0) as f64 / (m.seconds - previous.1);
-        let _ = writeln!(
-            text,
-            "| {:.0} | {:.1} | {:.2} | {:.2} | {} | {} |",
-            m.rows as f64 / 1e6,
-            m.seconds,
-            interval / 1e6,
-            m.rows as f64 / m.seconds / 1e6,
+        table.row([
+            format!("{:.0}", m.rows as f64 / 1e6),
+            format!("{:.1}", m.seconds),
+            format!("{:.2}", interval / 1e6),
+            format!("{:.2}", m.rows as f64 / m.seconds / 1e6),
             mib(m.rss_bytes),
             mib(m.peak_rss_bytes),
-        );
+        ]);
         previous = (m.rows, m.seconds);
     }
-    text
+    format!("{header}\n\n{table}")
 }
 
 #[cfg(test)]

@@ -1,12 +1,13 @@
 //! Where one experiment's memory goes (`make memory`): each setting's peak RSS next to its peak
 //! of live heap bytes, from `scripts/memory.sh`'s `runs.jsonl`, as a Markdown table.
 
-use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{Context, Result};
 use serde::Deserialize;
 use serde_json::Value;
+
+use crate::markdown::{Align, Table};
 
 /// One setting: its timed run (under `/usr/bin/time`) and its counted run.
 #[derive(Debug, Clone, Deserialize)]
@@ -54,19 +55,35 @@ fn number(value: &Value, decimals: usize) -> String {
 /// The table, under a header naming the experiment and the row count.
 pub fn markdown(runs: &[SettingRun]) -> String {
     let first = runs.first().map(|r| &r.timed);
-    let mut text = format!(
+    let text = format!(
         "# Where the memory goes: experiment {:02}-{}, {} rows\n\n\
          One setting changed at a time, each run twice: once under `/usr/bin/time` (peak RSS, \
          and the run's own wall and CPU time, one run: indicative only), once with \
          `--count-allocations` (the peak of live heap bytes as requested, and the bytes \
          allocated per row). RSS minus peak heap is memory the process holds beyond its live \
          heap: what the allocator keeps for reuse, plus code and stacks. Made by `make memory`; \
-         metadata.json says where and from which commit.\n\n\
-         | setting | options | row group rows | in flight | writer queue MiB | wall s | CPU s | peak RSS MiB | peak heap MiB | RSS - heap MiB | bytes allocated / row |\n\
-         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+         metadata.json says where and from which commit.\n\n",
         first.and_then(|t| t["experiment"].as_u64()).unwrap_or(0),
         first.and_then(|t| t["slug"].as_str()).unwrap_or("?"),
         first.and_then(|t| t["rows"].as_u64()).unwrap_or(0),
+    );
+    let mut table = Table::new(
+        [("setting", Align::Left), ("options", Align::Left)]
+            .into_iter()
+            .chain(
+                [
+                    "row group rows",
+                    "in flight",
+                    "writer queue MiB",
+                    "wall s",
+                    "CPU s",
+                    "peak RSS MiB",
+                    "peak heap MiB",
+                    "RSS - heap MiB",
+                    "bytes allocated / row",
+                ]
+                .map(|name| (name, Align::Right)),
+            ),
     );
     for run in runs {
         let rss = run.peak_rss_kb.map(|kb| kb * 1024);
@@ -76,10 +93,8 @@ pub fn markdown(runs: &[SettingRun]) -> String {
         } else {
             format!("`{}`", run.args)
         };
-        let _ = writeln!(
-            text,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            run.label,
+        table.row([
+            run.label.clone(),
             options,
             number(&run.timed["row_group_rows"], 0),
             number(&run.timed["row_groups_in_flight"], 0),
@@ -92,9 +107,9 @@ pub fn markdown(runs: &[SettingRun]) -> String {
             mib(run.peak_heap()),
             mib(retained),
             number(&run.counted["bytes_allocated_per_row"], 0),
-        );
+        ]);
     }
-    text
+    text + &table.to_string()
 }
 
 #[cfg(test)]

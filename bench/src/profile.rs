@@ -8,10 +8,11 @@
 //! allocator, the same `memmove` inside the column writer as the column writer.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{Context, Result};
+
+use crate::markdown::{Align, Table};
 
 /// Which side of the pipeline a part belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -185,14 +186,17 @@ impl Shares {
     pub fn markdown(&self) -> String {
         let total = self.total().max(1) as f64;
         let percent = |n: u64| 100.0 * n as f64 / total;
-        let mut out = String::from("| side | part | share of CPU |\n|---|---|---:|\n");
+        let mut table = Table::new([
+            ("side", Align::Left),
+            ("part", Align::Left),
+            ("share of CPU", Align::Right),
+        ]);
         for side in [Side::Generation, Side::Encoding, Side::Shared] {
-            let _ = writeln!(
-                out,
-                "| **{}** | all | **{:.1}%** |",
-                side.label(),
-                percent(self.side_total(side))
-            );
+            table.row([
+                format!("**{}**", side.label()),
+                "all".to_string(),
+                format!("**{:.1}%**", percent(self.side_total(side))),
+            ]);
             let mut parts: Vec<_> = self
                 .samples
                 .iter()
@@ -200,15 +204,19 @@ impl Shares {
                 .collect();
             parts.sort_by(|a, b| b.1.cmp(a.1));
             for ((_, name), samples) in parts {
-                let _ = writeln!(out, "| | {name} | {:.1}% |", percent(*samples));
+                table.row([
+                    String::new(),
+                    (*name).to_string(),
+                    format!("{:.1}%", percent(*samples)),
+                ]);
             }
         }
-        let _ = writeln!(
-            out,
-            "| other | frames no part names | {:.1}% |",
-            percent(self.unclaimed)
-        );
-        out
+        table.row([
+            "other".to_string(),
+            "frames no part names".to_string(),
+            format!("{:.1}%", percent(self.unclaimed)),
+        ]);
+        table.to_string()
     }
 }
 

@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::floor::Floor;
+use crate::markdown::{Align, Table};
 use crate::summary::Summary;
 
 /// The fastest experiment's wall time is at least this many times shorter than the baseline's.
@@ -91,7 +92,20 @@ pub fn section(summaries: &[Summary]) -> Option<String> {
         .filter(|s| s.experiment != 0)
         .min_by(|a, b| a.median_s.total_cmp(&b.median_s))?;
     let name = format!("{:02} {}", best.experiment, best.slug);
-    let which = if baseline.rounds.is_some() {
+    let mut text = format!(
+        "## Targets\n\n{} Each figure is from this run's tables above.\n\n{}",
+        which_run(baseline, &run, &name),
+        verdicts(baseline, best, &run),
+    );
+    if let Some(floor) = &best.floor {
+        obstacles(&mut text, best, floor, baseline, &name);
+    }
+    Some(text)
+}
+
+/// Which run is judged, and its fastest experiment `name`.
+fn which_run(baseline: &Summary, run: &[&Summary], name: &str) -> String {
+    if baseline.rounds.is_some() {
         let numbers: Vec<_> = run.iter().map(|s| format!("{:02}", s.experiment)).collect();
         format!(
             "The run that timed 00 timed {} in the same rounds; its fastest experiment is {name}.",
@@ -99,26 +113,32 @@ pub fn section(summaries: &[Summary]) -> Option<String> {
         )
     } else {
         format!("The fastest experiment of this run is {name}.")
-    };
-    let mut text = format!(
-        "## Targets\n\n{which} Each figure is from this run's tables above.\n\n\
-         | target | measured | verdict |\n|---|---|---|\n"
-    );
+    }
+}
+
+/// The table of every target `best` can be judged on: what it asks, what was measured, and
+/// the verdict.
+fn verdicts(baseline: &Summary, best: &Summary, run: &[&Summary]) -> Table {
+    let mut table = Table::new([
+        ("target", Align::Left),
+        ("measured", Align::Left),
+        ("verdict", Align::Left),
+    ]);
     let speedup = baseline.median_s / best.median_s;
-    let _ = writeln!(
-        text,
-        "| wall time at least {SPEEDUP_OVER_BASELINE}x shorter than 00's | {:.3} s / {:.3} s = \
-         {speedup:.2}x | {} |",
-        baseline.median_s,
-        best.median_s,
-        verdict(speedup >= SPEEDUP_OVER_BASELINE)
-    );
+    table.row([
+        format!("wall time at least {SPEEDUP_OVER_BASELINE}x shorter than 00's"),
+        format!(
+            "{:.3} s / {:.3} s = {speedup:.2}x",
+            baseline.median_s, best.median_s
+        ),
+        verdict(speedup >= SPEEDUP_OVER_BASELINE).to_string(),
+    ]);
     if let Some(busy) = best.cores_busy {
-        let _ = writeln!(
-            text,
-            "| at least {CORES_BUSY:.2} cores busy | {busy:.2} | {} |",
-            verdict(busy >= CORES_BUSY)
-        );
+        table.row([
+            format!("at least {CORES_BUSY:.2} cores busy"),
+            format!("{busy:.2}"),
+            verdict(busy >= CORES_BUSY).to_string(),
+        ]);
     }
     if let Some(ratio) = best.wall_over_ideal() {
         // The ideal is a lower bound of the wall time; below it, the floor ran in a slower
@@ -130,37 +150,37 @@ pub fn section(summaries: &[Summary]) -> Option<String> {
         } else {
             verdict(ratio <= WALL_OVER_IDEAL)
         };
-        let _ = writeln!(
-            text,
-            "| wall time at most {WALL_OVER_IDEAL:.2}x its ideal | {ratio:.2} | {judged} |"
-        );
+        table.row([
+            format!("wall time at most {WALL_OVER_IDEAL:.2}x its ideal"),
+            format!("{ratio:.2}"),
+            judged.to_string(),
+        ]);
     }
     if let Some(yardstick) = run
         .iter()
         .find(|s| s.experiment == CPU_YARDSTICK_EXPERIMENT)
     {
         let ratio = cpu_s(best) / cpu_s(yardstick);
-        let _ = writeln!(
-            text,
-            "| CPU time at most {CPU_OVER_YARDSTICK}x {CPU_YARDSTICK_EXPERIMENT:02}'s | {:.2} s / \
-             {:.2} s = \
-             {ratio:.2}x | {} |",
-            cpu_s(best),
-            cpu_s(yardstick),
-            verdict(ratio <= CPU_OVER_YARDSTICK)
-        );
+        table.row([
+            format!("CPU time at most {CPU_OVER_YARDSTICK}x {CPU_YARDSTICK_EXPERIMENT:02}'s"),
+            format!(
+                "{:.2} s / {:.2} s = {ratio:.2}x",
+                cpu_s(best),
+                cpu_s(yardstick)
+            ),
+            verdict(ratio <= CPU_OVER_YARDSTICK).to_string(),
+        ]);
     }
     if let Some(rss) = best.peak_rss_bytes {
         let mib = rss as f64 / 1048576.0;
-        let _ = writeln!(
-            text,
-            "| peak RSS at most {PEAK_RSS_MIB} MiB ({} M rows) | {mib:.0} MiB | {} |",
-            best.rows / 1_000_000,
-            verdict(mib <= PEAK_RSS_MIB)
-        );
+        table.row([
+            format!(
+                "peak RSS at most {PEAK_RSS_MIB} MiB ({} M rows)",
+                best.rows / 1_000_000
+            ),
+            format!("{mib:.0} MiB"),
+            verdict(mib <= PEAK_RSS_MIB).to_string(),
+        ]);
     }
-    if let Some(floor) = &best.floor {
-        obstacles(&mut text, best, floor, baseline, &name);
-    }
-    Some(text)
+    table
 }

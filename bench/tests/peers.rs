@@ -12,6 +12,7 @@ use shredlab_bench::peers::{ipc, layout, timed_write};
 use shredlab_bench::writer_bench::Contender;
 use shredlab_experiments::gate::Digest;
 use shredlab_generator::{contact_schema, PhoneTypeEncoding};
+use shredlab_writer::FileOptions;
 
 fn digest(batches: &[RecordBatch]) -> Digest {
     let mut total = Digest::default();
@@ -93,9 +94,12 @@ fn both_rust_writers_write_the_same_bytes_and_report_them() {
         ("parallel", Contender::Parallel(2)),
     ] {
         let path = dir.path().join(format!("{name}.parquet"));
-        let writeback = matches!(contender, Contender::Parallel(_)).then_some(1 << 20);
+        let options = FileOptions {
+            writeback_step: matches!(contender, Contender::Parallel(_)).then_some(1 << 20),
+            ..FileOptions::default()
+        };
         let record =
-            timed_write::timed_write(contender, &path, &schema, &batches, &props, writeback)
+            timed_write::timed_write(contender, &path, &schema, &batches, &props, &options)
                 .unwrap();
         let bytes = std::fs::read(&path).unwrap();
         assert_eq!(record.file_bytes, bytes.len() as u64);

@@ -32,7 +32,8 @@ fn run(kind: &str, dir: &str) -> Result<(), PipelineError> {
     };
     let config = resolve(&request)?;
     signals::install().map_err(|source| PipelineError::SignalHandlers { source })?;
-    let output = OutputDir::prepare(dir, false, config.shard)?;
+    let output =
+        OutputDir::prepare(dir, false, config.shard)?.with_file_options(config.file_options())?;
     let contacts = ContactSource::try_new(config.seed, config.skew.clone(), config.optimizations)?;
     let panic_at = if kind == "producer-panic" {
         5

@@ -187,19 +187,19 @@ pub enum PipelineError {
         /// The I/O error.
         source: std::io::Error,
     },
-    /// A writer failed: the sink refused bytes (disk full, I/O error) or encoding failed.
-    #[error("writer {writer} failed: {source}{}", full_disk_hint(&source.to_string()))]
-    Writer {
-        /// The writer's index.
-        writer: usize,
+    /// Writing a file failed: its sink refused bytes (disk full, I/O error) or encoding failed.
+    #[error("file {file} failed: {source}{}", full_disk_hint(&source.to_string()))]
+    FileFailed {
+        /// The file's index (`part-NNNNN`).
+        file: usize,
         /// The parquet crate's error.
         source: parquet::errors::ParquetError,
     },
-    /// A producer thread panicked.
-    #[error("producer {producer} panicked: {message}")]
-    ProducerPanicked {
-        /// The producer's index.
-        producer: usize,
+    /// A generating thread (a producer, or a fused worker) panicked.
+    #[error("{thread} panicked: {message}")]
+    GeneratorPanicked {
+        /// The thread's name: `producer-N` or `fused-N`.
+        thread: String,
         /// The panic message.
         message: String,
     },

@@ -25,8 +25,8 @@ use crate::batches::BatchRanges;
 use crate::config::PipelineConfig;
 use crate::counters::{PhaseCounters, Role};
 use crate::error::PipelineError;
-use crate::gate::Digest;
-use crate::joined::{arrow_bytes, started_or_stop, Joined, Produced, StopOnPanic, Written};
+use crate::generation::Generation;
+use crate::joined::{join_started, Joined, Produced, Spawner, StopOnPanic, Written};
 use crate::milestones::Milestones;
 use crate::output::SinkKind;
 use crate::properties::writer_properties;
@@ -64,22 +64,10 @@ where
     W: Write + Send,
 {
     let workers = config.producers;
-    // Each worker holds one row group; finished ones may wait for an earlier one of their
-    // file, up to the configured number in flight.
-    let window = workers + config.writer_memory.row_groups_in_flight;
     let (files, discarded) = if config.sink == SinkKind::Null {
         (Vec::new(), sinks)
     } else {
-        let properties = writer_properties(
-            config.optimizations,
-            config.compression,
-            &config.writer_memory,
-        );
-        let opened: Result<Vec<_>, _> = sinks
-            .into_iter()
-            .map(|sink| open(sink, source.schema(), properties.clone(), window))
-            .collect();
-        match opened {
+        match open_files(config, source, sinks) {
             Ok(files) => (files, Vec::new()),
             Err(error) => return Ok((vec![Ok(Err(error))], Vec::new())),
         }
@@ -100,24 +88,14 @@ where
         milestones: milestones.as_ref(),
         counters,
     };
-    let (worker_results, spawn_error) = thread::scope(|scope| {
-        let mut spawn_error = None;
-        let handles: Vec<_> = (0..workers)
-            .map(|w| {
-                let context = &context;
-                let name = format!("fused-{w}");
-                let thread = thread::Builder::new().name(name.clone());
-                let started = thread.spawn_scoped(scope, move || work(context));
-                started_or_stop(started, &name, &stop, &mut spawn_error)
-            })
+    let mut spawner = Spawner::new(&stop);
+    let worker_results = thread::scope(|scope| {
+        let handles = (0..workers)
+            .map(|w| spawner.spawn(scope, format!("fused-{w}"), || work(&context)))
             .collect();
-        // Every started thread is joined here, so none of their panics escapes the scope.
-        let results: Vec<_> = handles.into_iter().flatten().map(|h| h.join()).collect();
-        (results, spawn_error)
+        join_started(handles)
     });
-    if let Some(error) = spawn_error {
-        return Err(error);
-    }
+    spawner.finish()?;
     if worker_results.iter().any(Result::is_err) {
         return Ok((Vec::new(), worker_results));
     }
@@ -140,6 +118,29 @@ where
     Ok((writer_results, worker_results))
 }
 
+/// One [`OrderedRowGroupWriter`] per sink. Each worker holds one row group; finished ones may
+/// wait for an earlier one of their file, up to the configured number in flight.
+fn open_files<S, W>(
+    config: &PipelineConfig,
+    source: &S,
+    sinks: Vec<W>,
+) -> Result<Vec<OrderedRowGroupWriter<W>>, ParquetError>
+where
+    S: BatchSource + ?Sized,
+    W: Write + Send,
+{
+    let window = config.producers + config.writer_memory.row_groups_in_flight;
+    let properties = writer_properties(
+        config.optimizations,
+        config.compression,
+        &config.writer_memory,
+    );
+    sinks
+        .into_iter()
+        .map(|sink| open(sink, source.schema(), properties.clone(), window))
+        .collect()
+}
+
 fn open<W: Write + Send>(
     sink: W,
     schema: SchemaRef,
@@ -160,11 +161,7 @@ where
 {
     let _stop_on_panic = StopOnPanic(context.stop);
     let _counted = context.counters.map(|c| c.track(Role::Fused));
-    let mut maker = context.source.maker();
-    let mut produced = Produced {
-        digest: context.config.verify.then(Digest::default),
-        ..Produced::default()
-    };
+    let mut generation = Generation::new(context.source.maker(), context.config.verify);
     let slots = context.counts.len() as u64;
     loop {
         if signals::received().is_some() {
@@ -174,7 +171,7 @@ where
         }
         let group = context.next_group.fetch_add(1, Ordering::Relaxed);
         if group >= context.batches.group_count() || context.stop.load(Ordering::Relaxed) {
-            return Ok(produced);
+            return Ok(Produced::from(generation));
         }
         // Row group `group` is file `writer`'s `index`-th.
         let (writer, index) = ((group % slots) as usize, (group / slots) as usize);
@@ -187,12 +184,15 @@ where
                 Some(file) => file.fail(error),
                 None => error,
             };
-            PipelineError::Writer { writer, source }
+            PipelineError::FileFailed {
+                file: writer,
+                source,
+            }
         };
         let mut encoder = match file {
             Some(file) => {
                 if !file.wait_for_room(index, context.stop).map_err(failed)? {
-                    return Ok(produced);
+                    return Ok(Produced::from(generation));
                 }
                 Some(file.encoder(index).map_err(failed)?)
             }
@@ -200,11 +200,7 @@ where
         };
         let (rows_written, batches_written) = &context.counts[writer];
         for batch_index in context.batches.batches_of_group(group) {
-            let batch = maker.make(context.batches.rows_of(batch_index));
-            produced.arrow_bytes += arrow_bytes(&batch);
-            if let Some(digest) = produced.digest.as_mut() {
-                *digest += Digest::of_batch(&batch)?;
-            }
+            let batch = generation.make(context.batches.rows_of(batch_index))?;
             if let Some(encoder) = encoder.as_mut() {
                 encoder.write(&batch).map_err(failed)?;
             }
@@ -216,7 +212,7 @@ where
                 milestones.add(rows);
             }
             // Encoded: the builders take its buffers back for the next batch.
-            maker.recycle(batch);
+            generation.recycle(batch);
         }
         if let (Some(file), Some(encoder)) = (file, encoder) {
             file.append(encoder).map_err(failed)?;

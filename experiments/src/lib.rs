@@ -1,9 +1,11 @@
 //! The shredlab pipeline and its experiment catalog.
 //!
 //! This crate wires the generator (which knows nothing of writing) to Parquet writers (which know
-//! nothing of contacts): producer threads build batches with [`source::ContactSource`], the
-//! [`pipeline`] carries them over channels to writer threads, and the [`gate`] proves that every
-//! experiment wrote the same data.
+//! nothing of contacts), under one [`catalog`] entry resolved into a [`config::PipelineConfig`].
+//! In the default design, fused workers generate each row group with a batch maker from
+//! [`source`] (or [`workload`] for a spec file) and encode it where it was made; the catalog's
+//! earlier entries run producer threads that send batches over channels to writer threads
+//! ([`pipeline`] runs both). The [`gate`] proves that every experiment wrote the same data.
 
 pub mod alloc;
 pub mod batches;
@@ -19,6 +21,7 @@ pub mod error;
 pub mod fault;
 mod fused;
 pub mod gate;
+pub mod generation;
 mod joined;
 pub mod listing;
 pub mod milestones;

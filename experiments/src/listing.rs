@@ -36,19 +36,19 @@ pub fn markdown_table() -> String {
     text
 }
 
-/// The catalog entry by entry, as Markdown: what each changes in the code and why, the workloads
+/// The catalog entry by entry, as Markdown: how each works in the code and why, the workloads
 /// it acts on, what it needs, and the study's figure where it is one of the study's steps.
 pub fn markdown_details() -> String {
     let mut text = String::new();
     for e in CATALOG {
-        let mut changes = e.changes.chars();
-        let first = changes.next().map(|c| c.to_ascii_uppercase());
+        let mut mechanism = e.mechanism.chars();
+        let first = mechanism.next().map(|c| c.to_ascii_uppercase());
         text.push_str(&format!(
             "### {:02} {}\n\n{}{}.\n",
             e.number,
             e.slug,
             first.unwrap_or_default(),
-            changes.as_str()
+            mechanism.as_str()
         ));
         let mut facts = Vec::new();
         if let Some(o) = e.adds {
@@ -84,18 +84,33 @@ pub fn markdown_details() -> String {
     text
 }
 
+/// The whole catalog page, `docs/catalog.md`: the table, then every entry in detail
+/// (`pipeline --list page`, written by `make docs`; a test keeps the two equal).
+pub fn catalog_page() -> String {
+    format!(
+        "# The experiment catalog\n\n\
+         Generated from `experiments/src/catalog/mod.rs` by `make docs` (`pipeline --list page`): do \
+         not edit by hand. Experiment N runs the baseline plus the optimizations of entries \
+         1..=N; [experiments.md](experiments.md) says how they are measured, \
+         [study.md](study.md) what each measured when it was added.\n\n\
+         {}\n## Entry by entry\n\n{}",
+        markdown_table(),
+        markdown_details()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::catalog::Optimization;
 
     #[test]
-    fn details_give_every_entry_its_changes_and_workloads() {
+    fn details_give_every_entry_its_mechanism_and_workloads() {
         let details = markdown_details();
         for e in CATALOG {
             let heading = format!("### {:02} {}\n\n", e.number, e.slug);
             assert!(details.contains(&heading), "{heading}");
-            assert!(details.contains(&e.changes[1..]), "{heading}");
+            assert!(details.contains(&e.mechanism[1..]), "{heading}");
         }
         let on_contacts = details.matches("Acts on the contacts only").count();
         let on_any = details.matches("Acts on every workload").count();

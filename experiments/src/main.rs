@@ -25,6 +25,7 @@ fn main() -> ExitCode {
             ListFormat::Text => listing::text_table(),
             ListFormat::Markdown => listing::markdown_table(),
             ListFormat::Details => listing::markdown_details(),
+            ListFormat::Page => listing::catalog_page(),
         };
         return print(&table, "");
     }
@@ -53,7 +54,7 @@ fn main() -> ExitCode {
 /// The run the command line asks for, from checking its settings to the report.
 fn run(cli: &Cli) -> Result<RunReport, PipelineError> {
     alloc::check_variable()?;
-    let config = resolve(&cli.request())?;
+    let config = resolve(&cli.run)?;
     let allocator = config.allocator();
     alloc::ensure(allocator, config.count_allocations).map_err(|source| {
         PipelineError::Restart {
@@ -89,14 +90,12 @@ fn run(cli: &Cli) -> Result<RunReport, PipelineError> {
         }
     }
     signals::install().map_err(|source| PipelineError::SignalHandlers { source })?;
-    let progress = progress_bar(cli.rows, cli.quiet);
+    let progress = progress_bar(cli.run.rows, cli.quiet);
     match config.sink {
         SinkKind::File => match Destination::parse(&cli.output)? {
             Destination::Dir(dir) => {
                 let output = OutputDir::prepare(dir, cli.overwrite, config.shard)?
-                    .with_early_writeback(config.writeback_step())
-                    .with_preallocation(config.preallocation_step())
-                    .with_direct_writes(config.direct_write_buffer())?
+                    .with_file_options(config.file_options())?
                     .with_sync(config.sync);
                 execute(&config, &output, &progress)
             }

@@ -38,36 +38,54 @@ impl Optimization {
     }
 }
 
-// An `Optimizations` set is one bit per optimization in a `u32`.
-const _: () = assert!(
-    Optimization::ALL.len() <= 32,
-    "Optimizations needs a wider bit set"
-);
+/// 64-bit words in an [`Optimizations`] set: as many as the catalog needs, so the set grows with
+/// the catalog and has no fixed width.
+const WORDS: usize = Optimization::ALL.len().div_ceil(64);
 
-impl Optimization {
-    fn bit(self) -> u32 {
-        1 << (self as u32)
+/// A set of small indices, one bit each in `W` words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Bits<const W: usize>([u64; W]);
+
+impl<const W: usize> Bits<W> {
+    const EMPTY: Self = Self([0; W]);
+
+    fn contains(&self, index: usize) -> bool {
+        self.0[index / 64] & (1 << (index % 64)) != 0
+    }
+
+    fn insert(&mut self, index: usize) {
+        self.0[index / 64] |= 1 << (index % 64);
+    }
+
+    fn remove(&mut self, index: usize) {
+        self.0[index / 64] &= !(1 << (index % 64));
     }
 }
 
 /// A set of optimizations, resolved once per run.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Optimizations(u32);
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Optimizations(Bits<WORDS>);
+
+impl Default for Optimizations {
+    fn default() -> Self {
+        Self(Bits::EMPTY)
+    }
+}
 
 impl Optimizations {
     /// Whether `o` is on.
     pub fn has(self, o: Optimization) -> bool {
-        self.0 & o.bit() != 0
+        self.0.contains(o as usize)
     }
 
     /// Switches `o` on.
     pub fn enable(&mut self, o: Optimization) {
-        self.0 |= o.bit();
+        self.0.insert(o as usize);
     }
 
     /// Switches `o` off.
     pub fn disable(&mut self, o: Optimization) {
-        self.0 &= !o.bit();
+        self.0.remove(o as usize);
     }
 
     /// The optimizations that are on, in catalog order.
@@ -169,6 +187,35 @@ mod tests {
         files.enable(Optimization::DirectWrites);
         let preallocation = Optimization::PreallocatedFiles;
         assert_eq!(files.inert().collect::<Vec<_>>(), [preallocation]);
+    }
+
+    #[test]
+    fn the_set_grows_past_64_optimizations() {
+        // The set's width follows the catalog: a 64th or a 200th optimization gets its bit in a
+        // further word, without a change here.
+        let mut bits = Bits::<4>::EMPTY;
+        for index in [0, 63, 64, 127, 200] {
+            bits.insert(index);
+        }
+        let held: Vec<usize> = (0..256).filter(|i| bits.contains(*i)).collect();
+        assert_eq!(held, [0, 63, 64, 127, 200]);
+        bits.remove(64);
+        assert!(!bits.contains(64) && bits.contains(63) && bits.contains(127));
+        assert!(WORDS * 64 >= Optimization::ALL.len());
+    }
+
+    #[test]
+    fn every_optimization_has_its_own_bit() {
+        let mut set = Optimizations::default();
+        for &o in Optimization::ALL {
+            set.enable(o);
+        }
+        assert_eq!(set.iter().collect::<Vec<_>>(), Optimization::ALL);
+        for &o in Optimization::ALL {
+            set.disable(o);
+            assert!(!set.has(o), "{o}");
+        }
+        assert_eq!(set, Optimizations::default());
     }
 
     #[test]

@@ -23,9 +23,9 @@ use crate::encoder::{EncoderKind, FileEncoder};
 use crate::error::{panic_message, PipelineError};
 use crate::fused;
 use crate::gate::Digest;
+use crate::generation::{generate_claimed, BatchClaims, Generation};
 use crate::joined::{
-    arrow_bytes, started_or_stop, Joined, Produced, ProducerResult, StopOnPanic, WriterResult,
-    Written,
+    join_started, Joined, Produced, ProducerResult, Spawner, StopOnPanic, WriterResult, Written,
 };
 use crate::milestones::Milestones;
 use crate::output::{SinkFactory, SinkKind};
@@ -76,28 +76,6 @@ impl<W> PipelineOutcome<W> {
     }
 }
 
-/// Hands out batch indices: claimed from a shared counter, or in fixed strides per producer.
-enum BatchClaims<'a> {
-    Shared { next: &'a AtomicU64, count: u64 },
-    Strided { next: u64, step: u64, count: u64 },
-}
-
-impl Iterator for BatchClaims<'_> {
-    type Item = u64;
-
-    fn next(&mut self) -> Option<u64> {
-        let (index, count) = match self {
-            BatchClaims::Shared { next, count } => (next.fetch_add(1, Ordering::Relaxed), *count),
-            BatchClaims::Strided { next, step, count } => {
-                let index = *next;
-                *next += *step;
-                (index, *count)
-            }
-        };
-        (index < count).then_some(index)
-    }
-}
-
 struct ProducerContext<'a, S: ?Sized> {
     config: &'a PipelineConfig,
     source: &'a S,
@@ -144,36 +122,17 @@ fn produce<S: BatchSource + ?Sized>(
             count: config.batch_count(),
         }
     };
-    let mut maker = context.source.maker();
-    let mut produced = Produced {
-        digest: config.verify.then(Digest::default),
-        ..Produced::default()
-    };
-    for batch_index in claims {
-        if context.stop.load(Ordering::Relaxed) || signals::received().is_some() {
-            break;
-        }
-        if let Some(window) = context.reorder {
-            if !window.wait_for_room(batch_index, context.stop) {
-                break;
-            }
-        }
-        if let Some(spent) = context.returns.and_then(Returns::take) {
-            maker.recycle(spent);
-        }
-        let batch = maker.make(config.batch_rows(batch_index));
-        produced.arrow_bytes += arrow_bytes(&batch);
-        if let Some(digest) = produced.digest.as_mut() {
-            *digest += Digest::of_batch(&batch)?;
-        }
-        match context.reorder {
-            None => hand_over(context, &senders, batch_index, batch)?,
-            Some(window) => window.hand_over(batch_index, batch, |index, batch| {
-                hand_over(context, &senders, index, batch)
-            })?,
-        }
-    }
-    Ok(produced)
+    let mut generation = Generation::new(context.source.maker(), config.verify);
+    generate_claimed(
+        &mut generation,
+        claims,
+        context.stop,
+        context.reorder,
+        |index| config.batch_rows(index),
+        |index, batch| hand_over(context, &senders, index, batch),
+        || context.returns.and_then(Returns::take),
+    )?;
+    Ok(Produced::from(generation))
 }
 
 /// Sends batch `index` to its writer, `index mod W`; raises `stop` if that writer is gone.
@@ -198,9 +157,7 @@ fn encoder_kind(config: &PipelineConfig, counters: Option<&Arc<PhaseCounters>>) 
     if !config.optimizations.has(Optimization::ParallelWriter) {
         return EncoderKind::Upstream;
     }
-    let parallel = config
-        .writer_memory
-        .parallel_options(config.encoder_threads);
+    let parallel = config.writer_memory.parallel_options(config.pool_threads);
     EncoderKind::Parallel(match counters {
         Some(counters) => {
             parallel.with_worker_observer(Arc::new(EncoderObserver(Arc::clone(counters))))
@@ -269,7 +226,8 @@ where
         .map(|w| sinks.create(w))
         .collect::<Result<_, _>>()?;
     let registry = counters.as_ref().map(RunCounters::registry);
-    let joined = if config.optimizations.has(Optimization::FusedRowGroups) {
+    let fused = config.optimizations.has(Optimization::FusedRowGroups);
+    let joined = if fused {
         fused::spawn_and_join(config, source, created, progress, registry)
     } else {
         spawn_and_join(config, source, created, progress, registry)
@@ -280,7 +238,8 @@ where
     let (writer_results, producer_results) =
         joined.map_err(|source| PipelineError::Spawn { source })?;
     let (sinks, rows, batches, pool_threads) = collect_writers(writer_results)?;
-    let (arrow_bytes, produced) = collect_producers(producer_results, config.verify)?;
+    let role = if fused { "fused" } else { "producer" };
+    let (arrow_bytes, produced) = collect_producers(producer_results, role, config.verify)?;
     Ok(PipelineOutcome {
         elapsed: started.elapsed(),
         started: usage_at_start,
@@ -343,45 +302,36 @@ where
         returns: returns.as_ref(),
         counters,
     };
-    thread::scope(|scope| {
+    let mut spawner = Spawner::new(&stop);
+    let (writer_results, producer_results) = thread::scope(|scope| {
         let (senders, receivers): (Vec<_>, Vec<_>) = (0..config.writers)
             .map(|_| batch_channel(recycling, capacity))
             .unzip();
-        let mut spawn_error = None;
-        let writers: Vec<_> = sinks
+        let writers = sinks
             .into_iter()
             .zip(receivers)
             .enumerate()
             .map(|(w, (sink, batches))| {
                 let (schema, properties) = (Arc::clone(&schema), properties.clone());
                 let writer_context = &writer_context;
-                let name = format!("writer-{w}");
-                let thread = thread::Builder::new().name(name.clone());
-                let started = thread.spawn_scoped(scope, move || {
+                spawner.spawn(scope, format!("writer-{w}"), move || {
                     write_stream(sink, schema, properties, batches, writer_context)
-                });
-                started_or_stop(started, &name, &stop, &mut spawn_error)
+                })
             })
             .collect();
-        let producers: Vec<_> = (0..config.producers)
+        let producers = (0..config.producers)
             .map(|p| {
-                let senders = senders.clone();
-                let context = &context;
-                let name = format!("producer-{p}");
-                let thread = thread::Builder::new().name(name.clone());
-                let started = thread.spawn_scoped(scope, move || produce(context, p, senders));
-                started_or_stop(started, &name, &stop, &mut spawn_error)
+                let (senders, context) = (senders.clone(), &context);
+                spawner.spawn(scope, format!("producer-{p}"), move || {
+                    produce(context, p, senders)
+                })
             })
             .collect();
         drop(senders);
-        // Every started thread is joined here, so none of their panics escapes the scope.
-        let producer_results: Vec<_> = producers.into_iter().flatten().map(|h| h.join()).collect();
-        let writer_results: Vec<_> = writers.into_iter().flatten().map(|h| h.join()).collect();
-        match spawn_error {
-            Some(error) => Err(error),
-            None => Ok((writer_results, producer_results)),
-        }
-    })
+        (join_started(writers), join_started(producers))
+    });
+    spawner.finish()?;
+    Ok((writer_results, producer_results))
 }
 
 /// The finished sinks, rows and batches written and encoder threads started, or the first
@@ -399,7 +349,12 @@ fn collect_writers<W>(
                 batches += written.batches;
                 pool_threads += written.pool_threads;
             }
-            Ok(Err(source)) => return Err(PipelineError::Writer { writer, source }),
+            Ok(Err(source)) => {
+                return Err(PipelineError::FileFailed {
+                    file: writer,
+                    source,
+                })
+            }
             Err(payload) => {
                 return Err(PipelineError::WriterPanicked {
                     writer,
@@ -412,9 +367,10 @@ fn collect_writers<W>(
 }
 
 /// The Arrow bytes produced and, when `verify` is on, the digest of every batch; or the first
-/// producer's error or panic.
+/// generating thread's error or panic (threads named `{role}-N`).
 fn collect_producers(
     results: Vec<ProducerResult>,
+    role: &str,
     verify: bool,
 ) -> Result<(u64, Option<Digest>), PipelineError> {
     let mut arrow_bytes = 0;
@@ -423,8 +379,8 @@ fn collect_producers(
         let made = match result {
             Ok(made) => made?,
             Err(payload) => {
-                return Err(PipelineError::ProducerPanicked {
-                    producer,
+                return Err(PipelineError::GeneratorPanicked {
+                    thread: format!("{role}-{producer}"),
                     message: panic_message(payload.as_ref()),
                 })
             }

@@ -385,7 +385,7 @@ fn a_sink_failing_midway_stops_the_run_with_an_error() {
             );
             let err = result.unwrap_err();
             assert!(
-                matches!(err, PipelineError::Writer { .. }),
+                matches!(err, PipelineError::FileFailed { .. }),
                 "-e {experiment}, limit {limit}: {err}"
             );
         }

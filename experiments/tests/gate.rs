@@ -29,7 +29,10 @@ fn digest_of(request: RunRequest) -> Digest {
 }
 
 fn baseline() -> Digest {
-    digest_of(RunRequest::default())
+    digest_of(RunRequest {
+        experiment: 0,
+        ..RunRequest::default()
+    })
 }
 
 #[test]
@@ -83,7 +86,9 @@ fn single_optimizations_alone_pass_the_gate() {
         // With what it acts through, so the path it changes is really taken.
         let mut enable = o.needs().to_vec();
         enable.push(o);
+        // On the baseline: alone, with nothing else on.
         let request = RunRequest {
+            experiment: 0,
             enable,
             ..RunRequest::default()
         };
@@ -103,11 +108,9 @@ fn seed_and_skew_change_the_digest() {
         }),
         expected
     );
-    let mut skew = RunRequest::default().skew;
-    skew.name_zipf_exponent = 0.5;
     assert_ne!(
         digest_of(RunRequest {
-            skew,
+            zipf_exponent: Some(0.5),
             ..RunRequest::default()
         }),
         expected

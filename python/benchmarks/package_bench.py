@@ -33,6 +33,9 @@ import pyarrow.parquet as pq
 
 import shredlab
 
+# make python-bench puts scripts/peers on PYTHONPATH: the sync is the peers' own.
+from shredlab_peers.writers import synced
+
 ROW_GROUP_ROWS = 1_048_576
 CHILD = """
 import ctypes, json, mmap, resource, sys, time
@@ -134,15 +137,6 @@ def writing(rows: int, runs: int, codecs: list[str], scratch: Path) -> dict:
             print(f"write {codec} round {round_}: {json.dumps(record)}", file=sys.stderr)
         results[codec] = {"rounds": rounds, **medians(rounds)}
     return results
-
-
-def synced(path: Path) -> None:
-    """Flushes `path` to disk, as shredlab's writer does before it renames its file."""
-    descriptor = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
 
 
 def medians(rounds: list[dict]) -> dict:

@@ -19,6 +19,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
 use shredlab_experiments::batches::BatchRanges;
 use shredlab_experiments::error::panic_message;
+use shredlab_experiments::gate::GateError;
+use shredlab_experiments::generation::{generate_claimed, BatchClaims, Generation};
 use shredlab_experiments::reorder::ReorderWindow;
 
 use crate::capsule::{schema_capsule, ArrowBatch};
@@ -170,37 +172,43 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// One building thread: claims batch indices until none are left or the stream stops.
 fn build(shared: &Shared, sender: &Sender<RecordBatch>) {
-    let failed = |message: String| {
-        lock(&shared.failure).get_or_insert(message);
-        shared.stop.store(true, Ordering::SeqCst);
+    let claims = BatchClaims::Shared {
+        next: &shared.next,
+        count: shared.batching.batches.count(),
     };
-    let mut maker = shared.workload.maker();
-    let count = shared.batching.batches.count();
-    loop {
-        let index = shared.next.fetch_add(1, Ordering::Relaxed);
-        if index >= count
-            || shared.stop.load(Ordering::Relaxed)
-            || !shared.window.wait_for_room(index, &shared.stop)
-        {
-            return;
-        }
-        let rows = shared.batching.batches.rows_of(index);
-        let batch = match catch_unwind(AssertUnwindSafe(|| maker.make(rows))) {
-            Ok(batch) => batch,
-            Err(panic) => {
-                return failed(format!(
-                    "a generator thread panicked building batch {index}: {}",
-                    panic_message(panic.as_ref())
-                ))
-            }
-        };
-        let sent = shared
-            .window
-            .hand_over(index, batch, |_, batch| sender.send(batch));
-        if sent.is_err() {
-            // The reader is gone: stop everyone.
-            shared.stop.store(true, Ordering::SeqCst);
-            return;
-        }
+    let built = catch_unwind(AssertUnwindSafe(|| {
+        let mut generation = Generation::new(shared.workload.maker(), false);
+        generate_claimed(
+            &mut generation,
+            claims,
+            &shared.stop,
+            Some(&shared.window),
+            |index| shared.batching.batches.rows_of(index),
+            |_, batch| sender.send(batch).map_err(|_| ReaderGone),
+            || None,
+        )
+    }));
+    let failure = match built {
+        Ok(Ok(())) => return,
+        // The reader is gone: stop everyone.
+        Ok(Err(ReaderGone)) => None,
+        Err(panic) => Some(format!(
+            "a generator thread panicked: {}",
+            panic_message(panic.as_ref())
+        )),
+    };
+    if let Some(message) = failure {
+        lock(&shared.failure).get_or_insert(message);
+    }
+    shared.stop.store(true, Ordering::SeqCst);
+}
+
+/// Why a building thread stopped handing batches on: the stream's reader is gone.
+struct ReaderGone;
+
+impl From<GateError> for ReaderGone {
+    /// The streams make no digest, so no gate error arises; should one, the thread stops.
+    fn from(_: GateError) -> Self {
+        ReaderGone
     }
 }

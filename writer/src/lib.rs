@@ -130,6 +130,7 @@ mod board;
 mod budget;
 #[cfg(target_os = "linux")]
 mod direct;
+mod file_options;
 mod options;
 mod ordered;
 mod pending;
@@ -138,6 +139,7 @@ mod sync;
 mod worker;
 mod writer;
 
+pub use file_options::FileOptions;
 pub use options::{ParallelOptions, WorkerObserver, THREADS_ENV};
 pub use ordered::{OrderedRowGroupWriter, RowGroupEncoder};
 pub use pending::{PendingFile, PendingFileError};

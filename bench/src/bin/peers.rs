@@ -19,8 +19,10 @@ use serde_json::json;
 use shredlab_bench::peers::{ipc, layout, timed_write};
 use shredlab_bench::writer_bench::Contender;
 use shredlab_experiments::compression::CompressionSpec;
+use shredlab_experiments::config::newest_file_options;
 use shredlab_experiments::gate::Digest;
 use shredlab_experiments::run::available_cores;
+use shredlab_writer::FileOptions;
 
 #[derive(Debug, Parser)]
 #[command(about = "The Rust side of `make peers`: hand-over file, Rust writers, layouts, digests")]
@@ -63,11 +65,11 @@ enum Command {
         /// (chunk min/max only, what every peer can write).
         #[arg(long, value_enum, default_value = "page")]
         statistics: StatisticsLevel,
-        /// Ask the kernel to start writing the file every this many MiB (shredlab's
-        /// `PendingFile::with_early_writeback`), so the final sync waits only for the tail;
-        /// 0: a plain file, synced at the end.
-        #[arg(long, default_value_t = 0)]
-        early_writeback_mib: u64,
+        /// How the file reaches the disk: `newest`, the file options of the catalog's newest
+        /// experiment (early writeback, preallocation: what `pipeline` and `write_parquet` use),
+        /// or `plain`, a file synced at the end as the other writers write theirs.
+        #[arg(long, value_enum, default_value = "plain")]
+        file_options: FileHandling,
         /// The hand-over IPC file.
         input: PathBuf,
         /// The Parquet file to write.
@@ -85,6 +87,15 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+}
+
+/// How `peers write` puts its file on disk.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum FileHandling {
+    /// The file options of the catalog's newest experiment.
+    Newest,
+    /// A plain file, synced at the end.
+    Plain,
 }
 
 /// How much min/max statistics the Rust writers keep.
@@ -125,7 +136,7 @@ fn main() -> Result<()> {
             row_group_rows,
             threads,
             statistics,
-            early_writeback_mib,
+            file_options,
             input,
             output,
         } => {
@@ -147,9 +158,12 @@ fn main() -> Result<()> {
                     StatisticsLevel::Page => EnabledStatistics::Page,
                 })
                 .build();
-            let writeback = (early_writeback_mib > 0).then_some(early_writeback_mib << 20);
+            let files = match file_options {
+                FileHandling::Newest => newest_file_options(),
+                FileHandling::Plain => FileOptions::default(),
+            };
             let record =
-                timed_write::timed_write(contender, &output, &schema, &batches, &props, writeback)
+                timed_write::timed_write(contender, &output, &schema, &batches, &props, &files)
                     .with_context(|| format!("cannot write {}", output.display()))?;
             println!("{}", serde_json::to_string(&record)?);
         }

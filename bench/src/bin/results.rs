@@ -1,14 +1,9 @@
-//! `results`: turns the raw files of `make experiment` into summaries, charts and a README.
+//! `results`: turns the raw files the measurement scripts leave behind (`make experiment`,
+//! `make designs`, `make peers`, ...) into summaries, charts and READMEs, and reads values out of
+//! JSON for those scripts.
 //!
-//! - `results summarize DIR`: parse one experiment folder into `DIR/summary.json`.
-//! - `results render HOST_DIR`: redraw the charts and `HOST_DIR/README.md` from every summary.
-//! - `results memory DIR`: the table of `make memory`'s runs.
-//! - `results peers DIR`: the README and charts of `make peers`.
-//! - `results merge-rounds HOST_DIR ROUND...`: merge interleaved hyperfine rounds into each
-//!   experiment folder's `hyperfine.json`.
-//! - `results ab DIR ROUND...`: an A/B timed in interleaved rounds, compared round by round.
-//! - `results designs DIR`: `make designs`' README, JSON and charts from its design folders.
-//! - `results json-get FILE POINTER`: one value of a JSON file (`-`: stdin), for the scripts.
+//! Every subcommand is documented in one place, its clap help below: `results --help` lists
+//! them, `results SUBCOMMAND --help` gives one's arguments. `main` hands each to its function.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -191,54 +186,9 @@ fn json_get(file: &Path, pointer: &str) -> Result<String> {
 
 fn main() -> Result<()> {
     match Args::parse().command {
-        Command::Summarize { dir } => {
-            let summary = Summary::from_dir(&dir)?;
-            summary.write(&dir)?;
-            eprintln!(
-                "{}: median {:.3} s, counters: {}",
-                dir.display(),
-                summary.median_s,
-                summary.counters.source
-            );
-        }
-        Command::Render { host_dir } => {
-            let summaries = load_host(&host_dir)?;
-            let host = host_dir
-                .file_name()
-                .map_or_else(|| "host".to_string(), |n| n.to_string_lossy().into_owned());
-            if !summaries.is_empty() {
-                charts::catalog::draw_all(&host_dir, &summaries)
-                    .map_err(|e| anyhow!("drawing charts: {e}"))?;
-            }
-            std::fs::write(
-                host_dir.join("README.md"),
-                readme::markdown(&host, &summaries),
-            )
-            .context("writing README.md")?;
-            eprintln!(
-                "{}: {} experiments rendered",
-                host_dir.display(),
-                summaries.len()
-            );
-        }
-        Command::MergeRounds { host_dir, rounds } => {
-            let rounds = hyperfine_rounds(&rounds)?;
-            for result in hyperfine::merge_rounds(&rounds)? {
-                let dir = host_dir.join(&result.command);
-                anyhow::ensure!(
-                    dir.is_dir(),
-                    "{} does not exist: measure the experiment first (scripts/experiment.sh)",
-                    dir.display()
-                );
-                eprintln!(
-                    "{}: {} interleaved runs, median {:.3} s",
-                    result.command,
-                    result.times.len(),
-                    result.median
-                );
-                std::fs::write(dir.join("hyperfine.json"), hyperfine::export(vec![result]))?;
-            }
-        }
+        Command::Summarize { dir } => summarize(&dir),
+        Command::Render { host_dir } => render(&host_dir),
+        Command::MergeRounds { host_dir, rounds } => merge_rounds(&host_dir, &rounds),
         Command::Ab {
             dir,
             title,
@@ -246,96 +196,191 @@ fn main() -> Result<()> {
             a,
             b,
             rounds,
-        } => {
-            let rounds = hyperfine_rounds(&rounds)?;
-            let mut comparison = AbComparison::from_rounds(&rounds)?;
-            (comparison.a.command, comparison.b.command) = (a, b);
-            std::fs::create_dir_all(&dir)?;
-            let merged = hyperfine::merge_rounds(&rounds)?;
-            std::fs::write(dir.join("hyperfine.json"), hyperfine::export(merged))?;
-            std::fs::write(
-                dir.join("ab.json"),
-                serde_json::to_string_pretty(&comparison)?,
-            )?;
-            let text = comparison.markdown(&title, &command);
-            std::fs::write(dir.join("README.md"), &text)?;
-            print!("{text}");
-        }
-        Command::Designs { dir, command } => {
-            let designs = Designs::from_dir(&dir)?;
-            std::fs::write(
-                dir.join("designs.json"),
-                serde_json::to_string_pretty(&designs)?,
-            )?;
-            std::fs::write(dir.join("README.md"), designs.markdown(&command))?;
-            charts::designs::draw_all(&dir, &designs)
-                .map_err(|e| anyhow!("drawing the designs' charts: {e}"))?;
-        }
-        Command::MergeSweep { out, rounds } => {
-            let rounds = hyperfine_rounds(&rounds)?;
-            let merged = hyperfine::merge_sweep_rounds(&rounds)?;
-            std::fs::write(&out, hyperfine::export(merged))
-                .with_context(|| format!("cannot write {}", out.display()))?;
-        }
-        Command::Heatmap { json, rows, title } => {
-            let results = hyperfine_file(&json)?;
-            charts::sweeps::draw_heatmaps(&json, &results, rows, &title)
-                .map_err(|e| anyhow!("drawing heatmaps: {e}"))?;
-        }
-        Command::Scaling { dir } => {
-            let report = ScalingAnalysis::from_dir(&dir)?;
-            std::fs::write(
-                dir.join("scaling.json"),
-                serde_json::to_string_pretty(&report)?,
-            )?;
-            std::fs::write(dir.join("README.md"), report.markdown())?;
-            charts::scaling::draw(&dir, &report)
-                .map_err(|e| anyhow!("drawing scaling charts: {e}"))?;
-            for step in &report.steps {
-                eprintln!(
-                    "{} process(es): {:.2} M rows/s, efficiency {:.1}%",
-                    step.procs,
-                    step.rows_per_s / 1e6,
-                    step.efficiency * 100.0
-                );
-            }
-        }
-        Command::LongRun { dir, command } => {
-            let milestones = long_run::load(&dir)?;
-            let header = format!(
-                "# Memory over a long run\n\n`{command}`: at each milestone (`--milestones`), \
-                 throughput since the previous one and overall, and the resident and peak \
-                 resident memory of the process (from /proc). Run by `make billion`; \
-                 metadata.json says where and from which commit."
-            );
-            std::fs::write(
-                dir.join("README.md"),
-                long_run::markdown(&milestones, &header),
-            )
-            .context("writing README.md")?;
-        }
-        Command::Profile { dir, header } => {
-            let shares = shredlab_bench::profile::write_readme(&dir, &header)?;
-            eprintln!("{}: sample weight {} sorted", dir.display(), shares.total());
-        }
-        Command::Memory { dir } => {
-            let runs = memory::load(&dir)?;
-            std::fs::write(dir.join("README.md"), memory::markdown(&runs))
-                .context("writing README.md")?;
-        }
-        Command::Peers { dir } => peers::readme::write_readme_and_charts(&dir)?,
+        } => ab(&dir, &title, &command, (a, b), &rounds),
+        Command::Designs { dir, command } => designs(&dir, &command),
+        Command::MergeSweep { out, rounds } => merge_sweep(&out, &rounds),
+        Command::Heatmap { json, rows, title } => heatmap(&json, rows, &title),
+        Command::Scaling { dir } => scaling(&dir),
+        Command::LongRun { dir, command } => long_run(&dir, &command),
+        Command::Memory { dir } => memory(&dir),
+        Command::Peers { dir } => peers::readme::write_readme_and_charts(&dir),
+        Command::Profile { dir, header } => profile(&dir, &header),
         Command::Threads {
             sweep,
             pinned,
             rows,
-        } => {
-            let sweep_results = hyperfine_file(&sweep)?;
-            let pinned_results = hyperfine_file(&pinned)?;
-            let dir = sweep.parent().unwrap_or(Path::new("."));
-            charts::sweeps::draw_threads(dir, &sweep_results, pinned_results.first(), rows)
-                .map_err(|e| anyhow!("drawing the thread chart: {e}"))?;
+        } => threads(&sweep, &pinned, rows),
+        Command::JsonGet { file, pointer } => {
+            println!("{}", json_get(&file, &pointer)?);
+            Ok(())
         }
-        Command::JsonGet { file, pointer } => println!("{}", json_get(&file, &pointer)?),
+    }
+}
+
+/// `results summarize`: `DIR/summary.json` from the experiment folder's raw files.
+fn summarize(dir: &Path) -> Result<()> {
+    let summary = Summary::from_dir(dir)?;
+    summary.write(dir)?;
+    eprintln!(
+        "{}: median {:.3} s, counters: {}",
+        dir.display(),
+        summary.median_s,
+        summary.counters.source
+    );
+    Ok(())
+}
+
+/// `results render`: the host's charts and `README.md` from every summary in it.
+fn render(host_dir: &Path) -> Result<()> {
+    let summaries = load_host(host_dir)?;
+    let host = host_dir
+        .file_name()
+        .map_or_else(|| "host".to_string(), |n| n.to_string_lossy().into_owned());
+    if !summaries.is_empty() {
+        charts::catalog::draw_all(host_dir, &summaries)
+            .map_err(|e| anyhow!("drawing charts: {e}"))?;
+    }
+    std::fs::write(
+        host_dir.join("README.md"),
+        readme::markdown(&host, &summaries),
+    )
+    .context("writing README.md")?;
+    eprintln!(
+        "{}: {} experiments rendered",
+        host_dir.display(),
+        summaries.len()
+    );
+    Ok(())
+}
+
+/// `results merge-rounds`: each experiment's runs of the rounds into its own `hyperfine.json`.
+fn merge_rounds(host_dir: &Path, rounds: &[PathBuf]) -> Result<()> {
+    let rounds = hyperfine_rounds(rounds)?;
+    for result in hyperfine::merge_rounds(&rounds)? {
+        let dir = host_dir.join(&result.command);
+        anyhow::ensure!(
+            dir.is_dir(),
+            "{} does not exist: measure the experiment first (scripts/experiment.sh)",
+            dir.display()
+        );
+        eprintln!(
+            "{}: {} interleaved runs, median {:.3} s",
+            result.command,
+            result.times.len(),
+            result.median
+        );
+        std::fs::write(dir.join("hyperfine.json"), hyperfine::export(vec![result]))?;
     }
     Ok(())
+}
+
+/// `results ab`: B against A round by round, into `DIR/hyperfine.json`, `DIR/ab.json` and
+/// `DIR/README.md` (also printed); `sides` are what A and B run.
+fn ab(
+    dir: &Path,
+    title: &str,
+    command: &str,
+    sides: (String, String),
+    rounds: &[PathBuf],
+) -> Result<()> {
+    let rounds = hyperfine_rounds(rounds)?;
+    let mut comparison = AbComparison::from_rounds(&rounds)?;
+    (comparison.a.command, comparison.b.command) = sides;
+    std::fs::create_dir_all(dir)?;
+    let merged = hyperfine::merge_rounds(&rounds)?;
+    std::fs::write(dir.join("hyperfine.json"), hyperfine::export(merged))?;
+    std::fs::write(
+        dir.join("ab.json"),
+        serde_json::to_string_pretty(&comparison)?,
+    )?;
+    let text = comparison.markdown(title, command);
+    std::fs::write(dir.join("README.md"), &text)?;
+    print!("{text}");
+    Ok(())
+}
+
+/// `results designs`: `DIR/designs.json`, `DIR/README.md` and the charts of the designs.
+fn designs(dir: &Path, command: &str) -> Result<()> {
+    let designs = Designs::from_dir(dir)?;
+    std::fs::write(
+        dir.join("designs.json"),
+        serde_json::to_string_pretty(&designs)?,
+    )?;
+    std::fs::write(dir.join("README.md"), designs.markdown(command))?;
+    charts::designs::draw_all(dir, &designs)
+        .map_err(|e| anyhow!("drawing the designs' charts: {e}"))
+}
+
+/// `results merge-sweep`: a sweep's rounds into one hyperfine JSON at `out`.
+fn merge_sweep(out: &Path, rounds: &[PathBuf]) -> Result<()> {
+    let rounds = hyperfine_rounds(rounds)?;
+    let merged = hyperfine::merge_sweep_rounds(&rounds)?;
+    std::fs::write(out, hyperfine::export(merged))
+        .with_context(|| format!("cannot write {}", out.display()))
+}
+
+/// `results heatmap`: the heatmaps of a sweep, beside its JSON.
+fn heatmap(json: &Path, rows: u64, title: &str) -> Result<()> {
+    let results = hyperfine_file(json)?;
+    charts::sweeps::draw_heatmaps(json, &results, rows, title)
+        .map_err(|e| anyhow!("drawing heatmaps: {e}"))
+}
+
+/// `results scaling`: `DIR/scaling.json`, `DIR/README.md` and the charts; each step's figures
+/// on standard error.
+fn scaling(dir: &Path) -> Result<()> {
+    let report = ScalingAnalysis::from_dir(dir)?;
+    std::fs::write(
+        dir.join("scaling.json"),
+        serde_json::to_string_pretty(&report)?,
+    )?;
+    std::fs::write(dir.join("README.md"), report.markdown())?;
+    charts::scaling::draw(dir, &report).map_err(|e| anyhow!("drawing scaling charts: {e}"))?;
+    for step in &report.steps {
+        eprintln!(
+            "{} process(es): {:.2} M rows/s, efficiency {:.1}%",
+            step.procs,
+            step.rows_per_s / 1e6,
+            step.efficiency * 100.0
+        );
+    }
+    Ok(())
+}
+
+/// `results long-run`: `DIR/README.md`, the table of the milestones of `command`.
+fn long_run(dir: &Path, command: &str) -> Result<()> {
+    let milestones = long_run::load(dir)?;
+    let header = format!(
+        "# Memory over a long run\n\n`{command}`: at each milestone (`--milestones`), \
+         throughput since the previous one and overall, and the resident and peak \
+         resident memory of the process (from /proc). Run by `make billion`; \
+         metadata.json says where and from which commit."
+    );
+    std::fs::write(
+        dir.join("README.md"),
+        long_run::markdown(&milestones, &header),
+    )
+    .context("writing README.md")
+}
+
+/// `results memory`: `DIR/README.md`, the table of the settings' runs.
+fn memory(dir: &Path) -> Result<()> {
+    let runs = memory::load(dir)?;
+    std::fs::write(dir.join("README.md"), memory::markdown(&runs)).context("writing README.md")
+}
+
+/// `results profile`: `DIR/README.md`, `header` above the table of where the CPU goes.
+fn profile(dir: &Path, header: &str) -> Result<()> {
+    let shares = shredlab_bench::profile::write_readme(dir, header)?;
+    eprintln!("{}: sample weight {} sorted", dir.display(), shares.total());
+    Ok(())
+}
+
+/// `results threads`: the chart of the thread sweep beside the pinned run, next to the sweep.
+fn threads(sweep: &Path, pinned: &Path, rows: u64) -> Result<()> {
+    let sweep_results = hyperfine_file(sweep)?;
+    let pinned_results = hyperfine_file(pinned)?;
+    let dir = sweep.parent().unwrap_or(Path::new("."));
+    charts::sweeps::draw_threads(dir, &sweep_results, pinned_results.first(), rows)
+        .map_err(|e| anyhow!("drawing the thread chart: {e}"))
 }

@@ -128,14 +128,37 @@ fn contacts(rows: usize) -> Result<(SchemaRef, Vec<RecordBatch>)> {
 
 fn main() -> Result<()> {
     let args = Args::parse();
-    let allocator = match args.allocator.as_str() {
+    let allocator = allocator(&args.allocator)?;
+    alloc::ensure(allocator, false).context("cannot restart on the chosen allocator")?;
+    let threads = args.threads.unwrap_or_else(available_cores);
+    let mut cells = matrix_cells(&args, threads)?;
+    cells.extend(spec_cells(&args, threads)?);
+    if args.contacts_rows > 0 {
+        let data = contacts(args.contacts_rows)?;
+        cells.push(cell(
+            ("contacts", 2, args.contacts_rows, CompressionSpec::None),
+            &data,
+            &args,
+            threads,
+        )?);
+    }
+    write_results(&args, allocator, threads, &cells)?;
+    eprintln!("results in {}", args.output.display());
+    Ok(())
+}
+
+/// The allocator `--allocator` names.
+fn allocator(name: &str) -> Result<Allocator> {
+    Ok(match name {
         "system" => Allocator::System,
         "mimalloc" => Allocator::Mimalloc,
         "jemalloc" => Allocator::Jemalloc,
         other => anyhow::bail!("unknown allocator '{other}': use system, mimalloc or jemalloc"),
-    };
-    alloc::ensure(allocator, false).context("cannot restart on the chosen allocator")?;
-    let threads = args.threads.unwrap_or_else(available_cores);
+    })
+}
+
+/// The matrix's cells: every row count, column count and shape, under every compression.
+fn matrix_cells(args: &Args, threads: usize) -> Result<Vec<CellResult>> {
     let mut cells = Vec::new();
     for &rows in &args.rows {
         for &columns in &args.columns {
@@ -145,13 +168,19 @@ fn main() -> Result<()> {
                     cells.push(cell(
                         (shape.name(), columns, rows, compression),
                         &data,
-                        &args,
+                        args,
                         threads,
                     )?);
                 }
             }
         }
     }
+    Ok(cells)
+}
+
+/// Each `--spec` workload's cells, one per compression, named by the spec file's stem.
+fn spec_cells(args: &Args, threads: usize) -> Result<Vec<CellResult>> {
+    let mut cells = Vec::new();
     for path in &args.spec {
         let workload = SpecWorkload::load(path, 42)?;
         let data = spec_table(workload.generator(), args.spec_rows, 4096)
@@ -164,26 +193,27 @@ fn main() -> Result<()> {
             cells.push(cell(
                 (&name, columns, args.spec_rows, compression),
                 &data,
-                &args,
+                args,
                 threads,
             )?);
         }
     }
-    if args.contacts_rows > 0 {
-        let data = contacts(args.contacts_rows)?;
-        cells.push(cell(
-            ("contacts", 2, args.contacts_rows, CompressionSpec::None),
-            &data,
-            &args,
-            threads,
-        )?);
-    }
+    Ok(cells)
+}
+
+/// Writes `writer-bench-<allocator>.json` and `.md` into `--output`.
+fn write_results(
+    args: &Args,
+    allocator: Allocator,
+    threads: usize,
+    cells: &[CellResult],
+) -> Result<()> {
     std::fs::create_dir_all(&args.output)
         .with_context(|| format!("cannot create {}", args.output.display()))?;
     let stem = format!("writer-bench-{}", allocator.name());
     std::fs::write(
         args.output.join(format!("{stem}.json")),
-        serde_json::to_string_pretty(&cells)?,
+        serde_json::to_string_pretty(cells)?,
     )?;
     let header = format!(
         "# ParallelArrowWriter vs ArrowWriter ({} allocator)\n\nMedians of at least {} alternating repetitions per \
@@ -202,8 +232,7 @@ fn main() -> Result<()> {
     );
     std::fs::write(
         args.output.join(format!("{stem}.md")),
-        markdown(&cells, &header),
+        markdown(cells, &header),
     )?;
-    eprintln!("results in {}", args.output.display());
     Ok(())
 }

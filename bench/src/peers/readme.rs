@@ -1,27 +1,28 @@
 //! The peers README (`results peers DIR`): the run's header, its problems, the targets' verdicts,
-//! the write tables, and the read-back, layout and scan tables of a run with Python's readers;
-//! [`write_readme_and_charts`] writes it into the run's folder beside its charts.
+//! the write tables, and the read-back, layout and scan tables of a run with Python's readers
+//! (those in `read_tables.rs`); [`write_readme_and_charts`] writes it into the run's folder beside
+//! its charts.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::Result;
 
 use super::analysis::{
-    scan_medians, significance, writer_medians, ScanMedians, WriterMedians, PARALLEL_WRITER,
-    PYTHON_WRITER,
+    significance, writer_medians, WriterMedians, PARALLEL_WRITER, PYTHON_WRITER,
 };
-use super::layout::{ColumnLayout, FileLayout};
-use super::records::{Cell, LayoutLine, Metadata, PeersResults, ReadbackLine};
+use super::read_tables;
+use super::records::{Metadata, PeersResults};
 use crate::charts;
+use crate::markdown::{Align, Table};
 use crate::stats::mann_whitney_p;
 
 fn mib(bytes: u64) -> f64 {
     bytes as f64 / (1024.0 * 1024.0)
 }
 
-fn opt(value: Option<f64>, digits: usize) -> String {
+/// `value` with `digits` decimals, or `n/a`.
+pub(super) fn opt(value: Option<f64>, digits: usize) -> String {
     value.map_or_else(|| "n/a".to_string(), |v| format!("{v:.digits$}"))
 }
 
@@ -143,8 +144,8 @@ fn datafusion_target(
 }
 
 /// shredlab's writers whose wall time `pyarrow.parquet.write_table`'s should be a multiple of:
-/// the Rust writer, and the Python package's `write_parquet` (issue 31: the same writer behind
-/// the Arrow C stream, so a little slower).
+/// the Rust writer, and the Python package's `write_parquet` (the same writer behind the Arrow C
+/// stream, so a little slower).
 const PYARROW_SPEEDUP_TARGETS: &[(&str, f64)] = &[(PARALLEL_WRITER, 2.0), (PYTHON_WRITER, 1.9)];
 
 /// The verdict on the comparison's targets for one compression's default table.
@@ -182,25 +183,42 @@ fn writer_table(table: &[WriterMedians], out: &mut String) {
         .iter()
         .find(|s| s.writer == PARALLEL_WRITER)
         .map(|s| s.wall_s);
-    out.push_str("| writer | runs | median wall s | wall / ParallelArrowWriter's | p (Holm) | CPU s | cores busy | peak RSS MiB | RSS above loaded data MiB | file MB |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    let mut markdown = Table::new(
+        std::iter::once(("writer", Align::Left)).chain(
+            [
+                "runs",
+                "median wall s",
+                "wall / ParallelArrowWriter's",
+                "p (Holm)",
+                "CPU s",
+                "cores busy",
+                "peak RSS MiB",
+                "RSS above loaded data MiB",
+                "file MB",
+            ]
+            .map(|name| (name, Align::Right)),
+        ),
+    );
     for (s, p) in table.iter().zip(significance(table)) {
         let above = s.above_loaded_bytes.map(mib);
-        let _ = writeln!(
-            out,
-            "| {}{} | {} | {:.3} | {} | {} | {} | {} | {} | {} | {:.1} |",
-            s.writer,
-            if s.shared { " (same as default)" } else { "" },
-            s.runs,
-            s.wall_s,
+        markdown.row([
+            format!(
+                "{}{}",
+                s.writer,
+                if s.shared { " (same as default)" } else { "" }
+            ),
+            s.runs.to_string(),
+            format!("{:.3}", s.wall_s),
             opt(parallel.map(|r| s.wall_s / r), 2),
             opt(p, 3),
             opt(s.cpu_s, 2),
             opt(s.cpu_s.map(|c| c / s.wall_s), 2),
             opt(s.peak_rss_bytes.map(mib), 0),
             opt(above, 0),
-            s.file_bytes as f64 / 1e6,
-        );
+            format!("{:.1}", s.file_bytes as f64 / 1e6),
+        ]);
     }
+    let _ = write!(out, "{markdown}");
 }
 
 /// The targets, then the default and the aligned write tables, one per compression.
@@ -229,187 +247,6 @@ fn writer_sections(results: &PeersResults, out: &mut String) {
     out.push_str("![write time](write_time.png)\n\n![file size](file_size.png)\n\n");
 }
 
-/// What the read-back table says of one reader's read-back of one file.
-fn readback_mark(readback: Option<&&ReadbackLine>) -> String {
-    match readback {
-        None => "not run".to_string(),
-        Some(r) if r.digest_matches && r.schema_matches => "same digest".to_string(),
-        Some(r) => format!(
-            "**differs**: {}",
-            r.error
-                .as_deref()
-                .or(r.digest.as_deref())
-                .unwrap_or("no digest")
-        ),
-    }
-}
-
-fn readback_table(results: &PeersResults, out: &mut String) {
-    let readers = ["duckdb", "pyarrow", "polars"];
-    let mut cells: BTreeMap<&Cell, BTreeMap<&str, &ReadbackLine>> = BTreeMap::new();
-    for line in &results.readback {
-        cells
-            .entry(&line.cell)
-            .or_default()
-            .insert(line.reader.as_str(), line);
-    }
-    let ok = results
-        .readback
-        .iter()
-        .filter(|r| r.digest_matches && r.schema_matches)
-        .count();
-    let _ = writeln!(
-        out,
-        "{ok} of {} read-backs match the hand-over data's digest `{}` and schema `{}`.\n",
-        results.readback.len(),
-        results.metadata.digest,
-        results.metadata.schema,
-    );
-    out.push_str("| file | settings | compression | DuckDB | pyarrow | polars |\n|---|---|---|---|---|---|\n");
-    for (cell, by_reader) in cells {
-        let marks: Vec<String> = readers
-            .iter()
-            .map(|reader| readback_mark(by_reader.get(reader)))
-            .collect();
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} |",
-            cell.writer,
-            cell.settings,
-            cell.compression,
-            marks.join(" | ")
-        );
-    }
-}
-
-/// Which of `layout`'s columns `has` holds for: `none`, `all columns`, or their names.
-fn columns_with(layout: &FileLayout, has: fn(&ColumnLayout) -> bool) -> String {
-    let count = layout.columns.iter().filter(|c| has(c)).count();
-    match count {
-        0 => "none".to_string(),
-        n if n == layout.columns.len() => "all columns".to_string(),
-        n => {
-            layout
-                .columns
-                .iter()
-                .filter(|c| has(c))
-                .map(|c| c.path.rsplit('.').next().unwrap_or(&c.path).to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-                + &format!(" ({n} of {})", layout.columns.len())
-        }
-    }
-}
-
-fn layout_table(results: &PeersResults, out: &mut String) {
-    out.push_str("| file | settings | compression | MB | row groups | data pages per leaf column | dictionary pages | statistics | column index | offset index | bloom filters | created by |\n|---|---|---|---:|---:|---|---:|---|---|---|---|---|\n");
-    let mut lines: Vec<&LayoutLine> = results.layouts.iter().collect();
-    lines.sort_by(|a, b| {
-        (&a.cell.compression, &a.cell.settings, &a.cell.writer).cmp(&(
-            &b.cell.compression,
-            &b.cell.settings,
-            &b.cell.writer,
-        ))
-    });
-    for line in lines {
-        let l = &line.layout;
-        let pages: Vec<String> = l.columns.iter().map(|c| c.data_pages.to_string()).collect();
-        let dictionary: u64 = l.columns.iter().map(|c| c.dictionary_pages).sum();
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {:.1} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            line.cell.writer,
-            line.cell.settings,
-            line.cell.compression,
-            l.bytes as f64 / 1e6,
-            l.row_groups,
-            pages.join(" / "),
-            dictionary,
-            columns_with(l, |c| c.statistics),
-            columns_with(l, |c| c.column_index),
-            columns_with(l, |c| c.offset_index),
-            columns_with(l, |c| c.bloom_filter),
-            l.created_by.as_deref().unwrap_or("?"),
-        );
-    }
-}
-
-fn scan_table(results: &PeersResults, out: &mut String) {
-    let medians = scan_medians(&results.scans);
-    let parallel = |compression: &str, reader: &str| {
-        medians
-            .iter()
-            .find(|((cell, r), _)| {
-                cell.writer == PARALLEL_WRITER
-                    && cell.settings == "default"
-                    && cell.compression == compression
-                    && r == reader
-            })
-            .map(|(_, v)| *v)
-    };
-    out.push_str("| file | settings | compression | reader | full scan s | name filter s | phone_type filter s | full / ParallelArrowWriter's file | name / ref | phone_type / ref |\n|---|---|---|---|---:|---:|---:|---:|---:|---:|\n");
-    let mut keys: Vec<_> = medians.keys().collect();
-    keys.sort_by(|a, b| {
-        (&a.0.compression, &a.1, &a.0.settings, &a.0.writer).cmp(&(
-            &b.0.compression,
-            &b.1,
-            &b.0.settings,
-            &b.0.writer,
-        ))
-    });
-    for key in keys {
-        let (cell, reader) = key;
-        let own = medians[key];
-        let base = parallel(&cell.compression, reader);
-        let ratio = |pick: fn(&ScanMedians) -> f64| opt(base.map(|b| pick(&own) / pick(&b)), 2);
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {:.3} | {:.3} | {:.3} | {} | {} | {} |",
-            cell.writer,
-            cell.settings,
-            cell.compression,
-            reader,
-            own.full_s,
-            own.name_s,
-            own.phone_type_s,
-            ratio(|m| m.full_s),
-            ratio(|m| m.name_s),
-            ratio(|m| m.phone_type_s),
-        );
-    }
-}
-
-/// The read-back, layout and scan sections, each only when the run has its lines.
-fn reader_sections(results: &PeersResults, out: &mut String) {
-    let m = &results.metadata;
-    if !results.readback.is_empty() {
-        out.push_str("## Read-back by three independent readers\n\nEach reader decodes the file with its own Parquet reader; the rows it returns (as Arrow) go through the one Python implementation of the data gate's digest (`scripts/peers/shredlab_peers/digest.py`, tested against the Rust gate), which ignores row order and every name. Schemas are compared after normalisation (`schema.py`): the list element's name (`item` in arrow-rs and polars, `element` in pyarrow, `l` in DuckDB) and nullability are dropped, and `large_string`, `string_view` and dictionaries of strings count as `string`, `large_list` as `list`. The catalog experiments' files are written by `pipeline --experiment N --writers 1` (one file, that experiment's writer properties).\n\n");
-        readback_table(results, out);
-        out.push('\n');
-    }
-    if !results.layouts.is_empty() {
-        out.push_str("## What each file offers its readers\n\nFrom the footer and every page header (`peers inspect`): statistics means min/max in every column chunk, column index the page-level min/max, offset index the page locations.\n\n");
-        layout_table(results, out);
-        out.push('\n');
-    }
-    if !results.scans.is_empty() {
-        let _ = writeln!(
-            out,
-            "## The read side of each write choice\n\nMedian seconds over the scan runs, each query in a fresh process per file and reader. `full`: every column of every row into an Arrow table. `name`: `name = '{}'` (a name that occurs once, in the middle of the sort order, so min/max statistics cannot rule any row group out). `phone_type`: rows with a phone of type `{}` (the rarest type; a predicate inside the list: DuckDB evaluates it in SQL, pyarrow cannot push it down and filters in memory after reading). The ratios compare each file with ParallelArrowWriter's default file of the same compression, read by the same reader: above 1 means the write choice costs that reader time.\n",
-            m.name_filter, m.phone_type_filter
-        );
-        if let Some(first) = results.scans.first() {
-            let _ = writeln!(
-                out,
-                "The name filter returns {} row(s), the phone_type filter {} rows.\n",
-                first.name_rows, first.phone_type_rows
-            );
-        }
-        scan_table(results, out);
-        out.push_str("\n![read time](read_time.png)\n");
-    }
-}
-
 /// The README of a peers run.
 pub fn markdown(results: &PeersResults) -> String {
     let mut out = String::new();
@@ -417,7 +254,7 @@ pub fn markdown(results: &PeersResults) -> String {
     method(&results.metadata, &mut out);
     problems(&results.metadata, &mut out);
     writer_sections(results, &mut out);
-    reader_sections(results, &mut out);
+    read_tables::reader_sections(results, &mut out);
     out
 }
 

@@ -10,7 +10,7 @@ use arrow_schema::SchemaRef;
 use parquet::file::properties::WriterProperties;
 use serde::{Deserialize, Serialize};
 use shredlab_experiments::process;
-use shredlab_writer::PendingFile;
+use shredlab_writer::{FileOptions, PendingFile};
 
 use crate::writer_bench::{write_all, Contender};
 
@@ -32,21 +32,17 @@ pub struct WriteRecord {
 
 /// Writes `batches` to `path` with `contender` and `props` into a [`PendingFile`]: synced and
 /// renamed into place when complete, so an interrupted write never leaves a file under `path`.
-/// With `writeback_step`, the file asks the kernel to start writing every that many bytes
-/// (shredlab's early writeback), so the final sync waits only for the tail.
+/// `files` says how the file reaches the disk (the pipeline's early writeback and
+/// preallocation, or none of them).
 pub fn timed_write(
     contender: Contender,
     path: &Path,
     schema: &SchemaRef,
     batches: &[RecordBatch],
     props: &WriterProperties,
-    writeback_step: Option<u64>,
+    files: &FileOptions,
 ) -> Result<WriteRecord> {
-    let file = PendingFile::create(path)?;
-    let mut file = match writeback_step {
-        Some(step) => file.with_early_writeback(step),
-        None => file,
-    };
+    let mut file = PendingFile::create(path)?.with_options(files);
     let peak_known = process::reset_peak();
     let loaded_rss_bytes = process::current_rss();
     let cpu_before = process::cpu_seconds();

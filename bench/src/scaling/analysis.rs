@@ -10,6 +10,7 @@ use anyhow::{bail, Context, Result};
 use serde::Serialize;
 
 use super::model::{reference_machines, Inputs, Machine, Point};
+use crate::markdown::{Align, Table};
 use crate::parse::cachegrind::Cachegrind;
 use crate::parse::perf_stat::PerfStat;
 
@@ -294,7 +295,25 @@ impl ScalingAnalysis {
                 .map_or("not measured".to_string(), |b| format!("{:.1} GB/s", gbs(b))),
         );
         text.push_str("Each step ran SCALING_RUNS times, interleaved with the others; the table shows the median repetition (all repetitions in scaling.json).\n\n");
-        text.push_str("| processes | aggregate M rows/s | efficiency | memory GB/s | source | IPC or CPU ns/row | model M rows/s | model error |\n|---:|---:|---:|---:|---|---|---:|---:|\n");
+        text.push_str(&self.step_table().to_string());
+        text.push_str("\n## Model for bigger machines\n\n![model](model.png)\n\n");
+        text.push_str("Throughput(p) = min(p x single-process rate, bandwidth / bytes per row). Assumptions: each process keeps the single-core rate measured here until bandwidth runs out; every row moves the bytes estimated above; attainable bandwidth as stated per machine.\n\n");
+        text.push_str(&self.model_table().to_string());
+        text
+    }
+
+    /// Each step's measured throughput and bandwidth beside the model's prediction.
+    fn step_table(&self) -> Table {
+        let mut table = Table::new([
+            ("processes", Align::Right),
+            ("aggregate M rows/s", Align::Right),
+            ("efficiency", Align::Right),
+            ("memory GB/s", Align::Right),
+            ("source", Align::Left),
+            ("IPC or CPU ns/row", Align::Left),
+            ("model M rows/s", Align::Right),
+            ("model error", Align::Right),
+        ]);
         for (s, (predicted, error)) in self.steps.iter().zip(&self.model_check) {
             let counters = match (s.ipc, s.cpu_ns_per_row) {
                 (Some(ipc), _) => format!("IPC {ipc:.2}"),
@@ -303,36 +322,40 @@ impl ScalingAnalysis {
                 }
                 _ => "-".to_string(),
             };
-            let _ = writeln!(
-                text,
-                "| {} | {:.2} | {:.1}% | {:.2} | {} | {} | {:.2} | {:+.1}% |",
-                s.procs,
-                s.rows_per_s / 1e6,
-                s.efficiency * 100.0,
-                gbs(s.bandwidth),
-                s.bandwidth_source,
+            table.row([
+                s.procs.to_string(),
+                format!("{:.2}", s.rows_per_s / 1e6),
+                format!("{:.1}%", s.efficiency * 100.0),
+                format!("{:.2}", s.bandwidth / 1e9),
+                s.bandwidth_source.clone(),
                 counters,
-                predicted.rows_per_s / 1e6,
-                error * 100.0,
-            );
+                format!("{:.2}", predicted.rows_per_s / 1e6),
+                format!("{:+.1}%", error * 100.0),
+            ]);
         }
-        text.push_str("\n## Model for bigger machines\n\n![model](model.png)\n\n");
-        text.push_str("Throughput(p) = min(p x single-process rate, bandwidth / bytes per row). Assumptions: each process keeps the single-core rate measured here until bandwidth runs out; every row moves the bytes estimated above; attainable bandwidth as stated per machine.\n\n");
-        text.push_str("| machine | cores | bandwidth | saturates at | M rows/s at all cores |\n|---|---:|---|---:|---:|\n");
+        table
+    }
+
+    /// The model's prediction for each reference machine.
+    fn model_table(&self) -> Table {
+        let mut table = Table::new([
+            ("machine", Align::Left),
+            ("cores", Align::Right),
+            ("bandwidth", Align::Left),
+            ("saturates at", Align::Right),
+            ("M rows/s at all cores", Align::Right),
+        ]);
         for (machine, saturation, curve) in &self.predictions {
             let last = curve.last().map_or(0.0, |p| p.rows_per_s);
-            let _ = writeln!(
-                text,
-                "| {} | {} | {:.0} GB/s ({}) | {:.0} processes | {:.1} |",
-                machine.name,
-                machine.cores,
-                gbs(machine.bandwidth),
-                machine.source,
-                saturation,
-                last / 1e6
-            );
+            table.row([
+                machine.name.clone(),
+                machine.cores.to_string(),
+                format!("{:.0} GB/s ({})", machine.bandwidth / 1e9, machine.source),
+                format!("{saturation:.0} processes"),
+                format!("{:.1}", last / 1e6),
+            ]);
         }
-        text
+        table
     }
 }
 

@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 use serde::Deserialize;
 
 use super::closeness::Comparison;
+use crate::markdown::{Align, Table};
 use crate::parse::json_lines;
 use crate::stats::median;
 
@@ -114,26 +115,45 @@ fn cell_table(metadata: &serde_json::Value, cells: &BTreeMap<String, Medians>, o
         "Command: `{}`. Host `{}` ({}, {} CPUs), {}. Built from commit {} (dirty: {}). Each cell is one process timed by `/usr/bin/time` (wall, user + system CPU, peak RSS); the cells run in interleaved rounds, their order rotated each round, after {} warm-up round(s) not kept. Medians over the rounds.\n",
         text("command"), text("host"), text("cpu"), metadata["cores"], text("date"), text("commit"), metadata["dirty"], metadata["warmup"],
     );
-    out.push_str("| cell | command | runs | rows | median wall s | median CPU s | M rows/s | M rows per CPU s | peak RSS MiB | Parquet MB |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    let mut table = Table::new(
+        [("cell", Align::Left), ("command", Align::Left)]
+            .into_iter()
+            .chain(
+                [
+                    "runs",
+                    "rows",
+                    "median wall s",
+                    "median CPU s",
+                    "M rows/s",
+                    "M rows per CPU s",
+                    "peak RSS MiB",
+                    "Parquet MB",
+                ]
+                .map(|name| (name, Align::Right)),
+            ),
+    );
     let commands = metadata["commands"]
         .as_object()
         .cloned()
         .unwrap_or_default();
     for (cell, m) in cells {
-        let _ = writeln!(
-            out,
-            "| {cell} | `{}` | {} | {} | {:.3} | {:.3} | {:.2} | {:.2} | {:.0} | {:.1} |",
-            commands.get(cell).and_then(|c| c.as_str()).unwrap_or("?"),
-            m.runs,
-            m.rows,
-            m.wall_s,
-            m.cpu_s,
-            m.rows as f64 / m.wall_s / 1e6,
-            m.rows as f64 / m.cpu_s / 1e6,
-            m.rss_mib,
-            m.bytes as f64 / 1e6,
-        );
+        table.row([
+            cell.clone(),
+            format!(
+                "`{}`",
+                commands.get(cell).and_then(|c| c.as_str()).unwrap_or("?")
+            ),
+            m.runs.to_string(),
+            m.rows.to_string(),
+            format!("{:.3}", m.wall_s),
+            format!("{:.3}", m.cpu_s),
+            format!("{:.2}", m.rows as f64 / m.wall_s / 1e6),
+            format!("{:.2}", m.rows as f64 / m.cpu_s / 1e6),
+            format!("{:.0}", m.rss_mib),
+            format!("{:.1}", m.bytes as f64 / 1e6),
+        ]);
     }
+    let _ = write!(out, "{table}");
 }
 
 /// The targets' ratios: the preset against the hand-written generator, lineitem against
@@ -166,25 +186,31 @@ fn targets(cells: &BTreeMap<String, Medians>, out: &mut String) {
 fn closeness_table(closeness: &[Comparison], out: &mut String) {
     out.push_str("\n## How close the contacts preset's data is to the generator's\n\n");
     let _ = writeln!(out, "Both tables generated in memory ({} rows, seed 42 for both; different random streams, so the rows differ). TVD: total variation distance between the two empirical distributions, half the sum of the absolute differences of the shares (0: the same shares).\n", closeness.first().map_or(0.0, |c| c.generator));
-    out.push_str("The last column is the hand-written generator again with seed 43: how far two samples of the same distributions fall apart, the yardstick for the preset's differences.\n\n| figure | hand-written generator | contacts preset | generator, seed 43 |\n|---|---:|---:|---:|\n");
+    out.push_str("The last column is the hand-written generator again with seed 43: how far two samples of the same distributions fall apart, the yardstick for the preset's differences.\n\n");
+    let mut table = Table::new([
+        ("figure", Align::Left),
+        ("hand-written generator", Align::Right),
+        ("contacts preset", Align::Right),
+        ("generator, seed 43", Align::Right),
+    ]);
     for c in closeness {
         if c.metric.starts_with("TVD") {
-            let _ = writeln!(
-                out,
-                "| {} from the generator's | | {:.4} | {:.4} |",
-                c.metric, c.spec, c.other_seed
-            );
+            table.row([
+                format!("{} from the generator's", c.metric),
+                String::new(),
+                format!("{:.4}", c.spec),
+                format!("{:.4}", c.other_seed),
+            ]);
         } else {
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} |",
-                c.metric,
+            table.row([
+                c.metric.clone(),
                 number(c.generator),
                 number(c.spec),
-                number(c.other_seed)
-            );
+                number(c.other_seed),
+            ]);
         }
     }
+    let _ = write!(out, "{table}");
     out.push_str("\nThe phone-level NULLs differ by design: the generator draws a phone's number and type NULLs jointly (90/5/4/1 %), the spec independently (5 % and 6 %), so both-NULL is rarer in the preset (SPEC.md).\n");
 }
 

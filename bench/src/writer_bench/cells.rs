@@ -1,10 +1,9 @@
 //! The benchmark's results: one record per cell, written as JSON and as a Markdown table.
 
-use std::fmt::Write as _;
-
 use serde::Serialize;
 
 use super::measure::WriterStats;
+use crate::markdown::{Align, Table};
 
 /// One cell of the matrix and both writers' figures.
 #[derive(Debug, Clone, Serialize)]
@@ -49,27 +48,43 @@ fn mib(bytes: Option<u64>) -> String {
 
 /// The results as a Markdown table.
 pub fn markdown(cells: &[CellResult], header: &str) -> String {
-    let mut text = format!("{header}\n\n| shape | cols | rows | compression | ArrowWriter s | parallel s | speedup | CPU s ArrowWriter | CPU s parallel | parallel Arrow MiB/s | output MiB | held MiB ArrowWriter | held MiB parallel | RSS +MiB ArrowWriter | RSS +MiB parallel |\n|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    let right = |name| (name, Align::Right);
+    let mut table = Table::new([
+        ("shape", Align::Left),
+        right("cols"),
+        right("rows"),
+        ("compression", Align::Left),
+        right("ArrowWriter s"),
+        right("parallel s"),
+        right("speedup"),
+        right("CPU s ArrowWriter"),
+        right("CPU s parallel"),
+        right("parallel Arrow MiB/s"),
+        right("output MiB"),
+        right("held MiB ArrowWriter"),
+        right("held MiB parallel"),
+        right("RSS +MiB ArrowWriter"),
+        right("RSS +MiB parallel"),
+    ]);
+    let in_mib = |bytes: usize| format!("{:.1}", bytes as f64 / (1024.0 * 1024.0));
     for c in cells {
-        let _ = writeln!(
-            text,
-            "| {} | {} | {} | {} | {:.4} | {:.4} | {:.2}x | {} | {} | {:.0} | {:.1} | {:.1} | {:.1} | {} | {} |",
-            c.shape,
-            c.columns,
-            c.rows,
-            c.compression,
-            c.arrow_writer.median_s,
-            c.parallel.median_s,
-            c.speedup,
+        table.row([
+            c.shape.clone(),
+            c.columns.to_string(),
+            c.rows.to_string(),
+            c.compression.clone(),
+            format!("{:.4}", c.arrow_writer.median_s),
+            format!("{:.4}", c.parallel.median_s),
+            format!("{:.2}x", c.speedup),
             cpu(c.arrow_writer.median_cpu_s),
             cpu(c.parallel.median_cpu_s),
-            c.parallel_mib_per_s(),
-            c.parallel.output_bytes as f64 / (1024.0 * 1024.0),
-            c.arrow_writer.peak_writer_bytes as f64 / (1024.0 * 1024.0),
-            c.parallel.peak_writer_bytes as f64 / (1024.0 * 1024.0),
+            format!("{:.0}", c.parallel_mib_per_s()),
+            format!("{:.1}", c.parallel.output_bytes as f64 / (1024.0 * 1024.0)),
+            in_mib(c.arrow_writer.peak_writer_bytes),
+            in_mib(c.parallel.peak_writer_bytes),
             mib(c.arrow_writer.peak_extra_bytes),
             mib(c.parallel.peak_extra_bytes),
-        );
+        ]);
     }
-    text
+    format!("{header}\n\n{table}")
 }

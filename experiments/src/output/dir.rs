@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use shredlab_writer::PendingFile;
+use shredlab_writer::{FileOptions, PendingFile};
 
 use crate::error::PipelineError;
 use crate::gate::{Digest, ReadBack};
@@ -28,9 +28,7 @@ pub struct OutputDir {
     prefix: String,
     overwrite: bool,
     nonce: String,
-    writeback_step: Option<u64>,
-    preallocation_step: Option<u64>,
-    direct_write_buffer: Option<usize>,
+    files: FileOptions,
     sync: SyncMode,
 }
 
@@ -58,9 +56,7 @@ impl OutputDir {
             prefix: shard.file_prefix(),
             overwrite,
             nonce: nonce(),
-            writeback_step: None,
-            preallocation_step: None,
-            direct_write_buffer: None,
+            files: FileOptions::default(),
             sync: SyncMode::End,
         };
         let names = output.names()?;
@@ -79,30 +75,13 @@ impl OutputDir {
         Ok(output)
     }
 
-    /// Files that start their writeback to disk every `step` bytes (`None`: at the final sync).
-    pub fn with_early_writeback(self, step: Option<u64>) -> Self {
-        Self {
-            writeback_step: step,
-            ..self
-        }
-    }
-
-    /// Files that reserve their disk blocks `step` bytes ahead of the writes (`None`: as the
-    /// writes need them; see [`PendingFile::with_preallocation`]).
-    pub fn with_preallocation(self, step: Option<u64>) -> Self {
-        Self {
-            preallocation_step: step,
-            ..self
-        }
-    }
-
-    /// Files written with direct writes from two buffers of `buffer_bytes` each (`None`:
-    /// through the page cache; see [`PendingFile::with_direct_writes`]). A probe file, opened
-    /// and written as the part files will be, tells whether the directory's file system takes
-    /// them; where it does not, this says so on stderr and the files go through the page cache.
-    pub fn with_direct_writes(self, buffer_bytes: Option<usize>) -> Result<Self, PipelineError> {
-        let Some(bytes) = buffer_bytes else {
-            return Ok(self);
+    /// Files written to disk as `files` says. Where it asks for direct writes, a probe file,
+    /// opened and written as the part files will be, tells whether the directory's file system
+    /// takes them; where it does not, this says so on stderr and the files go through the page
+    /// cache (see [`PendingFile::with_direct_writes`]).
+    pub fn with_file_options(self, files: FileOptions) -> Result<Self, PipelineError> {
+        let Some(bytes) = files.direct_write_buffer else {
+            return Ok(Self { files, ..self });
         };
         // Named as the run's own temporary file, so that one a killed run left is removed by
         // `--overwrite` and never taken for a foreign file or another shard's.
@@ -117,10 +96,11 @@ impl OutputDir {
                 self.dir.display()
             );
         }
-        Ok(Self {
-            direct_write_buffer: buffer_bytes.filter(|_| direct),
-            ..self
-        })
+        let files = FileOptions {
+            direct_write_buffer: files.direct_write_buffer.filter(|_| direct),
+            ..files
+        };
+        Ok(Self { files, ..self })
     }
 
     /// Files committed with `sync` (the default is [`SyncMode::End`]).
@@ -280,19 +260,9 @@ impl SinkFactory for OutputDir {
     type Sink = PendingFile;
 
     fn create(&self, index: usize) -> Result<PendingFile, PipelineError> {
-        let file = self.pending(self.part_path(index))?;
-        let file = match self.writeback_step {
-            Some(step) => file.with_early_writeback(step),
-            None => file,
-        };
-        let file = match self.preallocation_step {
-            Some(step) => file.with_preallocation(step),
-            None => file,
-        };
-        Ok(match self.direct_write_buffer {
-            Some(bytes) => file.with_direct_writes(bytes),
-            None => file,
-        })
+        Ok(self
+            .pending(self.part_path(index))?
+            .with_options(&self.files))
     }
 }
 

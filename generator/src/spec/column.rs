@@ -11,8 +11,9 @@ use super::arrays::{dictionary_array, key_capacity, list_array, offsets};
 use super::draw::{splitmix, Draw, Lengths, Slot, Stream};
 use super::error::error;
 use super::leaf::Leaf;
+use super::maps::check_map;
 use super::parquet_types::{parquet_field, parquet_type, Conversion};
-use super::{Distribution, FieldSpec, Params, SpecError};
+use super::{FieldSpec, SpecError};
 
 /// What a column is made of.
 #[derive(Debug, Clone)]
@@ -410,32 +411,6 @@ impl Column {
             .map_err(|e| self.assembly_error(e))?;
         Ok(Arc::new(array))
     }
-}
-
-/// Fails unless the map `spec` can be generated: keys unsorted, and drawn distinct.
-fn check_map(spec: &FieldSpec, sorted: bool) -> Result<(), SpecError> {
-    if sorted {
-        return Err(error(
-            &spec.path,
-            "maps with keysSorted are not generated: set keysSorted to false",
-        ));
-    }
-    let key = spec.children.first().and_then(|e| e.children.first());
-    if !key.is_some_and(|k| draws_distinct_keys(&k.params)) {
-        return Err(error(
-            &spec.path,
-            "a map's keys must be distinct within each map: give the key values, cardinality or vocabulary, or make it sequential or unique",
-        ));
-    }
-    Ok(())
-}
-
-/// Whether values drawn under `params` can serve as a map's keys: from a vocabulary (then
-/// deduplicated within each map), unique, or sequential with steps of at least 1.
-fn draws_distinct_keys(params: &Params) -> bool {
-    params.draws_from_vocabulary()
-        || params.unique
-        || matches!(params.distribution, Distribution::Sequential { step } if step.abs() >= 1.0)
 }
 
 /// The dictionary-encoded column of `spec`: its values' leaf, whose vocabulary is the

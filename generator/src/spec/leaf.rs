@@ -12,7 +12,8 @@ use super::booleans::Booleans;
 use super::bytes::Bytes;
 use super::draw::{Slot, Stream};
 use super::error::error;
-use super::numbers::{Floats, Integers};
+use super::floats::Floats;
+use super::numbers::Integers;
 use super::parquet_types::Conversion;
 use super::{Params, SpecError};
 

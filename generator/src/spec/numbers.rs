@@ -2,22 +2,19 @@
 //! as `i128` in the column's own representation, and floating-point values as `f64`.
 //! Spec numbers reach the integer-like representation exactly, never through a float.
 
-use arrow_schema::{DataType, TimeUnit};
+use arrow_schema::DataType;
 
+use super::domain::{domain, Domain};
 use super::draw::{below, Draw, Slot, Stream};
 use super::error::{error, SpecError};
-use super::exact::{NotWhole, Rounding};
-use super::parquet_types::{parquet_type, Conversion, DAY_MS};
+use super::exact::Rounding;
+use super::parquet_types::{parquet_type, Conversion};
 use super::vocabulary::Picker;
 use super::{Distribution, Number, Params};
 
-/// 2020-01-01 and 2026-01-01 in days and seconds since the epoch: the default date range.
-const DEFAULT_DAYS: (i128, i128) = (18_262, 20_454);
-const DEFAULT_SECONDS: (i128, i128) = (1_577_836_800, 1_767_225_600);
-
 /// How a numeric column's values come about.
 #[derive(Debug, Clone)]
-enum Source<T> {
+pub(super) enum Source<T> {
     /// One of these entries.
     Vocabulary(Picker, Vec<T>),
     /// Uniform in `[lo, hi]`.
@@ -32,7 +29,7 @@ enum Source<T> {
 impl<T> Source<T> {
     /// The source `params` ask for, their numbers multiplied by `scale` into the column's
     /// representation; `vocabulary` makes the entries when values are drawn from one.
-    fn new(
+    pub(super) fn new(
         params: &Params,
         scale: f64,
         vocabulary: impl FnOnce() -> Result<Vec<T>, SpecError>,
@@ -52,139 +49,19 @@ impl<T> Source<T> {
     }
 
     /// The entries, when values are drawn from a vocabulary.
-    fn vocabulary(&self) -> Option<&[T]> {
+    pub(super) fn vocabulary(&self) -> Option<&[T]> {
         match self {
             Source::Vocabulary(_, entries) => Some(entries),
             _ => None,
         }
     }
 
-    fn vocabulary_index(&self, stream: Stream, slot: Slot) -> Option<usize> {
+    pub(super) fn vocabulary_index(&self, stream: Stream, slot: Slot) -> Option<usize> {
         match self {
             Source::Vocabulary(picker, _) => Some(picker.pick(stream, slot, Draw::Value)),
             _ => None,
         }
     }
-}
-
-/// What an integer-like type can hold, what it draws by default, and how spec numbers map onto
-/// its representation.
-struct Domain {
-    bounds: (i128, i128),
-    default: (i128, i128),
-    /// Spec numbers are multiplied by 10^scale (a decimal's scale; 0 for other types).
-    scale: i32,
-    /// Values are whole multiples of this (a day for Date64).
-    granule: i128,
-}
-
-impl Domain {
-    /// The range drawn when `min` or `max` is not given; sequential keys count up from 0 (or
-    /// the default start of dates and timestamps) to the largest value.
-    fn default_range(&self, sequential: bool) -> (i128, i128) {
-        let lo = if sequential && self.default == self.bounds {
-            0.clamp(self.bounds.0, self.bounds.1)
-        } else {
-            self.default.0
-        };
-        let hi = if sequential {
-            self.bounds.1
-        } else {
-            self.default.1
-        };
-        (lo, hi)
-    }
-
-    /// The domain of values whose stored form, by `conversion`, the stored type holds.
-    fn stored_by(self, conversion: Conversion, stored: &DataType) -> Self {
-        let Some(stored) = domain(stored) else {
-            return self;
-        };
-        let (lo, hi) = conversion.declared_bounds(stored.bounds);
-        Self {
-            bounds: (self.bounds.0.max(lo), self.bounds.1.min(hi)),
-            ..self
-        }
-    }
-
-    /// `x`, given as `key`, as a whole number of the representation, rounded by `rounding`.
-    fn units(
-        &self,
-        x: &Number,
-        key: &str,
-        rounding: Rounding,
-        data_type: &DataType,
-        path: &str,
-    ) -> Result<i128, SpecError> {
-        let value = match x.to_units(self.scale, rounding) {
-            Ok(value) => value,
-            Err(NotWhole::TooLarge) => return Err(outside(data_type, key, x, path)),
-            Err(NotWhole::Fraction) => {
-                return Err(error(
-                    path,
-                    format!("{key} {x} has more decimal places than {data_type} holds"),
-                ))
-            }
-        };
-        if (self.bounds.0..=self.bounds.1).contains(&value) {
-            Ok(value)
-        } else {
-            Err(outside(data_type, key, x, path))
-        }
-    }
-}
-
-fn domain(data_type: &DataType) -> Option<Domain> {
-    let plain = |lo: i128, hi: i128| Domain {
-        bounds: (lo, hi),
-        default: (lo, hi),
-        scale: 0,
-        granule: 1,
-    };
-    let per_second = |unit: &TimeUnit| match unit {
-        TimeUnit::Second => 1,
-        TimeUnit::Millisecond => 1_000,
-        TimeUnit::Microsecond => 1_000_000,
-        TimeUnit::Nanosecond => 1_000_000_000,
-    };
-    Some(match data_type {
-        DataType::Int8 => plain(i8::MIN.into(), i8::MAX.into()),
-        DataType::Int16 => plain(i16::MIN.into(), i16::MAX.into()),
-        DataType::Int32 => plain(i32::MIN.into(), i32::MAX.into()),
-        DataType::Int64 => plain(i64::MIN.into(), i64::MAX.into()),
-        DataType::UInt8 => plain(0, u8::MAX.into()),
-        DataType::UInt16 => plain(0, u16::MAX.into()),
-        DataType::UInt32 => plain(0, u32::MAX.into()),
-        DataType::UInt64 => plain(0, u64::MAX.into()),
-        DataType::Date32 => Domain {
-            default: (DEFAULT_DAYS.0, DEFAULT_DAYS.1 - 1),
-            ..plain(i32::MIN.into(), i32::MAX.into())
-        },
-        DataType::Date64 => Domain {
-            default: (DEFAULT_DAYS.0 * DAY_MS, DEFAULT_DAYS.1 * DAY_MS - 1),
-            granule: DAY_MS,
-            ..plain(i64::MIN.into(), i64::MAX.into())
-        },
-        DataType::Time32(unit) | DataType::Time64(unit) => plain(0, 86_400 * per_second(unit) - 1),
-        DataType::Timestamp(unit, _) => Domain {
-            default: (
-                DEFAULT_SECONDS.0 * per_second(unit),
-                DEFAULT_SECONDS.1 * per_second(unit) - 1,
-            ),
-            ..plain(i64::MIN.into(), i64::MAX.into())
-        },
-        DataType::Decimal128(precision, scale) | DataType::Decimal256(precision, scale) => {
-            // Decimal256 values are drawn within i128, which holds 38 full digits.
-            let largest = 10i128
-                .checked_pow(u32::from(*precision))
-                .map_or(i128::MAX, |p| p - 1);
-            Domain {
-                scale: i32::from(*scale),
-                ..plain(-largest, largest)
-            }
-        }
-        _ => return None,
-    })
 }
 
 /// The values of an integer-like column.
@@ -415,17 +292,17 @@ fn empty_range(domain: &Domain, data_type: &DataType, params: &Params, path: &st
 }
 
 /// The error for the number `x` given as `key`, which `data_type` cannot hold.
-fn outside(data_type: &DataType, key: &str, x: &Number, path: &str) -> SpecError {
+pub(super) fn outside(data_type: &DataType, key: &str, x: &Number, path: &str) -> SpecError {
     error(path, format!("{key} {x} is outside what {data_type} holds"))
 }
 
 /// The error for a value that is not a number.
-fn not_a_number(value: &str, path: &str) -> SpecError {
+pub(super) fn not_a_number(value: &str, path: &str) -> SpecError {
     error(path, format!("value \"{value}\" is not a number"))
 }
 
 /// Fails when `params` give a number column what only strings and booleans take.
-fn refuse_non_numeric_keys(
+pub(super) fn refuse_non_numeric_keys(
     data_type: &DataType,
     params: &Params,
     path: &str,
@@ -455,101 +332,8 @@ fn spread(lo: i128, hi: i128, count: u64, path: &str) -> Result<Vec<i128>, SpecE
 }
 
 /// A standard normal value from two of the cell's draws (Box-Muller).
-fn standard_normal(stream: Stream, slot: Slot) -> f64 {
+pub(super) fn standard_normal(stream: Stream, slot: Slot) -> f64 {
     let u1 = stream.fraction(slot, Draw::Value).max(f64::MIN_POSITIVE);
     let u2 = stream.fraction(slot, Draw::Second);
     (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
-}
-
-/// The values of a floating-point column.
-#[derive(Debug, Clone)]
-pub(super) struct Floats {
-    lo: f64,
-    hi: f64,
-    source: Source<f64>,
-}
-
-impl Floats {
-    /// For `data_type` under `params`, or `None` when it is not a floating-point type.
-    pub fn new(
-        data_type: &DataType,
-        params: &Params,
-        path: &str,
-    ) -> Option<Result<Self, SpecError>> {
-        let largest = match data_type {
-            DataType::Float16 => 65_504.0,
-            DataType::Float32 => f64::from(f32::MAX),
-            DataType::Float64 => f64::MAX,
-            _ => return None,
-        };
-        Some(Self::within(largest, data_type, params, path))
-    }
-
-    fn within(
-        largest: f64,
-        data_type: &DataType,
-        params: &Params,
-        path: &str,
-    ) -> Result<Self, SpecError> {
-        let convert = |key: &str, x: &Number| {
-            let value = x.to_f64();
-            if value.abs() <= largest {
-                Ok(value)
-            } else {
-                Err(outside(data_type, key, x, path))
-            }
-        };
-        let normal = matches!(params.distribution, Distribution::Normal { .. });
-        let (default_lo, default_hi) = if normal {
-            (-largest, largest)
-        } else {
-            (0.0, 1.0)
-        };
-        let lo = params.min.as_ref().map(|x| convert("min", x)).transpose()?;
-        let hi = params.max.as_ref().map(|x| convert("max", x)).transpose()?;
-        let lo = lo.unwrap_or(default_lo);
-        let hi = hi.unwrap_or(default_hi.max(lo));
-        refuse_non_numeric_keys(data_type, params, path)?;
-        let source = Source::new(params, 1.0, || {
-            if params.values.is_empty() {
-                let count = params.cardinality.unwrap_or(1);
-                return Ok((0..count)
-                    .map(|k| lo + (hi - lo) * k as f64 / count as f64)
-                    .collect());
-            }
-            // NaN and infinities are values a float column may hold.
-            params
-                .values
-                .iter()
-                .map(|v| match Number::parse(v) {
-                    Some(x) => convert("value", &x),
-                    None => v.parse::<f64>().map_err(|_| not_a_number(v, path)),
-                })
-                .collect()
-        })?;
-        Ok(Self { lo, hi, source })
-    }
-
-    /// The value of `slot`.
-    #[inline]
-    pub fn value(&self, stream: Stream, slot: Slot) -> f64 {
-        match &self.source {
-            Source::Vocabulary(picker, entries) => entries[picker.pick(stream, slot, Draw::Value)],
-            Source::Uniform => self.lo + stream.fraction(slot, Draw::Value) * (self.hi - self.lo),
-            Source::Normal { mean, stddev } => {
-                (mean + stddev * standard_normal(stream, slot)).clamp(self.lo, self.hi)
-            }
-            Source::Sequential { step } => self.lo + slot.ordinal as f64 * step,
-        }
-    }
-
-    /// The vocabulary entries, when values are drawn from one.
-    pub fn vocabulary(&self) -> Option<&[f64]> {
-        self.source.vocabulary()
-    }
-
-    /// The vocabulary index of `slot`'s value, when values are drawn from one.
-    pub fn vocabulary_index(&self, stream: Stream, slot: Slot) -> Option<usize> {
-        self.source.vocabulary_index(stream, slot)
-    }
 }

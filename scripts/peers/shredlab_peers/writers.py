@@ -177,11 +177,11 @@ def _shredlab(table: pa.Table, options: Options) -> Callable[[str], None]:
 WRITERS: list[Writer] = [
     Writer(
         "ParallelArrowWriter",
-        "shredlab's writer on every core, into shredlab's PendingFile with early writeback every 8 MiB "
-        "(the file handling of experiment 20 on)",
+        "shredlab's writer on every core, into shredlab's PendingFile with the file handling of "
+        "the catalog's newest experiment (early writeback every 8 MiB, blocks reserved ahead)",
         None,
         True,
-        rust=("--writer", "parallel", "--early-writeback-mib", "8"),
+        rust=("--writer", "parallel", "--file-options", "newest"),
     ),
     Writer(
         "ParallelArrowWriter-plain-file",
@@ -250,7 +250,8 @@ def _reset_peak() -> bool:
         return False
 
 
-def _sync(path: str) -> None:
+def synced(path: str | os.PathLike) -> None:
+    """Flushes `path` to disk, as shredlab's writer does before it renames its file."""
     descriptor = os.open(path, os.O_RDONLY)
     try:
         os.fsync(descriptor)
@@ -272,7 +273,7 @@ def timed_write(writer: Writer, ipc_path: str, output: str, options: Options) ->
     started = time.perf_counter()
     try:
         write(str(partial))
-        _sync(str(partial))
+        synced(str(partial))
         os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)

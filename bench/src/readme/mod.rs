@@ -1,11 +1,15 @@
 //! `results/<host>/README.md`: the table of every experiment with its change from the previous
 //! one and whether that change is significant (Wilcoxon signed-rank for experiments timed in
 //! the same rounds, Mann-Whitney otherwise, Holm-corrected over every comparison in the table),
-//! the floor and memory table, and the charts.
+//! the floor and memory table (`floor_table`), the CPU by role (`cpu_by_role`), and the
+//! charts.
+
+mod cpu_by_role;
+mod floor_table;
 
 use std::fmt::Write as _;
 
-use crate::phases::{Phases, ROLES};
+use crate::markdown::{Align, Table};
 use crate::stats::{holm, mann_whitney_p, median, wilcoxon_signed_rank_p};
 use crate::summary::Summary;
 
@@ -99,203 +103,6 @@ fn counter_figure(summary: &Summary) -> String {
 
 fn optional(value: Option<f64>, decimals: usize) -> String {
     value.map_or("-".to_string(), |v| format!("{v:.decimals$}"))
-}
-
-/// The roles' CPU time of each experiment's `--counters` run, with IPC where hardware events
-/// were counted and the memory traffic where memory-controller counters were read; where they
-/// were not, the reason, once.
-fn phase_table(text: &mut String, summaries: &[Summary]) {
-    let counted: Vec<(&Summary, &Phases)> = summaries
-        .iter()
-        .filter_map(|s| Some((s, s.phases.as_ref()?)))
-        .collect();
-    let Some((_, first)) = counted.first() else {
-        return;
-    };
-    let columns = PhaseColumns::of(&counted);
-    let _ = writeln!(
-        text,
-        "## CPU by role\n\n\
-         One more run of each experiment, not timed, with `--counters`: every thread counts its \
-         own perf events, summed by role (producers: generation; encoders: the parallel \
-         writer's pool; writers: hand-off, inline encoding and file I/O; main: setup, gate and \
-         commit; io: threads already running, such as an object store client's). Source: \
-         {}.\n\n![cpu by role](cpu-by-role.png)\n",
-        first.source
-    );
-    if !columns.memory {
-        let why = first.memory_missing.as_deref().unwrap_or("not measured");
-        let _ = writeln!(text, "Memory traffic: none measured ({why}).\n");
-    }
-    let _ = writeln!(text, "{}", columns.header());
-    for (s, p) in counted {
-        let _ = writeln!(text, "{}", columns.row(s, p));
-    }
-    if columns.floors {
-        text.push_str(
-            "\nThe last two columns set the counted run's roles against the floor's separate \
-             runs of the same rows: generation alone (`--sink null`) and encoding alone \
-             (`--prebuilt --sink count`); near 1 when the pipeline adds little to either side.\n",
-        );
-    }
-    text.push('\n');
-}
-
-/// Which columns the CPU-by-role table has: the roles any experiment had, and IPC, memory
-/// traffic and the floor where any experiment has them.
-struct PhaseColumns {
-    roles: Vec<&'static str>,
-    hardware: bool,
-    memory: bool,
-    floors: bool,
-}
-
-impl PhaseColumns {
-    fn of(counted: &[(&Summary, &Phases)]) -> Self {
-        Self {
-            roles: ROLES
-                .into_iter()
-                .filter(|role| counted.iter().any(|(_, p)| p.has(role)))
-                .collect(),
-            hardware: counted
-                .iter()
-                .any(|(_, p)| p.roles.iter().any(|r| r.ipc.is_some())),
-            memory: counted.iter().any(|(_, p)| p.memory.is_some()),
-            floors: counted.iter().any(|(s, _)| s.floor.is_some()),
-        }
-    }
-
-    /// The header line and the alignment line.
-    fn header(&self) -> String {
-        let mut header = String::from("| N | experiment |");
-        for role in &self.roles {
-            let _ = write!(header, " {role} CPU s |");
-        }
-        if self.hardware {
-            for role in &self.roles {
-                let _ = write!(header, " {role} IPC |");
-            }
-        }
-        if self.memory {
-            header.push_str(" DRAM GB/s | STREAM GB/s | DRAM bytes / row (read, written) |");
-        }
-        if self.floors {
-            header
-                .push_str(" producers / generation floor | encoders + writers / encoding floor |");
-        }
-        let figures = header.matches('|').count() - 3;
-        format!("{header}\n|---:|---|{}", "---:|".repeat(figures))
-    }
-
-    /// The row of experiment `s`, whose counted run gave `p`.
-    fn row(&self, s: &Summary, p: &Phases) -> String {
-        let mut row = format!("| {:02} | {} |", s.experiment, s.slug);
-        for role in &self.roles {
-            let _ = write!(row, " {:.2} |", p.cpu_s(role));
-        }
-        if self.hardware {
-            for role in &self.roles {
-                let ipc = p.roles.iter().find(|r| r.role == *role).and_then(|r| r.ipc);
-                let _ = write!(row, " {} |", optional(ipc, 2));
-            }
-        }
-        if self.memory {
-            let m = p.memory.as_ref();
-            let _ = write!(
-                row,
-                " {} | {} | {} ({}, {}) |",
-                optional(m.map(|m| m.gb_per_s), 2),
-                optional(m.and_then(|m| m.stream_gb_per_s), 1),
-                optional(m.map(|m| m.bytes_per_row), 0),
-                optional(m.and_then(|m| m.read_bytes_per_row), 0),
-                optional(m.and_then(|m| m.written_bytes_per_row), 0),
-            );
-        }
-        if let (true, Some(floor)) = (self.floors, s.floor.as_ref()) {
-            let fused = p.cpu_s("fused");
-            if fused > 0.0 {
-                // Fused workers generate and encode on the same threads: one figure for both.
-                let floors = floor.generation_cpu_s + floor.encoding_cpu_s;
-                let _ = write!(row, " fused: {:.2} | - |", fused / floors);
-                return row;
-            }
-            let encoding = p.cpu_s("encoders") + p.cpu_s("writers");
-            let _ = write!(
-                row,
-                " {:.2} | {:.2} |",
-                p.cpu_s("producers") / floor.generation_cpu_s,
-                encoding / floor.encoding_cpu_s,
-            );
-        } else if self.floors {
-            row.push_str(" - | - |");
-        }
-        row
-    }
-}
-
-/// The floor and memory table: how far each experiment is from keeping every core busy on the
-/// work it needs, and what it holds. Only experiments measured with the floor or the heap run.
-fn floor_table(text: &mut String, summaries: &[Summary]) {
-    let measured: Vec<&Summary> = summaries
-        .iter()
-        .filter(|s| s.floor.is_some() || s.heap.is_some())
-        .collect();
-    let Some(first_floor) = measured.iter().find_map(|s| s.floor.as_ref()) else {
-        return;
-    };
-    let methods = grouped(
-        measured
-            .iter()
-            .filter_map(|s| Some((s.floor.as_ref()?.method(), s.experiment))),
-    );
-    let methods = match methods.as_slice() {
-        [(method, _)] => format!("The floor's runs: {method}."),
-        _ => {
-            let parts: Vec<String> = methods
-                .iter()
-                .map(|(method, experiments)| format!("{}: {method}", numbers(experiments)))
-                .collect();
-            format!(
-                "The floor's runs were made in more than one way. {}.",
-                parts.join(". ")
-            )
-        }
-    };
-    let mib = |bytes: u64| bytes as f64 / 1048576.0;
-    let _ = writeln!(
-        text,
-        "## Floor and memory\n\n\
-         The floor of each experiment is the CPU time its work needs, measured on the same binary \
-         and settings in two parts (medians): generation alone (`--sink null`) and \
-         encoding alone (`--prebuilt --sink count`, batches built before the clock starts, no \
-         disk). Ideal = (generation + encoding CPU) / {} cores: the wall time if every core \
-         stayed busy, nothing waited and the disk cost nothing. {methods} CPU s and cores \
-         busy are hyperfine's mean user + system time of the timed runs. Peak heap and bytes \
-         allocated come from one extra run with `--count-allocations` (not timed); peak RSS \
-         from `/usr/bin/time`.\n\n![floor](floor.png)\n",
-        first_floor.cores,
-    );
-    text.push_str("| N | experiment | median s | CPU s | cores busy | generation CPU s | encoding CPU s | ideal s | wall / ideal | peak RSS MiB | peak heap MiB | bytes allocated / row |\n");
-    text.push_str("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for s in measured {
-        let _ = writeln!(
-            text,
-            "| {:02} | {} | {:.3} | {:.2} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            s.experiment,
-            s.slug,
-            s.median_s,
-            s.user_s + s.system_s,
-            optional(s.cores_busy, 2),
-            optional(s.floor.as_ref().map(|f| f.generation_cpu_s), 2),
-            optional(s.floor.as_ref().map(|f| f.encoding_cpu_s), 2),
-            optional(s.floor.as_ref().map(|f| f.ideal_wall_s), 3),
-            optional(s.wall_over_ideal(), 2),
-            optional(s.peak_rss_bytes.map(mib), 0),
-            optional(s.heap.as_ref().map(|h| mib(h.peak_live_bytes)), 1),
-            optional(s.heap.as_ref().map(|h| h.bytes_allocated_per_row), 0),
-        );
-    }
-    text.push('\n');
 }
 
 /// The commits the summaries were measured at, with their dirty flags: one line when they all
@@ -416,26 +223,34 @@ fn header(text: &mut String, first: &Summary, summaries: &[Summary]) {
 /// The table of every experiment with its change from the previous one, and the data gate.
 fn experiment_table(text: &mut String, summaries: &[Summary]) {
     text.push_str("![trend](trend.png)\n\n");
-    text.push_str("| N | experiment | median s | min s | max s | M rows/s | change vs previous | counters | peak RSS MiB | gate |\n");
-    text.push_str("|---:|---|---:|---:|---:|---:|---|---|---:|---|\n");
+    let mut table = Table::new([
+        ("N", Align::Right),
+        ("experiment", Align::Left),
+        ("median s", Align::Right),
+        ("min s", Align::Right),
+        ("max s", Align::Right),
+        ("M rows/s", Align::Right),
+        ("change vs previous", Align::Left),
+        ("counters", Align::Left),
+        ("peak RSS MiB", Align::Right),
+        ("gate", Align::Left),
+    ]);
     for (s, change) in summaries.iter().zip(changes(summaries)) {
-        let _ = writeln!(
-            text,
-            "| {:02} | [{}]({:02}-{}/summary.json) | {:.3} | {:.3} | {:.3} | {:.2} | {} | {} | {} | {} |",
-            s.experiment,
-            s.slug,
-            s.experiment,
-            s.slug,
-            s.median_s,
-            s.min_s,
-            s.max_s,
-            s.rows_per_s / 1e6,
+        table.row([
+            format!("{:02}", s.experiment),
+            format!("[{}]({:02}-{}/summary.json)", s.slug, s.experiment, s.slug),
+            format!("{:.3}", s.median_s),
+            format!("{:.3}", s.min_s),
+            format!("{:.3}", s.max_s),
+            format!("{:.2}", s.rows_per_s / 1e6),
             change,
             counter_figure(s),
-            s.peak_rss_bytes.map_or("-".to_string(), |b| format!("{:.0}", b as f64 / 1048576.0)),
-            if s.gate_passed { "pass" } else { "FAIL" },
-        );
+            s.peak_rss_bytes
+                .map_or("-".to_string(), |b| format!("{:.0}", b as f64 / 1048576.0)),
+            (if s.gate_passed { "pass" } else { "FAIL" }).to_string(),
+        ]);
     }
+    text.push_str(&table.to_string());
     let digests: std::collections::BTreeSet<_> = summaries
         .iter()
         .filter_map(|s| s.digest.as_deref())
@@ -462,8 +277,8 @@ pub fn markdown(host: &str, summaries: &[Summary]) -> String {
     };
     header(&mut text, first, summaries);
     experiment_table(&mut text, summaries);
-    floor_table(&mut text, summaries);
-    phase_table(&mut text, summaries);
+    floor_table::floor_table(&mut text, summaries);
+    cpu_by_role::phase_table(&mut text, summaries);
     if let Some(targets) = crate::targets::section(summaries) {
         let _ = writeln!(text, "{targets}");
     }

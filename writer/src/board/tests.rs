@@ -1,0 +1,110 @@
+//! Unit tests of the parent module.
+
+use std::sync::Arc;
+
+use arrow_array::{Array, Int32Array};
+use arrow_schema::{DataType, SchemaRef};
+
+use super::fixtures::{column, lanes, schema};
+use super::*;
+use crate::budget::Budget;
+
+fn board_with(schema: &SchemaRef, row_groups: usize, owners: &[usize]) -> Board {
+    let mut board = Board::default();
+    for index in 0..row_groups {
+        let lanes = lanes(schema)
+            .into_iter()
+            .zip(owners)
+            .map(|(leaves, &owner)| Lane {
+                sizes: Sizes::default(),
+                leaves: Some(leaves),
+                queued: VecDeque::new(),
+                owner: Some(owner),
+            });
+        board.row_groups.push_back(RowGroupWork {
+            index,
+            lanes: lanes.collect(),
+            closing: false,
+            held: 0,
+            open: owners.len(),
+            chunks: Vec::new(),
+            error: None,
+        });
+    }
+    board
+}
+
+fn queue(board: &mut Board, row_group: usize, field: usize, value: i32, budget: &Arc<Budget>) {
+    let lane = &mut board.row_group(row_group).unwrap().lanes[field];
+    lane.queued.push_back((column(value), budget.acquire(4)));
+}
+
+fn values(claim: &Claim) -> Vec<i32> {
+    let Task::Encode(columns, _) = &claim.task else {
+        panic!("expected an encode task");
+    };
+    let first = |c: &ArrayRef| c.as_any().downcast_ref::<Int32Array>().unwrap().value(0);
+    columns.iter().map(first).collect()
+}
+
+#[test]
+fn a_worker_takes_its_own_lane_first_then_any_lane_with_work() {
+    let budget = Budget::new(1 << 20);
+    let schema = schema(&[DataType::Int32, DataType::Int32, DataType::Int32]);
+    let mut board = board_with(&schema, 1, &[1, 0, 1]);
+    for value in 0..3 {
+        queue(&mut board, 0, 0, value, &budget);
+        queue(&mut board, 0, 2, 10 + value, &budget);
+    }
+
+    let own = board.claim(1).expect("worker 1 has work");
+    assert_eq!((own.field, values(&own)), (0, vec![0, 1, 2]), "in order");
+    assert!(board.claim(1).is_some_and(|c| c.field == 2));
+    assert!(
+        board.claim(0).is_none(),
+        "lanes held by another worker, or without work, are not claimed"
+    );
+    let held = board.row_group(0).unwrap();
+    assert_eq!((held.held, held.lanes[0].queued.len()), (2, 0));
+
+    let sizes = Sizes::of(&own.leaves);
+    board.hand_back(0, 0, Ok(Done::Encoded(own.leaves, sizes)));
+    queue(&mut board, 0, 0, 3, &budget);
+    let stolen = board.claim(0).expect("worker 0 is out of work of its own");
+    assert_eq!((stolen.field, values(&stolen)), (0, vec![3]));
+    assert_eq!(board.row_group(0).unwrap().lanes[0].owner, Some(0));
+}
+
+#[test]
+fn the_oldest_row_group_goes_first_and_lanes_close_once_their_queue_is_empty() {
+    let budget = Budget::new(1 << 20);
+    let schema = schema(&[DataType::Int32, DataType::Int32]);
+    let mut board = board_with(&schema, 2, &[0, 0]);
+    queue(&mut board, 1, 0, 1, &budget);
+    queue(&mut board, 0, 1, 0, &budget);
+    board.row_group(0).unwrap().closing = true;
+
+    let mut claims = Vec::new();
+    while let Some(claim) = board.claim(0) {
+        let kind = match claim.task {
+            Task::Encode(..) => "encode",
+            Task::Close => "close",
+        };
+        let (row_group, field) = (claim.row_group, claim.field);
+        claims.push((row_group, field, kind));
+        let done = claim.run(&schema.fields()[field]);
+        board.hand_back(row_group, field, done);
+    }
+    assert_eq!(
+        claims,
+        [
+            (0, 0, "close"),
+            (0, 1, "encode"),
+            (0, 1, "close"),
+            (1, 0, "encode")
+        ]
+    );
+    let closed = board.row_group(0).unwrap();
+    assert_eq!((closed.open, closed.chunks.len()), (0, 2));
+    assert_eq!(budget.used(), 0, "encoded batches give their budget back");
+}
