@@ -97,6 +97,15 @@ impl<W: Write + Send> FileEncoder<W> {
         }
     }
 
+    /// Rows of the row group being filled.
+    pub fn in_progress_rows(&self) -> usize {
+        match self {
+            Self::Upstream(writer) => writer.in_progress_rows(),
+            Self::Parallel(writer) => writer.in_progress_rows(),
+            Self::Discard(_) => 0,
+        }
+    }
+
     /// Row groups written to the sink so far (all of them once [`Self::into_inner`] ran).
     pub fn row_groups(&self) -> usize {
         match self {

@@ -15,6 +15,7 @@ Arrow data crosses the boundary through the Arrow PyCapsule interface, without c
 from __future__ import annotations
 
 import json
+import operator
 import os
 from typing import Any, Mapping, Union
 
@@ -51,13 +52,24 @@ def _spec_text(spec: SpecLike) -> str:
         ) from None
 
 
-def _whole(name: str, value: Any, *, largest: int = 2**64 - 1) -> int:
-    """`value` as a whole number from 0 to `largest`, or a ValueError naming `name`."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be a whole number, not {type(value).__name__}")
-    if not 0 <= value <= largest:
-        raise ValueError(f"{name} must be from 0 to {largest}, not {value}")
-    return value
+def _whole(name: str, value: Any, *, smallest: int = 0, largest: int = 2**64 - 1) -> int:
+    """`value` as a whole number from `smallest` to `largest`: Python and NumPy integers are
+    taken; a bool, a negative or an out-of-range number is a ValueError naming `name` and the
+    range, anything else a TypeError."""
+    if isinstance(value, bool):
+        raise ValueError(f"{name} must be a whole number from {smallest} to {largest}, not {value}")
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be a whole number, not {type(value).__name__}") from None
+    if not smallest <= number <= largest:
+        raise ValueError(f"{name} must be a whole number from {smallest} to {largest}, not {number}")
+    return number
+
+
+def _optional_whole(name: str, value: Any, *, largest: int = 2**32 - 1) -> int | None:
+    """`value` as [`_whole`] checks it, or None."""
+    return None if value is None else _whole(name, value, smallest=1, largest=largest)
 
 
 def _reader(stream: Any) -> pa.RecordBatchReader:
@@ -93,7 +105,11 @@ def generate(
     machine's cores); neither changes the rows. A bad spec raises ``ValueError`` naming the
     field's path."""
     stream = _shredlab.spec_stream(
-        _spec_text(spec), _whole("rows", rows), seed=_whole("seed", seed), batch_size=batch_size, threads=threads
+        _spec_text(spec),
+        _whole("rows", rows),
+        seed=_whole("seed", seed),
+        batch_size=_optional_whole("batch_size", batch_size, largest=_shredlab.MAX_BATCH_ROWS),
+        threads=_optional_whole("threads", threads, largest=_shredlab.MAX_THREADS),
     )
     return _reader(stream)
 
@@ -112,8 +128,8 @@ def contacts(
         _whole("rows", rows),
         seed=_whole("seed", seed),
         zipf_exponent=zipf_exponent,
-        batch_size=batch_size,
-        threads=threads,
+        batch_size=_optional_whole("batch_size", batch_size, largest=_shredlab.MAX_BATCH_ROWS),
+        threads=_optional_whole("threads", threads, largest=_shredlab.MAX_THREADS),
     )
     return _reader(stream)
 
@@ -139,6 +155,7 @@ def write_parquet(
     properties: Mapping[str, Any] | None = None,
     writer: str = "parallel",
     storage_options: Mapping[str, str] | None = None,
+    overwrite: bool = False,
 ) -> dict:
     """Writes ``data`` as one Parquet file at ``path`` and returns what was written: ``path``,
     ``rows``, ``bytes``, ``row_groups``, ``writer``, ``encoder_threads`` and ``seconds``.
@@ -148,6 +165,13 @@ def write_parquet(
     complete and never damages a file already at ``path``. ``path`` may be
     ``s3://bucket/key`` (an S3-compatible store, configured by the ``AWS_*`` variables, then
     ``storage_options`` with the same names), where the object appears only once complete.
+
+    As the CLI does, it refuses to replace a file (or object) already at ``path`` unless
+    ``overwrite=True`` (``FileExistsError``), and checks ``path`` before reading ``data``: a
+    directory, a path ending in ``/`` or a missing directory is refused at once. A replaced
+    file keeps its mode; a symbolic link is followed: the file it points to is replaced and the
+    link stays. Ctrl-C is seen between row groups, even when ``data`` is one batch, and
+    raises ``KeyboardInterrupt`` with nothing committed: the earlier file stays whole.
 
     ``compression`` is ``none``, ``snappy``, ``lz4`` or ``zstd(LEVEL)``; ``row_group_rows``
     defaults to parquet's 1,048,576; ``threads`` are the encoder threads (default: the cores).
@@ -162,11 +186,12 @@ def write_parquet(
         capsule,
         os.fspath(path),
         compression=compression,
-        row_group_rows=row_group_rows,
-        threads=threads,
+        row_group_rows=_optional_whole("row_group_rows", row_group_rows),
+        threads=_optional_whole("threads", threads, largest=_shredlab.MAX_THREADS),
         properties=dict(properties) if properties is not None else None,
         writer=writer,
         storage_options=dict(storage_options) if storage_options is not None else None,
+        overwrite=overwrite,
     )
 
 

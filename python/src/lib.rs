@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 mod capsule;
 mod errors;
 mod interrupt;
+mod local;
 mod properties;
 mod stream;
 mod workload;
@@ -23,5 +24,11 @@ fn _shredlab(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(write::write_parquet, module)?)?;
     module.add_function(wrap_pyfunction!(write::digest, module)?)?;
     module.add("DEFAULT_SEED", workload::DEFAULT_SEED)?;
+    // The CLI's limits, so that the package checks its arguments against the same numbers.
+    module.add("MAX_THREADS", shredlab_experiments::config::MAX_THREADS)?;
+    module.add(
+        "MAX_BATCH_ROWS",
+        shredlab_experiments::config::MAX_BATCH_ROWS,
+    )?;
     Ok(())
 }

@@ -18,7 +18,7 @@ use crate::errors::invalid;
 use crate::stream::{BatchStream, Batching};
 
 /// `pipeline --seed`'s default.
-pub const DEFAULT_SEED: u64 = 42;
+pub use shredlab_experiments::config::DEFAULT_SEED;
 
 /// A workload's generator.
 pub enum Workload {
@@ -108,6 +108,9 @@ pub fn contacts_stream(
         name_zipf_exponent: zipf_exponent,
         ..SkewConfig::default()
     };
+    // The CLI's limit: past it, phone numbers stop being unique.
+    skew.check_rows(rows)
+        .map_err(|e| invalid(format!("rows: {e}")))?;
     let source = ContactSource::try_new(seed, skew, newest())
         .map_err(|e| invalid(format!("zipf_exponent: {e}")))?;
     BatchStream::start(Workload::Contacts(source), batching)

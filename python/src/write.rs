@@ -4,18 +4,17 @@
 
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use arrow_array::ffi_stream::RecordBatchStreamReader;
-use arrow_array::RecordBatchReader;
+use arrow_array::{RecordBatch, RecordBatchReader};
 use parquet::file::properties::WriterProperties;
-use pyo3::exceptions::{PyIsADirectoryError, PyOSError};
+use pyo3::exceptions::{PyFileExistsError, PyOSError};
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyDict};
 use shredlab_experiments::compression::CompressionSpec;
-use shredlab_experiments::config::WRITEBACK_STEP;
+use shredlab_experiments::config::newest_file_options;
 use shredlab_experiments::encoder::{EncoderKind, FileEncoder};
 use shredlab_experiments::gate::Digest;
 use shredlab_experiments::output::store::{Client, ObjectSink};
@@ -26,6 +25,7 @@ use shredlab_writer::{ParallelOptions, PendingFile};
 use crate::capsule::stream_reader;
 use crate::errors::{self, invalid};
 use crate::interrupt::interruptible;
+use crate::local::LocalFile;
 use crate::properties::{writer_properties, FileSettings};
 
 /// What was written.
@@ -47,7 +47,7 @@ enum Target {
 /// Writes the stream in `stream` (an `arrow_array_stream` capsule) to `path`, a local path or
 /// `s3://bucket/key`; returns a dict of what was written. See `shredlab.write_parquet`.
 #[pyfunction]
-#[pyo3(signature = (stream, path, *, compression = "none", row_group_rows = None, threads = None, properties = None, writer = "parallel", storage_options = None))]
+#[pyo3(signature = (stream, path, *, compression = "none", row_group_rows = None, threads = None, properties = None, writer = "parallel", storage_options = None, overwrite = false))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one each.
 pub fn write_parquet<'py>(
     py: Python<'py>,
@@ -59,6 +59,7 @@ pub fn write_parquet<'py>(
     properties: Option<&Bound<'py, PyDict>>,
     writer: &str,
     storage_options: Option<HashMap<String, String>>,
+    overwrite: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let compression: CompressionSpec = compression
         .parse()
@@ -70,11 +71,19 @@ pub fn write_parquet<'py>(
     let properties = writer_properties(&settings, properties)?;
     let kind = encoder_kind(writer, threads)?;
     let target = target(path, storage_options)?;
+    // A local path is checked before anything is read or encoded.
+    let local = match &target {
+        Target::File(path) => Some(LocalFile::prepare(path, overwrite)?),
+        Target::Object(..) => None,
+    };
     let reader = stream_reader(stream)?;
     let started = Instant::now();
-    let written = interruptible(py, "shredlab-write", move |stop| match target {
-        Target::File(path) => to_file(Path::new(&path), reader, properties, kind, stop),
-        Target::Object(url, settings) => to_object(url, &settings, reader, properties, kind, stop),
+    let written = interruptible(py, "shredlab-write", move |stop| match (target, local) {
+        (Target::Object(url, settings), _) => {
+            to_object(url, &settings, overwrite, reader, properties, kind, stop)
+        }
+        (Target::File(_), Some(local)) => to_file(&local, reader, properties, kind, stop),
+        (Target::File(path), None) => unreachable!("{path} was prepared above"),
     })?;
     let summary = PyDict::new(py);
     summary.set_item("path", path)?;
@@ -149,24 +158,19 @@ fn target(path: &str, storage_options: Option<HashMap<String, String>>) -> PyRes
 }
 
 fn to_file(
-    path: &Path,
+    local: &LocalFile,
     reader: RecordBatchStreamReader,
     properties: WriterProperties,
     kind: EncoderKind,
     stop: &AtomicBool,
 ) -> PyResult<Written> {
-    if path.is_dir() {
-        return Err(PyIsADirectoryError::new_err(format!(
-            "{} is a directory: give a file name inside it",
-            path.display()
-        )));
-    }
     let os = |e: shredlab_writer::PendingFileError| PyOSError::new_err(e.to_string());
-    // As the pipeline's files from experiment 20 on: writeback starts every 8 MiB, so the sync
-    // before the rename waits only for the tail.
-    let file = PendingFile::create(path)
+    // As the newest experiment's files: early writeback, so the sync before the rename waits
+    // only for the tail, and blocks reserved ahead of the writes.
+    let file = PendingFile::create(&local.path)
         .map_err(os)?
-        .with_early_writeback(WRITEBACK_STEP);
+        .with_options(&newest_file_options());
+    local.keep_mode(&file)?;
     let (file, mut written) = encode(file, reader, properties, kind, stop)?;
     let path = file.commit().map_err(os)?;
     written.bytes = std::fs::metadata(&path)
@@ -178,6 +182,7 @@ fn to_file(
 fn to_object(
     url: StoreUrl,
     settings: &[(String, String)],
+    overwrite: bool,
     reader: RecordBatchStreamReader,
     properties: WriterProperties,
     kind: EncoderKind,
@@ -185,6 +190,11 @@ fn to_object(
 ) -> PyResult<Written> {
     let client = Client::connect(&url, settings).map_err(errors::pipeline)?;
     let key = url.prefix.clone();
+    if !overwrite && client.exists(&key).map_err(errors::pipeline)? {
+        return Err(PyFileExistsError::new_err(format!(
+            "{url} exists: pass overwrite=True to replace it"
+        )));
+    }
     let sink = ObjectSink::start(client, url, key).map_err(errors::pipeline)?;
     let (mut sink, mut written) = encode(sink, reader, properties, kind, stop)?;
     sink.complete().map_err(errors::pipeline)?;
@@ -193,7 +203,10 @@ fn to_object(
     Ok(written)
 }
 
-/// Encodes every batch of `reader` into `sink`, unless `stop` is raised first.
+/// Encodes every batch of `reader` into `sink`, unless `stop` is raised first. A batch is
+/// written a row group at a time, so that an interrupt is seen between row groups even when
+/// the whole table comes as one batch (as polars exports a DataFrame); the cuts are where
+/// the writer would cut it anyway, so the bytes are the same.
 fn encode<W: Write + Send>(
     sink: W,
     reader: RecordBatchStreamReader,
@@ -202,21 +215,25 @@ fn encode<W: Write + Send>(
     stop: &AtomicBool,
 ) -> PyResult<(W, Written)> {
     let parquet = |e| errors::parquet("cannot write the Parquet file", e);
+    let group_rows = properties
+        .max_row_group_row_count()
+        .filter(|_| properties.max_row_group_bytes().is_none());
     let mut encoder =
         FileEncoder::try_new(sink, reader.schema(), properties, kind).map_err(parquet)?;
     let mut rows = 0;
     for batch in reader {
-        if stop.load(Ordering::Relaxed) {
-            return Err(PyOSError::new_err("interrupted"));
-        }
+        check_stop(stop)?;
         let batch = batch.map_err(|e| errors::arrow("the input stream failed", e))?;
-        encoder.write(&batch).map_err(parquet)?;
+        write_by_row_group(&mut encoder, &batch, group_rows, stop)?;
         rows += batch.num_rows() as u64;
     }
     encoder.flush().map_err(parquet)?;
     let row_groups = encoder.row_groups();
     let encoder_threads = encoder.pool_threads();
     let sink = encoder.into_inner().map_err(parquet)?;
+    // The last check before the caller commits: an interrupt during the last row group's
+    // encoding must not leave a finished file in place of an earlier one.
+    check_stop(stop)?;
     Ok((
         sink,
         Written {
@@ -226,4 +243,38 @@ fn encode<W: Write + Send>(
             encoder_threads,
         },
     ))
+}
+
+/// Writes `batch` in pieces that each end where the writer closes a row group (at most
+/// `group_rows` rows in one), checking `stop` before each; whole without a row limit.
+fn write_by_row_group<W: Write + Send>(
+    encoder: &mut FileEncoder<W>,
+    batch: &RecordBatch,
+    group_rows: Option<usize>,
+    stop: &AtomicBool,
+) -> PyResult<()> {
+    let parquet = |e| errors::parquet("cannot write the Parquet file", e);
+    let Some(group_rows) = group_rows.filter(|_| batch.num_rows() > 0) else {
+        return encoder.write(batch).map_err(parquet);
+    };
+    let mut offset = 0;
+    while offset < batch.num_rows() {
+        check_stop(stop)?;
+        let room = group_rows.saturating_sub(encoder.in_progress_rows()).max(1);
+        let length = room.min(batch.num_rows() - offset);
+        encoder
+            .write(&batch.slice(offset, length))
+            .map_err(parquet)?;
+        offset += length;
+    }
+    Ok(())
+}
+
+/// Fails with "interrupted" once `stop` is raised (the caller then raises the
+/// `KeyboardInterrupt` and nothing is committed).
+fn check_stop(stop: &AtomicBool) -> PyResult<()> {
+    if stop.load(Ordering::Relaxed) {
+        return Err(PyOSError::new_err("interrupted"));
+    }
+    Ok(())
 }

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import polars as pl
 import pyarrow as pa
 import pytest
@@ -117,6 +118,30 @@ def test_bad_arguments_raise_clear_errors(tmp_path: Path):
         shredlab.contacts(-1)
     with pytest.raises(ValueError, match="seed"):
         shredlab.contacts(10, seed=-1)
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: shredlab.contacts(10, threads=-1), "threads"),
+        (lambda: shredlab.contacts(10, batch_size=-5), "batch_size"),
+        (lambda: shredlab.contacts(10, threads=True), "threads"),
+        (lambda: shredlab.contacts(10, threads=10_000), "threads"),
+        (lambda: shredlab.contacts(10, batch_size=2**40), "batch_size"),
+        (lambda: shredlab.contacts(2**64), "rows"),
+        (lambda: shredlab.contacts(3_000_000_000), "rows"),
+        (lambda: shredlab.generate({"fields": []}, 10, threads=-1), "threads"),
+        (lambda: shredlab.write_parquet(pa.table({"a": [1]}), "x.parquet", threads=-1), "threads"),
+    ],
+)
+def test_out_of_range_arguments_are_value_errors_naming_them(call, name: str):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+def test_numpy_integers_are_whole_numbers():
+    table = shredlab.contacts(np.int64(10), batch_size=np.int64(5), threads=np.int32(2)).read_all()
+    assert table.num_rows == 10
 
 
 def test_zero_rows_is_an_empty_table():

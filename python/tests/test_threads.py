@@ -16,7 +16,7 @@ import shredlab
 
 from helpers import thread_count
 
-BIG = 10**10  # far more rows than a test can read: only an interruption ends it
+BIG = 2_000_000_000  # the most contacts, far more than a test can read: only an interruption ends it
 
 
 def settled(expected: int, within: float = 5.0) -> int:

@@ -4,6 +4,9 @@ appears only when complete; errors that say what is wrong."""
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import threading
 from pathlib import Path
 
 import duckdb
@@ -13,6 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import shredlab
+from helpers import BIN_DIR
 
 ROWS = 60_000
 
@@ -74,13 +78,13 @@ def test_a_failing_stream_leaves_the_earlier_file_whole_and_no_temporary(table: 
     shredlab.write_parquet(table, path)
     before = path.read_bytes()
     with pytest.raises(Exception, match="the producer broke"):
-        shredlab.write_parquet(failing_stream(table.schema, table.to_batches()[0]), path)
+        shredlab.write_parquet(failing_stream(table.schema, table.to_batches()[0]), path, overwrite=True)
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c.parquet"]
 
 
 def test_unwritable_paths_raise_os_error(table: pa.Table, tmp_path: Path):
-    with pytest.raises(OSError, match="check that the directory exists"):
+    with pytest.raises(FileNotFoundError, match="missing does not exist: create it first"):
         shredlab.write_parquet(table, tmp_path / "missing" / "c.parquet")
     with pytest.raises(IsADirectoryError, match="is a directory"):
         shredlab.write_parquet(table, tmp_path)
@@ -127,3 +131,79 @@ def test_bad_data_and_urls_raise(tmp_path: Path):
 def test_a_type_the_gate_cannot_digest_is_named():
     with pytest.raises(ValueError, match="cannot digest columns of type Duration"):
         shredlab.digest(pa.table({"d": pa.array([1], pa.duration("s"))}))
+
+
+def untouched_stream(table: pa.Table, read: list) -> pa.RecordBatchReader:
+    """A stream that records in `read` whether anything was read from it."""
+
+    def batches():
+        read.append(True)
+        yield from table.to_batches()
+
+    return pa.RecordBatchReader.from_batches(table.schema, batches())
+
+
+def test_an_existing_file_is_replaced_only_with_overwrite(table: pa.Table, tmp_path: Path):
+    path = tmp_path / "c.parquet"
+    path.write_bytes(b"earlier")
+    read: list = []
+    with pytest.raises(FileExistsError, match="pass overwrite=True"):
+        shredlab.write_parquet(untouched_stream(table, read), path)
+    assert path.read_bytes() == b"earlier" and not read
+    shredlab.write_parquet(table, path, overwrite=True)
+    assert pq.read_table(path).num_rows == ROWS
+
+
+def test_a_directory_path_is_refused_before_anything_is_read(table: pa.Table, tmp_path: Path):
+    read: list = []
+    with pytest.raises(IsADirectoryError, match="give a file name"):
+        shredlab.write_parquet(untouched_stream(table, read), f"{tmp_path / 'new'}/")
+    assert not read and list(tmp_path.iterdir()) == []
+
+
+def test_a_replaced_file_keeps_its_mode_and_a_link_is_followed(table: pa.Table, tmp_path: Path):
+    target = tmp_path / "target.parquet"
+    target.write_bytes(b"earlier")
+    target.chmod(0o600)
+    link = tmp_path / "link.parquet"
+    link.symlink_to(target)
+    shredlab.write_parquet(table, link, overwrite=True)
+    assert link.is_symlink() and link.resolve() == target
+    assert (target.stat().st_mode & 0o777) == 0o600
+    assert pq.read_table(target).num_rows == ROWS
+    dangling = tmp_path / "dangling.parquet"
+    dangling.symlink_to(tmp_path / "nowhere" / "x.parquet")
+    with pytest.raises(FileNotFoundError, match="symbolic link"):
+        shredlab.write_parquet(table, dangling)
+
+
+@pytest.mark.parametrize("writer", ["parallel", "arrow"])
+def test_one_big_batch_is_written_as_arrow_writer_writes_it(tmp_path: Path, writer: str):
+    # write_parquet cuts a batch where a row group ends, to see Ctrl-C between row groups;
+    # `peers write --writer arrow` hands parquet's ArrowWriter the whole batch at once.
+    one = shredlab.contacts(50_000, seed=9).read_all().combine_chunks()
+    hand_over = tmp_path / "one.arrow"
+    with pa.ipc.new_file(hand_over, one.schema) as ipc:
+        ipc.write_table(one, max_chunksize=one.num_rows)
+    reference = tmp_path / "reference.parquet"
+    subprocess.run([str(BIN_DIR / "peers"), "write", "--writer", "arrow", "--row-group-rows", "7000",
+                    str(hand_over), str(reference)], check=True, capture_output=True)
+    ours = tmp_path / "ours.parquet"
+    shredlab.write_parquet(one, ours, row_group_rows=7000, writer=writer)
+    assert ours.read_bytes() == reference.read_bytes()
+
+
+def test_ctrl_c_inside_one_big_batch_keeps_the_earlier_file(tmp_path: Path):
+    path = tmp_path / "c.parquet"
+    path.write_bytes(b"earlier")
+    one = shredlab.contacts(400_000, seed=3).read_all().combine_chunks()
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            shredlab.write_parquet(one, path, compression="zstd(19)", row_group_rows=20_000,
+                                   overwrite=True)
+    finally:
+        timer.cancel()
+    assert path.read_bytes() == b"earlier"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.parquet"]

@@ -169,6 +169,7 @@ def _shredlab(table: pa.Table, options: Options) -> Callable[[str], None]:
             row_group_rows=options.row_group_rows,
             threads=options.threads,
             properties=properties,
+            overwrite=True,
         )
 
     return write

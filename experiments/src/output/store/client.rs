@@ -14,7 +14,7 @@ use std::sync::{Arc, Once};
 use std::time::Duration;
 
 use object_store::aws::{AmazonS3, AmazonS3Builder, AmazonS3ConfigKey};
-use object_store::{BackoffConfig, ClientConfigKey, RetryConfig};
+use object_store::{BackoffConfig, ClientConfigKey, ObjectStoreExt, RetryConfig};
 use tokio::runtime::Runtime;
 
 use crate::error::PipelineError;
@@ -104,6 +104,16 @@ impl Client {
     /// The runtime.
     pub fn runtime(&self) -> &Runtime {
         &self.runtime
+    }
+
+    /// Whether an object is at `key`: `Ok(false)` when the store says there is none, the
+    /// store's error (a missing bucket, refused credentials) otherwise.
+    pub fn exists(&self, key: &object_store::path::Path) -> Result<bool, PipelineError> {
+        match self.block_on(self.store.head(key)) {
+            Ok(_) => Ok(true),
+            Err(object_store::Error::NotFound { .. }) => Ok(false),
+            Err(error) => Err(store_error("look up", key.to_string(), &error)),
+        }
     }
 
     /// Runs `request` to completion on the client's runtime, from a thread outside it.
