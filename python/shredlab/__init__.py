@@ -41,7 +41,8 @@ def _spec_text(spec: SpecLike) -> str:
         raise TypeError(
             f"spec must be a path, a JSON string, a dict or a pyarrow.Schema, not {type(spec).__name__}"
         )
-    if spec.lstrip().startswith("{"):
+    if spec.lstrip().startswith(("{", "[")):
+        # JSON text (a spec is an object; the parser says what is wrong with anything else).
         return spec
     try:
         with open(spec, encoding="utf-8") as file:
@@ -73,19 +74,10 @@ def _optional_whole(name: str, value: Any, *, largest: int = 2**32 - 1) -> int |
 
 
 def _reader(stream: Any) -> pa.RecordBatchReader:
-    """A pyarrow reader over a native batch stream. Its batches are imported through the
-    PyCapsule interface one at a time; closing or dropping the reader stops the stream's
-    threads, and Ctrl-C while it waits raises KeyboardInterrupt."""
-    schema = pa.schema(stream)
-
-    def batches():
-        try:
-            for batch in stream:
-                yield pa.record_batch(batch)
-        finally:
-            stream.close()
-
-    return pa.RecordBatchReader.from_batches(schema, batches())
+    """A pyarrow reader over a native stream, imported through the Arrow C stream interface.
+    ``close()``, leaving a ``with`` block or releasing the reader stops the stream's threads,
+    and pyarrow refuses any read after ``close()``."""
+    return pa.RecordBatchReader.from_stream(stream)
 
 
 def generate(

@@ -17,8 +17,7 @@ mod write;
 /// The module Python imports as `shredlab._shredlab`.
 #[pymodule]
 fn _shredlab(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    module.add_class::<stream::BatchStream>()?;
-    module.add_class::<capsule::ArrowBatch>()?;
+    module.add_class::<stream::NativeStream>()?;
     module.add_function(wrap_pyfunction!(workload::spec_stream, module)?)?;
     module.add_function(wrap_pyfunction!(workload::contacts_stream, module)?)?;
     module.add_function(wrap_pyfunction!(write::write_parquet, module)?)?;

@@ -3,6 +3,8 @@
 //! by its dotted Parquet path (`"phones.list.item.number"`). Unknown keys and values of the
 //! wrong type raise `ValueError` naming the key.
 
+use arrow_schema::Schema;
+use parquet::arrow::ArrowSchemaConverter;
 use parquet::basic::Compression;
 use parquet::file::properties::{
     EnabledStatistics, WriterProperties, WriterPropertiesBuilder, WriterVersion,
@@ -12,7 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use shredlab_experiments::compression::CompressionSpec;
 
-use crate::errors::invalid;
+use crate::errors::{self, invalid};
 
 /// Keys that apply to the whole file or to one column.
 const COLUMN_KEYS: &[&str] = &[
@@ -41,11 +43,59 @@ pub struct FileSettings {
     pub row_group_rows: Option<usize>,
 }
 
+/// `write_parquet`'s writer properties, with the column paths its `"columns"` entry names.
+pub struct Properties {
+    /// The writer properties.
+    pub writer: WriterProperties,
+    /// The dotted paths under `"columns"`.
+    columns: Vec<String>,
+}
+
+impl Properties {
+    /// Fails unless every path under `"columns"` is a leaf column of `schema` once written as
+    /// Parquet: a setting for a column that is not there would silently do nothing. The error
+    /// names the closest leaf.
+    pub fn check_columns(&self, schema: &Schema) -> PyResult<()> {
+        if self.columns.is_empty() {
+            return Ok(());
+        }
+        let parquet = ArrowSchemaConverter::new()
+            .convert(schema)
+            .map_err(|e| errors::parquet("cannot map the data's schema to Parquet", e))?;
+        let leaves: Vec<String> = parquet
+            .columns()
+            .iter()
+            .map(|c| c.path().string())
+            .collect();
+        match self.columns.iter().find(|path| !leaves.contains(path)) {
+            None => Ok(()),
+            Some(path) => Err(invalid(format!(
+                "properties['columns']['{path}'] is not a leaf column of the data: did you mean '{}'? (the leaves: {})",
+                closest(path, &leaves).unwrap_or_default(),
+                leaves.join(", ")
+            ))),
+        }
+    }
+}
+
+/// The leaf closest to `path`: one with the same last part (`"phones.number"` for
+/// `"phones.list.item.number"`) if any, else the nearest by edit distance.
+fn closest<'a>(path: &str, leaves: &'a [String]) -> Option<&'a str> {
+    let last = path.rsplit('.').next().unwrap_or(path);
+    leaves
+        .iter()
+        .min_by_key(|leaf| {
+            let same_last = leaf.rsplit('.').next() == Some(last);
+            (!same_last, strsim::levenshtein(path, leaf))
+        })
+        .map(String::as_str)
+}
+
 /// The writer properties of `settings` and the `properties` dict.
 pub fn writer_properties(
     settings: &FileSettings,
     properties: Option<&Bound<'_, PyDict>>,
-) -> PyResult<WriterProperties> {
+) -> PyResult<Properties> {
     let mut builder = WriterProperties::builder().set_compression(settings.compression.codec());
     if let Some(rows) = settings.row_group_rows {
         if rows == 0 {
@@ -53,8 +103,12 @@ pub fn writer_properties(
         }
         builder = builder.set_max_row_group_row_count(Some(rows));
     }
+    let mut columns = Vec::new();
     let Some(properties) = properties else {
-        return Ok(builder.build());
+        return Ok(Properties {
+            writer: builder.build(),
+            columns,
+        });
     };
     for (key, value) in properties.iter() {
         let key: String = key
@@ -64,17 +118,22 @@ pub fn writer_properties(
             "write_batch_size" => builder.set_write_batch_size(positive(&key, &value)?),
             "writer_version" => builder.set_writer_version(writer_version(&value)?),
             "created_by" => builder.set_created_by(text(&key, &value)?),
-            "columns" => columns(builder, &value)?,
+            "columns" => column_settings(builder, &value, &mut columns)?,
             _ => column_setting(builder, &key, &value, None, "properties")?,
         };
     }
-    Ok(builder.build())
+    Ok(Properties {
+        writer: builder.build(),
+        columns,
+    })
 }
 
-/// The `"columns"` entry: a dict of dotted column paths to dicts of [`COLUMN_KEYS`].
-fn columns(
+/// The `"columns"` entry: a dict of dotted column paths (added to `paths`) to dicts of
+/// [`COLUMN_KEYS`].
+fn column_settings(
     mut builder: WriterPropertiesBuilder,
     value: &Bound<'_, PyAny>,
+    paths: &mut Vec<String>,
 ) -> PyResult<WriterPropertiesBuilder> {
     let columns = value.cast::<PyDict>().map_err(|_| {
         invalid("properties['columns'] must be a dict of column paths to dicts of settings")
@@ -90,6 +149,7 @@ fn columns(
         })?;
         let column = ColumnPath::from(path.split('.').map(str::to_string).collect::<Vec<_>>());
         let place = format!("properties['columns']['{path}']");
+        paths.push(path);
         for (key, value) in settings.iter() {
             let key: String = key
                 .extract()

@@ -1,19 +1,23 @@
-//! [`BatchStream`]: a workload's batches, built on Rust threads and handed to Python in row
-//! order. Each thread claims the next batch index, builds it without the GIL and parks it in
-//! the pipeline's ordered hand-off ([`ReorderWindow`]); whoever completes the run from the
-//! window's start sends it on, in order, into a small channel the reader takes from. So the
-//! stream holds at most `window + threads` finished batches, and the rows and their order are
-//! the same for any thread count.
+//! [`NativeStream`]: a workload's batches, built on Rust threads and handed to Python as an
+//! Arrow C stream (`__arrow_c_stream__`), in row order. Each thread claims the next batch
+//! index, builds it and parks it in the pipeline's ordered hand-off ([`ReorderWindow`]);
+//! whoever completes the run from the window's start sends it on, in order, into a small
+//! channel the stream's reader takes from. So the stream holds at most `window + threads`
+//! finished batches, and the rows and their order are the same for any thread count.
+//!
+//! The consumer owns the stream: `pyarrow.RecordBatchReader.close()`, or releasing the reader,
+//! releases it, which stops and joins the threads, and pyarrow refuses any later read.
 
+use std::ffi::c_ulong;
+use std::io;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
-use std::time::Duration;
 
-use arrow_array::RecordBatch;
-use arrow_schema::SchemaRef;
-use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
+use arrow_array::{RecordBatch, RecordBatchReader};
+use arrow_schema::{ArrowError, SchemaRef};
+use crossbeam_channel::{bounded, Receiver, Sender};
 use pyo3::exceptions::{PyOSError, PyRuntimeError};
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
@@ -23,11 +27,8 @@ use shredlab_experiments::gate::GateError;
 use shredlab_experiments::generation::{generate_claimed, BatchClaims, Generation};
 use shredlab_experiments::reorder::ReorderWindow;
 
-use crate::capsule::{schema_capsule, ArrowBatch};
+use crate::capsule::stream_capsule;
 use crate::workload::Workload;
-
-/// How often a reader waiting for a batch checks for Ctrl-C.
-const SIGNAL_CHECK: Duration = Duration::from_millis(50);
 
 /// How the rows are cut into batches, and how many threads build them.
 #[derive(Debug, Clone)]
@@ -36,6 +37,47 @@ pub struct Batching {
     pub batches: BatchRanges,
     /// Threads building batches.
     pub threads: usize,
+}
+
+/// A workload's batches for Python: an object with `__arrow_c_stream__`, which hands its
+/// stream to the first consumer (`pyarrow.RecordBatchReader.from_stream`, polars, DuckDB).
+#[pyclass(module = "shredlab._shredlab")]
+pub struct NativeStream {
+    /// `None` once a consumer took it.
+    stream: Option<BatchStream>,
+}
+
+impl NativeStream {
+    /// Starts `batching.threads` threads building the batches of `workload`.
+    pub fn start(py: Python<'_>, workload: Workload, batching: Batching) -> PyResult<Self> {
+        let main_thread = py
+            .import("threading")?
+            .call_method0("main_thread")?
+            .getattr("ident")?
+            .extract()?;
+        let stream = BatchStream::start(workload, batching, main_thread)?;
+        Ok(Self {
+            stream: Some(stream),
+        })
+    }
+}
+
+#[pymethods]
+impl NativeStream {
+    /// The batches as an `arrow_array_stream` capsule, once. The requested schema, which the
+    /// interface lets a producer ignore, is ignored: the batches are exported as they are.
+    #[pyo3(signature = (requested_schema = None))]
+    fn __arrow_c_stream__<'py>(
+        &mut self,
+        py: Python<'py>,
+        requested_schema: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
+        let _ = requested_schema;
+        let stream = self.stream.take().ok_or_else(|| {
+            PyRuntimeError::new_err("this stream was already handed to a reader; make a new one")
+        })?;
+        stream_capsule(py, Box::new(stream))
+    }
 }
 
 /// What the building threads share.
@@ -49,20 +91,22 @@ struct Shared {
     failure: Mutex<Option<String>>,
 }
 
-/// An iterator of [`ArrowBatch`]es in row order (`shredlab.generate` and `shredlab.contacts`
-/// wrap it in a `pyarrow.RecordBatchReader`). Dropping or closing it stops and joins its threads.
-#[pyclass(module = "shredlab._shredlab")]
-pub struct BatchStream {
+/// The batches in row order, as a [`RecordBatchReader`]. Dropping it stops and joins its
+/// threads: each ends after the batch it is building.
+struct BatchStream {
     schema: SchemaRef,
     shared: Arc<Shared>,
-    /// `None` once closed.
+    /// `None` once stopped.
     batches: Option<Receiver<RecordBatch>>,
     threads: Vec<JoinHandle<()>>,
+    /// Python's main thread, the only one that sees Ctrl-C.
+    main_thread: c_ulong,
+    /// Set once Ctrl-C stopped the stream: every later read says so.
+    interrupted: bool,
 }
 
 impl BatchStream {
-    /// Starts `batching.threads` threads building the batches of `workload`.
-    pub fn start(workload: Workload, batching: Batching) -> PyResult<Self> {
+    fn start(workload: Workload, batching: Batching, main_thread: c_ulong) -> PyResult<Self> {
         let schema = workload.schema();
         let threads = batching.threads;
         let shared = Arc::new(Shared {
@@ -79,6 +123,8 @@ impl BatchStream {
             shared,
             batches: Some(batches),
             threads: Vec::with_capacity(threads),
+            main_thread,
+            interrupted: false,
         };
         for index in 0..threads {
             let (shared, sender) = (Arc::clone(&stream.shared), sender.clone());
@@ -112,49 +158,60 @@ impl BatchStream {
     fn failure(&self) -> Option<String> {
         lock(&self.shared.failure).clone()
     }
+
+    /// Whether Ctrl-C arrived and Python has not run its handler since: the reader is then in
+    /// a native loop that never returns to Python between batches (pyarrow's `read_all`, a
+    /// consumer importing the whole stream), and only the stream can end it. A `for` loop over
+    /// the batches returns to Python after each one, where the handler runs as usual. The
+    /// flag is raised again, so Python still raises `KeyboardInterrupt` when it next looks.
+    fn unhandled_interrupt(&self) -> bool {
+        // SAFETY: reads the calling thread's id; needs no GIL.
+        if unsafe { pyo3::ffi::PyThread_get_thread_ident() } != self.main_thread {
+            return false;
+        }
+        Python::attach(|_| {
+            // SAFETY: called with the GIL held, on Python's main thread.
+            unsafe {
+                if pyo3::ffi::PyOS_InterruptOccurred() == 0 {
+                    return false;
+                }
+                pyo3::ffi::PyErr_SetInterrupt();
+            }
+            true
+        })
+    }
 }
 
-#[pymethods]
-impl BatchStream {
-    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        slf
-    }
+impl Iterator for BatchStream {
+    type Item = Result<RecordBatch, ArrowError>;
 
-    /// The next batch, waiting for it without the GIL; `KeyboardInterrupt` on Ctrl-C (the
-    /// threads are stopped first), `RuntimeError` if a thread failed.
-    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<ArrowBatch>> {
-        loop {
-            let Some(batches) = self.batches.as_ref() else {
-                return Ok(None);
-            };
-            match py.detach(|| batches.recv_timeout(SIGNAL_CHECK)) {
-                Ok(batch) => return Ok(Some(ArrowBatch::new(batch))),
-                Err(RecvTimeoutError::Timeout) => {
-                    if let Err(interrupt) = py.check_signals() {
-                        py.detach(|| self.stop());
-                        return Err(interrupt);
-                    }
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    // Every thread has ended: after the last batch, or after a failure.
-                    self.stop();
-                    return match self.failure() {
-                        Some(failure) => Err(PyRuntimeError::new_err(failure)),
-                        None => Ok(None),
-                    };
-                }
+    fn next(&mut self) -> Option<Self::Item> {
+        if !self.interrupted && self.batches.is_some() && self.unhandled_interrupt() {
+            self.interrupted = true;
+            self.stop();
+        }
+        if self.interrupted {
+            return Some(Err(ArrowError::IoError(
+                "interrupted by Ctrl-C (KeyboardInterrupt follows): the stream stopped its threads"
+                    .into(),
+                io::Error::from(io::ErrorKind::Interrupted),
+            )));
+        }
+        match self.batches.as_ref()?.recv() {
+            Ok(batch) => Some(Ok(batch)),
+            Err(_) => {
+                // Every thread has ended: after the last batch, or after a failure.
+                self.stop();
+                self.failure()
+                    .map(|failure| Err(ArrowError::ExternalError(failure.into())))
             }
         }
     }
+}
 
-    /// The schema of every batch, as an `arrow_schema` capsule (for `pyarrow.schema()`).
-    fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
-        schema_capsule(py, &self.schema)
-    }
-
-    /// Stops building: the threads end after their current batch. Iterating then ends.
-    fn close(&mut self, py: Python<'_>) {
-        py.detach(|| self.stop());
+impl RecordBatchReader for BatchStream {
+    fn schema(&self) -> SchemaRef {
+        Arc::clone(&self.schema)
     }
 }
 
@@ -184,14 +241,15 @@ fn build(shared: &Shared, sender: &Sender<RecordBatch>) {
             &shared.stop,
             Some(&shared.window),
             |index| shared.batching.batches.rows_of(index),
-            |_, batch| sender.send(batch).map_err(|_| ReaderGone),
+            |_, batch| sender.send(batch).map_err(|_| BuildStop::ReaderGone),
             || None,
         )
     }));
     let failure = match built {
         Ok(Ok(())) => return,
         // The reader is gone: stop everyone.
-        Ok(Err(ReaderGone)) => None,
+        Ok(Err(BuildStop::ReaderGone)) => None,
+        Ok(Err(BuildStop::Gate(error))) => Some(error.to_string()),
         Err(panic) => Some(format!(
             "a generator thread panicked: {}",
             panic_message(panic.as_ref())
@@ -203,12 +261,16 @@ fn build(shared: &Shared, sender: &Sender<RecordBatch>) {
     shared.stop.store(true, Ordering::SeqCst);
 }
 
-/// Why a building thread stopped handing batches on: the stream's reader is gone.
-struct ReaderGone;
+/// Why a building thread stopped before its last batch.
+enum BuildStop {
+    /// The stream's reader is gone.
+    ReaderGone,
+    /// The data gate could not digest a batch.
+    Gate(GateError),
+}
 
-impl From<GateError> for ReaderGone {
-    /// The streams make no digest, so no gate error arises; should one, the thread stops.
-    fn from(_: GateError) -> Self {
-        ReaderGone
+impl From<GateError> for BuildStop {
+    fn from(error: GateError) -> Self {
+        Self::Gate(error)
     }
 }

@@ -1,4 +1,4 @@
-//! What a [`BatchStream`] generates: the contacts table or a spec's workload, built exactly as
+//! What a [`NativeStream`] generates: the contacts table or a spec's workload, built exactly as
 //! `pipeline` builds it (the newest experiment's batch makers), so the same rows come out for
 //! the same seed.
 
@@ -15,7 +15,7 @@ use shredlab_generator::spec::{parse, SpecGenerator};
 use shredlab_generator::SkewConfig;
 
 use crate::errors::invalid;
-use crate::stream::{BatchStream, Batching};
+use crate::stream::{Batching, NativeStream};
 
 /// `pipeline --seed`'s default.
 pub use shredlab_experiments::config::DEFAULT_SEED;
@@ -76,12 +76,13 @@ fn batching(rows: u64, batch_size: Option<usize>, threads: Option<usize>) -> PyR
 #[pyfunction]
 #[pyo3(signature = (text, rows, *, seed = DEFAULT_SEED, batch_size = None, threads = None))]
 pub fn spec_stream(
+    py: Python<'_>,
     text: &str,
     rows: u64,
     seed: u64,
     batch_size: Option<usize>,
     threads: Option<usize>,
-) -> PyResult<BatchStream> {
+) -> PyResult<NativeStream> {
     let batching = batching(rows, batch_size, threads)?;
     let spec = parse(text).map_err(|e| invalid(format!("invalid spec: {e}")))?;
     let generator =
@@ -90,19 +91,20 @@ pub fn spec_stream(
     generator
         .check_batch_rows(batch_rows)
         .map_err(|e| invalid(format!("{e} (batch_size={batch_rows})")))?;
-    BatchStream::start(Workload::Spec(generator), batching)
+    NativeStream::start(py, Workload::Spec(generator), batching)
 }
 
 /// The contacts table, as `pipeline --seed SEED --zipf-exponent S` generates it.
 #[pyfunction]
 #[pyo3(signature = (rows, *, seed = DEFAULT_SEED, zipf_exponent = 1.0, batch_size = None, threads = None))]
 pub fn contacts_stream(
+    py: Python<'_>,
     rows: u64,
     seed: u64,
     zipf_exponent: f64,
     batch_size: Option<usize>,
     threads: Option<usize>,
-) -> PyResult<BatchStream> {
+) -> PyResult<NativeStream> {
     let batching = batching(rows, batch_size, threads)?;
     let skew = SkewConfig {
         name_zipf_exponent: zipf_exponent,
@@ -113,5 +115,5 @@ pub fn contacts_stream(
         .map_err(|e| invalid(format!("rows: {e}")))?;
     let source = ContactSource::try_new(seed, skew, newest())
         .map_err(|e| invalid(format!("zipf_exponent: {e}")))?;
-    BatchStream::start(Workload::Contacts(source), batching)
+    NativeStream::start(py, Workload::Contacts(source), batching)
 }

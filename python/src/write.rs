@@ -10,7 +10,7 @@ use std::time::Instant;
 use arrow_array::ffi_stream::RecordBatchStreamReader;
 use arrow_array::{RecordBatch, RecordBatchReader};
 use parquet::file::properties::WriterProperties;
-use pyo3::exceptions::{PyFileExistsError, PyOSError};
+use pyo3::exceptions::{PyFileExistsError, PyOSError, PyRuntimeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyDict};
 use shredlab_experiments::compression::CompressionSpec;
@@ -38,8 +38,8 @@ struct Written {
 
 /// Where the file goes.
 enum Target {
-    /// A local path.
-    File(String),
+    /// A local path, checked.
+    File(LocalFile),
     /// An object in an S3-compatible store, with the client's settings.
     Object(StoreUrl, Vec<(String, String)>),
 }
@@ -70,20 +70,17 @@ pub fn write_parquet<'py>(
     };
     let properties = writer_properties(&settings, properties)?;
     let kind = encoder_kind(writer, threads)?;
-    let target = target(path, storage_options)?;
     // A local path is checked before anything is read or encoded.
-    let local = match &target {
-        Target::File(path) => Some(LocalFile::prepare(path, overwrite)?),
-        Target::Object(..) => None,
-    };
+    let target = target(path, storage_options, overwrite)?;
     let reader = stream_reader(stream)?;
+    properties.check_columns(&reader.schema())?;
+    let properties = properties.writer;
     let started = Instant::now();
-    let written = interruptible(py, "shredlab-write", move |stop| match (target, local) {
-        (Target::Object(url, settings), _) => {
+    let written = interruptible(py, "shredlab-write", move |stop| match target {
+        Target::Object(url, settings) => {
             to_object(url, &settings, overwrite, reader, properties, kind, stop)
         }
-        (Target::File(_), Some(local)) => to_file(&local, reader, properties, kind, stop),
-        (Target::File(path), None) => unreachable!("{path} was prepared above"),
+        Target::File(local) => to_file(&local, reader, properties, kind, stop),
     })?;
     let summary = PyDict::new(py);
     summary.set_item("path", path)?;
@@ -96,6 +93,9 @@ pub fn write_parquet<'py>(
     Ok(summary)
 }
 
+/// Rows digested between checks for Ctrl-C.
+const DIGEST_SLICE_ROWS: usize = 65_536;
+
 /// The data gate's digest (`ROWS:SUM`) of every row of the stream in `stream`.
 #[pyfunction]
 pub fn digest(py: Python<'_>, stream: &Bound<'_, PyCapsule>) -> PyResult<String> {
@@ -103,11 +103,17 @@ pub fn digest(py: Python<'_>, stream: &Bound<'_, PyCapsule>) -> PyResult<String>
     interruptible(py, "shredlab-digest", move |stop| {
         let mut digest = Digest::default();
         for batch in reader {
-            if stop.load(Ordering::Relaxed) {
-                break;
-            }
             let batch = batch.map_err(|e| errors::arrow("the stream failed", e))?;
-            digest += Digest::of_batch(&batch).map_err(|e| invalid(e.to_string()))?;
+            // A digest is a sum over rows, so slices of a batch add up to the batch's; Ctrl-C
+            // is seen between them, even when the stream is one big batch.
+            for start in (0..batch.num_rows()).step_by(DIGEST_SLICE_ROWS) {
+                if stop.load(Ordering::Relaxed) {
+                    return Err(PyRuntimeError::new_err("the digest was interrupted"));
+                }
+                let rows = DIGEST_SLICE_ROWS.min(batch.num_rows() - start);
+                digest += Digest::of_batch(&batch.slice(start, rows))
+                    .map_err(|e| invalid(e.to_string()))?;
+            }
         }
         Ok(digest.to_string())
     })
@@ -134,7 +140,11 @@ fn encoder_kind(writer: &str, threads: Option<usize>) -> PyResult<EncoderKind> {
     }
 }
 
-fn target(path: &str, storage_options: Option<HashMap<String, String>>) -> PyResult<Target> {
+fn target(
+    path: &str,
+    storage_options: Option<HashMap<String, String>>,
+    overwrite: bool,
+) -> PyResult<Target> {
     let settings: Vec<(String, String)> = storage_options.unwrap_or_default().into_iter().collect();
     match StoreUrl::parse(path) {
         Some(url) => {
@@ -153,7 +163,7 @@ fn target(path: &str, storage_options: Option<HashMap<String, String>>) -> PyRes
             "storage_options apply to s3:// paths only; this path is local",
         )),
         None if path.is_empty() => Err(invalid("path is empty: give a file name")),
-        None => Ok(Target::File(path.to_string())),
+        None => Ok(Target::File(LocalFile::prepare(path, overwrite)?)),
     }
 }
 

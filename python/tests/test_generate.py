@@ -96,6 +96,8 @@ def test_pyarrow_polars_and_duckdb_read_the_stream():
          r"fields\[0\].*min_lenght"),
         ('{"fields": [', "invalid spec"),
         ('{"fields": []}', "invalid spec"),
+        ("[1, 2]", "invalid spec"),
+        ("  [", "invalid spec"),
     ],
 )
 def test_a_bad_spec_raises_value_error_naming_the_field(spec: str, match: str):
@@ -142,6 +144,22 @@ def test_out_of_range_arguments_are_value_errors_naming_them(call, name: str):
 def test_numpy_integers_are_whole_numbers():
     table = shredlab.contacts(np.int64(10), batch_size=np.int64(5), threads=np.int32(2)).read_all()
     assert table.num_rows == 10
+
+
+def test_a_stream_is_handed_to_one_consumer():
+    stream = shredlab._shredlab.contacts_stream(10)
+    assert pa.RecordBatchReader.from_stream(stream).read_all().num_rows == 10
+    with pytest.raises(RuntimeError, match="already handed to a reader"):
+        pa.RecordBatchReader.from_stream(stream)
+
+
+def test_a_closed_reader_refuses_to_read_on():
+    """The issue's case: the rest of the rows used to come back after close()."""
+    reader = shredlab.contacts(200_000)
+    reader.read_next_batch()
+    reader.close()
+    with pytest.raises(pa.ArrowInvalid, match="closed"):
+        reader.read_all()
 
 
 def test_zero_rows_is_an_empty_table():

@@ -108,6 +108,9 @@ def test_unwritable_paths_raise_os_error(table: pa.Table, tmp_path: Path):
         ({"properties": {"data_page_size": -1}}, ValueError, "data_page_size"),
         ({"properties": {"columns": {"name": {"dictionary": "yes"}}}}, ValueError, "True or False"),
         ({"properties": {"compression": "zstd(1)"}}, ValueError, "compression argument"),
+        ({"properties": {"columns": {"phones.number": {"dictionary": False}}}}, ValueError,
+         r"properties\['columns'\]\['phones.number'\] is not a leaf column.*did you mean 'phones.list.item.number'"),
+        ({"properties": {"columns": {"nmae": {"dictionary": False}}}}, ValueError, "did you mean 'name'"),
         ({"storage_options": {"AWS_REGION": "x"}}, ValueError, "s3:// paths only"),
     ],
 )

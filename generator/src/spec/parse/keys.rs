@@ -106,25 +106,10 @@ fn nearest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
     let key = key.to_lowercase();
     known
         .iter()
-        .map(|k| (edit_distance(&key, &k.to_lowercase()), *k))
+        .map(|k| (strsim::levenshtein(&key, &k.to_lowercase()), *k))
         .filter(|(distance, _)| *distance <= 2)
         .min_by_key(|(distance, _)| *distance)
         .map(|(_, k)| k)
-}
-
-/// Levenshtein distance between `a` and `b`, by characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
-        }
-        previous = current;
-    }
-    previous[b.len()]
 }
 
 /// What kind of field a type makes, as far as metadata keys go.
@@ -270,6 +255,5 @@ mod tests {
         assert_eq!(nearest("Nullable", FIELD_KEYS), Some("nullable"));
         assert_eq!(nearest("zipfs", METADATA_KEYS), Some("zipf_s"));
         assert_eq!(nearest("colour", METADATA_KEYS), None);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }
