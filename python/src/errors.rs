@@ -3,9 +3,15 @@
 
 use arrow_schema::ArrowError;
 use parquet::errors::ParquetError;
-use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
+use std::io;
+
+use pyo3::exceptions::{
+    PyFileExistsError, PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError,
+    PyRuntimeError, PyValueError,
+};
 use pyo3::PyErr;
 use shredlab_experiments::error::PipelineError;
+use shredlab_writer::PendingFileError;
 
 /// A `ValueError` with `message`.
 pub fn invalid(message: impl Into<String>) -> PyErr {
@@ -40,4 +46,26 @@ pub fn pipeline(error: PipelineError) -> PyErr {
         PipelineError::StoreUrl { .. } => PyValueError::new_err(error.to_string()),
         other => PyOSError::new_err(other.to_string()),
     }
+}
+
+/// An I/O failure as the `OSError` subclass Python gives its kind (`PermissionError`,
+/// `FileNotFoundError`, ...), so that `except PermissionError` works as with `open()`.
+pub fn io(kind: io::ErrorKind, message: String) -> PyErr {
+    match kind {
+        io::ErrorKind::PermissionDenied => PyPermissionError::new_err(message),
+        io::ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
+        io::ErrorKind::AlreadyExists => PyFileExistsError::new_err(message),
+        io::ErrorKind::IsADirectory => PyIsADirectoryError::new_err(message),
+        _ => PyOSError::new_err(message),
+    }
+}
+
+/// A temporary file that could not be created or committed.
+pub fn pending(error: PendingFileError) -> PyErr {
+    let kind = match &error {
+        PendingFileError::Create { source, .. } | PendingFileError::Commit { source, .. } => {
+            source.kind()
+        }
+    };
+    io(kind, error.to_string())
 }

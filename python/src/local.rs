@@ -7,9 +7,11 @@ use std::fs::{self, Permissions};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
-use pyo3::exceptions::{PyFileExistsError, PyFileNotFoundError, PyIsADirectoryError, PyOSError};
+use pyo3::exceptions::{PyFileExistsError, PyFileNotFoundError, PyIsADirectoryError};
 use pyo3::PyResult;
 use shredlab_writer::PendingFile;
+
+use crate::errors;
 
 /// A checked local destination.
 pub struct LocalFile {
@@ -49,7 +51,7 @@ impl LocalFile {
                     mode: None,
                 })
             }
-            Err(e) => Err(PyOSError::new_err(format!("cannot use {path}: {e}"))),
+            Err(e) => Err(errors::io(e.kind(), format!("cannot use {path}: {e}"))),
         }
     }
 
@@ -59,10 +61,10 @@ impl LocalFile {
             return Ok(());
         };
         file.file().set_permissions(mode.clone()).map_err(|e| {
-            PyOSError::new_err(format!(
-                "cannot give {} its earlier mode: {e}",
-                self.path.display()
-            ))
+            errors::io(
+                e.kind(),
+                format!("cannot give {} its earlier mode: {e}", self.path.display()),
+            )
         })
     }
 }

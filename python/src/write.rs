@@ -174,17 +174,16 @@ fn to_file(
     kind: EncoderKind,
     stop: &AtomicBool,
 ) -> PyResult<Written> {
-    let os = |e: shredlab_writer::PendingFileError| PyOSError::new_err(e.to_string());
     // As the newest experiment's files: early writeback, so the sync before the rename waits
     // only for the tail, and blocks reserved ahead of the writes.
     let file = PendingFile::create(&local.path)
-        .map_err(os)?
+        .map_err(errors::pending)?
         .with_options(&newest_file_options());
     local.keep_mode(&file)?;
     let (file, mut written) = encode(file, reader, properties, kind, stop)?;
-    let path = file.commit().map_err(os)?;
+    let path = file.commit().map_err(errors::pending)?;
     written.bytes = std::fs::metadata(&path)
-        .map_err(|e| PyOSError::new_err(format!("cannot stat {}: {e}", path.display())))?
+        .map_err(|e| errors::io(e.kind(), format!("cannot stat {}: {e}", path.display())))?
         .len();
     Ok(written)
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from helpers import thread_count
 
@@ -11,3 +12,15 @@ from helpers import thread_count
 def threads_before():
     """The thread count before the test; the test checks it returns to it."""
     return thread_count()
+
+
+# The hypothesis suite (test_hypothesis.py): no example database in the tree, no per-example
+# deadline (a spec's CLI run takes tens of milliseconds), and a failure prints the seed that
+# reproduces it (`pytest --hypothesis-seed=N`). The examples change from run to run.
+settings.register_profile(
+    "shredlab",
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.load_profile("shredlab")

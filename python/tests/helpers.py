@@ -1,11 +1,14 @@
 """Shared by the package's tests: the `pipeline` binary the package must agree with, the spec
-presets, and the thread count of this process."""
+presets, this process's thread count, and Ctrl-C on a timer."""
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
+import threading
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,3 +34,18 @@ def pipeline_digest(tmp_path: Path, *arguments: str) -> str:
 def thread_count() -> int:
     """This process's threads, as the kernel counts them (Rust threads included)."""
     return len(os.listdir("/proc/self/task"))
+
+
+def settled(expected: int, within: float = 5.0) -> int:
+    """The thread count once it is back to `expected` (or after `within` seconds)."""
+    deadline = time.monotonic() + within
+    while thread_count() != expected and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return thread_count()
+
+
+def interrupt_after(seconds: float) -> threading.Timer:
+    """Sends this process SIGINT, as Ctrl-C does, after `seconds`."""
+    timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    return timer

@@ -5,9 +5,6 @@ behind."""
 from __future__ import annotations
 
 import gc
-import os
-import signal
-import threading
 import time
 from pathlib import Path
 
@@ -16,24 +13,9 @@ import pytest
 
 import shredlab
 
-from helpers import ROOT, thread_count
+from helpers import ROOT, interrupt_after, settled, thread_count
 
 BIG = 2_000_000_000  # the most contacts, far more than a test can read: only an interruption ends it
-
-
-def settled(expected: int, within: float = 5.0) -> int:
-    """The thread count once it is back to `expected` (or after `within` seconds)."""
-    deadline = time.monotonic() + within
-    while thread_count() != expected and time.monotonic() < deadline:
-        time.sleep(0.01)
-    return thread_count()
-
-
-def interrupt_after(seconds: float) -> threading.Timer:
-    """Sends this process SIGINT, as Ctrl-C does, after `seconds`."""
-    timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT))
-    timer.start()
-    return timer
 
 
 def test_a_reader_dropped_early_stops_its_threads(threads_before: int):

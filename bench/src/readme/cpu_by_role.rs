@@ -25,8 +25,10 @@ pub(super) fn phase_table(text: &mut String, summaries: &[Summary]) {
         "## CPU by role\n\n\
          One more run of each experiment, not timed, with `--counters`: every thread counts its \
          own perf events, summed by role (producers: generation; encoders: the parallel \
-         writer's pool; writers: hand-off, inline encoding and file I/O; main: setup, gate and \
-         commit; io: threads already running, such as an object store client's). Source: \
+         writer's pool; writers: hand-off, inline encoding and file I/O; fused: the row-group \
+         workers of entries 28 on, which generate, encode and append on the same threads, so \
+         their producer, encoder and writer columns are 0; main: setup, gate and commit; io: \
+         threads already running, such as an object store client's). Source: \
          {}.\n\n![cpu by role](cpu-by-role.png)\n",
         first.source
     );

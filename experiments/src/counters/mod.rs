@@ -2,8 +2,10 @@
 //! from its first instruction to its last, and summed by the role the thread plays, so that the
 //! very run that was timed says where its cycles went: producers (generation), encoders (the
 //! parallel writer's pool), writers (the writer threads: hand-off, inline encoding, file I/O),
-//! main (setup, the gate's read-back, the commit) and I/O (threads already running when the
-//! run started, such as an object store client's runtime, counted from the outside).
+//! fused (the row-group workers of entries 28 on, which generate, encode and append on the same
+//! threads, so their CPU is not split further), main (setup, the gate's read-back, the commit)
+//! and I/O (threads already running when the run started, such as an object store client's
+//! runtime, counted from the outside).
 //!
 //! Software events (task-clock, context switches, page faults) are counted wherever
 //! `perf_event_open` works; hardware events (cycles, instructions, cache references and misses,
