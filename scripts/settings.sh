@@ -38,6 +38,9 @@
 : "${SCALING_OUTPUT:=}"                       # where the processes write (empty: /dev/shm when writable, else out/)
 ## make writer-bench
 : "${REPS:=5}"                                # repetitions of each cell
+## make leaf-costs
+: "${LEAF_ROWS:=1000000}"                     # rows of each workload
+: "${LEAF_ROUNDS:=5}"                         # rounds each figure is the median of
 ## make peers
 : "${PEER_COMPRESSIONS:=none,zstd(1)}"        # the codecs every writer writes
 : "${SCAN_RUNS:=3}"                           # timed runs of each read-back scan

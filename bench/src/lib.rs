@@ -7,7 +7,8 @@
 //! [`readme`]. Beside that it measures on its own: the writer benchmark ([`writer_bench`]), the
 //! STREAM bandwidth probe ([`stream`]), the multi-process [`scaling`] analysis and model, and
 //! the long-run memory table ([`long_run`]), the
-//! memory breakdown by setting ([`memory`]) and the spec generator's figures ([`spec_bench`]).
+//! memory breakdown by setting ([`memory`]), the spec generator's figures ([`spec_bench`]) and
+//! arrow-rs's encoding CPU per leaf column and stage ([`leaf_costs`]).
 //! Every report's tables are written by [`markdown`]'s one table writer.
 //!
 //! The pipeline itself lives in `shredlab-experiments`; nothing here is needed to run it.
@@ -16,6 +17,7 @@ pub mod ab;
 pub mod charts;
 pub mod designs;
 pub mod floor;
+pub mod leaf_costs;
 pub mod long_run;
 pub mod markdown;
 pub mod memory;
