@@ -6,6 +6,8 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 dir="$root/results/$HOST/leaf-costs"; mkdir -p "$dir"
+# The newest experiment's allocator, as the properties are its own; metadata.json names it.
+use_allocator_of "$(last_experiment)"
 specs="$(find "$root/specs" -maxdepth 1 -name '*.json' | sort | paste -sd, -)"
 "$bin_dir/leaf-costs" measure --rows "$LEAF_ROWS" --rounds "$LEAF_ROUNDS" --spec "$specs" > "$dir/costs.json.tmp"
 mv "$dir/costs.json.tmp" "$dir/costs.json"

@@ -67,6 +67,41 @@ fn a_leaf_path_reaches_its_non_null_values() {
 }
 
 #[test]
+fn values_under_a_null_parent_or_outside_a_slice_are_not_the_leaf_s() {
+    // A struct {s: {v}} whose second row is NULL over a non-null child value.
+    let inner = Fields::from(vec![Field::new("v", DataType::Int32, true)]);
+    let values: ArrayRef = Arc::new(arrow_array::Int32Array::from(vec![1, 2, 3]));
+    let s = arrow_array::StructArray::new(
+        inner.clone(),
+        vec![values],
+        Some(arrow_buffer::NullBuffer::from(vec![true, false, true])),
+    );
+    let s: ArrayRef = Arc::new(s);
+    let v = leaf_values(&s, &["v"]).unwrap();
+    assert_eq!(v.as_primitive::<Int32Type>().values().to_vec(), vec![1, 3]);
+    // A nullable fixed-size list of 2, its middle list NULL: its two items are not the leaf's.
+    let items: ArrayRef = Arc::new(arrow_array::Int32Array::from(vec![1, 2, 3, 4, 5, 6]));
+    let lists = arrow_array::FixedSizeListArray::new(
+        Arc::new(Field::new("item", DataType::Int32, true)),
+        2,
+        items,
+        Some(arrow_buffer::NullBuffer::from(vec![true, false, true])),
+    );
+    let lists: ArrayRef = Arc::new(lists);
+    let items = leaf_values(&lists, &[]).unwrap();
+    assert_eq!(
+        items.as_primitive::<Int32Type>().values().to_vec(),
+        vec![1, 2, 5, 6]
+    );
+    // A list sliced to its last row: only that row's items.
+    let (_, list) = nested();
+    let tail = list.slice(1, 1);
+    assert_eq!(leaf_values(&tail, &["a"]).unwrap().len(), 0);
+    let head = list.slice(0, 1);
+    assert_eq!(leaf_values(&head, &["a"]).unwrap().len(), 2);
+}
+
+#[test]
 fn every_preset_and_shape_has_as_many_leaves_as_parquet_columns() {
     let mut schemas = Vec::new();
     for entry in std::fs::read_dir(SPECS).unwrap() {
@@ -114,10 +149,14 @@ fn a_small_run_maps_every_leaf_and_stage_and_renders() {
     assert_eq!(maps[0].leaves.len(), parquet.num_columns());
     assert_eq!(maps[0].rows, 3_000);
     for leaf in maps.iter().flat_map(|m| &m.leaves) {
-        assert_eq!(leaf.seconds.len(), Stage::ALL.len());
-        assert!(leaf.seconds.iter().all(|s| *s > 0.0), "{leaf:?}");
+        assert_eq!(leaf.samples.len(), Stage::ALL.len());
+        assert!(
+            leaf.samples.iter().all(|rounds| rounds.len() == 2),
+            "{leaf:?}"
+        );
+        assert!(leaf.samples.iter().flatten().all(|s| *s > 0.0), "{leaf:?}");
     }
-    // Two rows, a row group each: the second (a NULL list) has no values but is still encoded.
+    // One batch of two rows, the second a NULL list: the leaf `a` holds two values.
     assert_eq!(maps[1].leaves[0].values, 2);
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(

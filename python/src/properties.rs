@@ -67,7 +67,18 @@ impl Properties {
             .iter()
             .map(|c| c.path().string())
             .collect();
-        match self.columns.iter().find(|path| !leaves.contains(path)) {
+        // Compared part by part, as the setting's `ColumnPath` is split at dots: a field name
+        // with a dot in it can take no per-column setting.
+        let is_leaf = |path: &String| {
+            parquet.columns().iter().any(|c| {
+                c.path()
+                    .parts()
+                    .iter()
+                    .map(String::as_str)
+                    .eq(path.split('.'))
+            })
+        };
+        match self.columns.iter().find(|path| !is_leaf(path)) {
             None => Ok(()),
             Some(path) => Err(invalid(format!(
                 "properties['columns']['{path}'] is not a leaf column of the data: did you mean '{}'? (the leaves: {})",

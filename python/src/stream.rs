@@ -50,11 +50,16 @@ pub struct NativeStream {
 impl NativeStream {
     /// Starts `batching.threads` threads building the batches of `workload`.
     pub fn start(py: Python<'_>, workload: Workload, batching: Batching) -> PyResult<Self> {
-        let main_thread = py
-            .import("threading")?
-            .call_method0("main_thread")?
-            .getattr("ident")?
-            .extract()?;
+        let main_thread = if default_interrupt_handler(py)? {
+            Some(
+                py.import("threading")?
+                    .call_method0("main_thread")?
+                    .getattr("ident")?
+                    .extract()?,
+            )
+        } else {
+            None
+        };
         let stream = BatchStream::start(workload, batching, main_thread)?;
         Ok(Self {
             stream: Some(stream),
@@ -99,14 +104,20 @@ struct BatchStream {
     /// `None` once stopped.
     batches: Option<Receiver<RecordBatch>>,
     threads: Vec<JoinHandle<()>>,
-    /// Python's main thread, the only one that sees Ctrl-C.
-    main_thread: c_ulong,
+    /// Python's main thread, the only one that sees Ctrl-C; `None` when SIGINT had a handler
+    /// of the program's own when the stream started: that handler decides what Ctrl-C means,
+    /// and the stream goes on.
+    main_thread: Option<c_ulong>,
     /// Set once Ctrl-C stopped the stream: every later read says so.
     interrupted: bool,
 }
 
 impl BatchStream {
-    fn start(workload: Workload, batching: Batching, main_thread: c_ulong) -> PyResult<Self> {
+    fn start(
+        workload: Workload,
+        batching: Batching,
+        main_thread: Option<c_ulong>,
+    ) -> PyResult<Self> {
         let schema = workload.schema();
         let threads = batching.threads;
         let shared = Arc::new(Shared {
@@ -166,10 +177,14 @@ impl BatchStream {
     /// flag is raised again, so Python still raises `KeyboardInterrupt` when it next looks.
     fn unhandled_interrupt(&self) -> bool {
         // SAFETY: reads the calling thread's id; needs no GIL.
-        if unsafe { pyo3::ffi::PyThread_get_thread_ident() } != self.main_thread {
+        let Some(main_thread) = self.main_thread else {
+            return false;
+        };
+        if unsafe { pyo3::ffi::PyThread_get_thread_ident() } != main_thread {
             return false;
         }
-        Python::attach(|_| {
+        // `try_attach`: never during the interpreter's shutdown.
+        Python::try_attach(|_| {
             // SAFETY: called with the GIL held, on Python's main thread.
             unsafe {
                 if pyo3::ffi::PyOS_InterruptOccurred() == 0 {
@@ -179,7 +194,15 @@ impl BatchStream {
             }
             true
         })
+        .unwrap_or(false)
     }
+}
+
+/// Whether SIGINT has Python's default handler, which raises `KeyboardInterrupt`.
+fn default_interrupt_handler(py: Python<'_>) -> PyResult<bool> {
+    let signal = py.import("signal")?;
+    let handler = signal.call_method1("getsignal", (signal.getattr("SIGINT")?,))?;
+    Ok(handler.is(&signal.getattr("default_int_handler")?))
 }
 
 impl Iterator for BatchStream {
@@ -217,7 +240,11 @@ impl RecordBatchReader for BatchStream {
 
 impl Drop for BatchStream {
     fn drop(&mut self) {
-        self.stop();
+        // The joins wait for each thread's batch: without the GIL, so that Python's other
+        // threads run meanwhile (pyarrow may release the stream with the GIL held).
+        if Python::try_attach(|py| py.detach(|| self.stop())).is_none() {
+            self.stop();
+        }
     }
 }
 

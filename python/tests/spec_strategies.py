@@ -225,7 +225,8 @@ def nested(inner: st.SearchStrategy[dict]) -> st.SearchStrategy[dict]:
 
 
 def field() -> st.SearchStrategy[dict]:
-    """A field without its name, nested up to four levels."""
+    """A field without its name, nested (lists, fixed-size lists, structs, maps) to at most six
+    leaves."""
     return st.recursive(with_nulls(leaf()), nested, max_leaves=6)
 
 
@@ -273,7 +274,8 @@ def every_field(fields: list[dict]) -> list[dict]:
 
 @st.composite
 def spec_text(draw) -> str:
-    """A spec of one to four top-level fields; one case in four carries a hostile edit."""
+    """A spec of one to four top-level fields; two cases in five carry a hostile edit (a key,
+    or the file cut short)."""
     spec = {"fields": numbered(draw(st.lists(field(), min_size=1, max_size=4)))}
     spec = json.loads(json.dumps(spec))  # a deep copy the edit may change
     edit = draw(st.sampled_from(["none", "none", "none", "key", "truncate"]))

@@ -3,12 +3,16 @@
 
 use std::path::PathBuf;
 
+#[global_allocator]
+static ALLOCATOR: SwitchableAllocator = SwitchableAllocator;
+
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use shredlab_bench::leaf_costs::measure::measure;
 use shredlab_bench::leaf_costs::readme::{markdown, LeafCostsResults};
 use shredlab_bench::leaf_costs::Workload;
 use shredlab_bench::writer_bench::{spec_table, table, Shape};
+use shredlab_experiments::alloc::{self, SwitchableAllocator};
 use shredlab_experiments::config::{default_batch_rows, PipelineConfig, RunRequest, DEFAULT_SEED};
 use shredlab_experiments::properties::writer_properties;
 use shredlab_experiments::run::available_cores;
@@ -28,7 +32,7 @@ enum Command {
     /// shapes, each leaf encoded alone under each stage's properties.
     Measure {
         /// Rows of each workload.
-        #[arg(long, default_value_t = 1_000_000)]
+        #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
         rows: u64,
         /// Rounds each figure is the median of.
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=100))]
@@ -107,6 +111,9 @@ fn main() -> Result<()> {
             matrix_columns,
         } => {
             let config = PipelineConfig::resolve(&RunRequest::default(), available_cores())?;
+            // The newest experiment's allocator, as the pipeline would run on (one re-exec).
+            alloc::ensure(config.allocator(), false)
+                .context("cannot restart on the newest experiment's allocator")?;
             let mut sources = vec![Source::Contacts];
             sources.extend(spec.into_iter().map(Source::Spec));
             if matrix_columns > 0 {

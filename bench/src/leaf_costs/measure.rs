@@ -1,6 +1,6 @@
 //! The measurement: each leaf encoded alone under each stage's properties, in rounds that visit
-//! the (leaf, stage) pairs in a rotated order, timed by the thread's own CPU clock; the median
-//! of the rounds is kept.
+//! the (leaf, stage) pairs in a new order each, timed by the thread's own CPU clock; every
+//! round's figure is kept, so that stages can be compared round by round.
 
 use std::io;
 use std::sync::Arc;
@@ -13,6 +13,9 @@ use parquet::arrow::ArrowSchemaConverter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::flat::{leaf_paths, leaf_values};
 use super::{FieldLevels, LeafCost, Stage, Workload, WorkloadCosts};
@@ -36,13 +39,14 @@ pub fn measure(workload: &Workload, rounds: usize) -> Result<WorkloadCosts> {
     let group_rows = workload.properties.max_row_group_row_count();
     let batch_rows: Vec<usize> = workload.batches.iter().map(RecordBatch::num_rows).collect();
     let mut samples = vec![vec![Vec::with_capacity(rounds); Stage::ALL.len()]; leaves.len()];
-    let pairs: Vec<(usize, usize)> = (0..leaves.len())
+    let mut pairs: Vec<(usize, usize)> = (0..leaves.len())
         .flat_map(|leaf| (0..Stage::ALL.len()).map(move |stage| (leaf, stage)))
         .collect();
     let mut levels = vec![Vec::with_capacity(rounds); workload.schema.fields().len()];
     for round in 0..rounds {
-        for step in 0..pairs.len() {
-            let (leaf, stage) = pairs[(step + round * 7) % pairs.len()];
+        // A new order each round, so that no stage always follows another on warm buffers.
+        pairs.shuffle(&mut Xoshiro256PlusPlus::seed_from_u64(round as u64));
+        for &(leaf, stage) in &pairs {
             let seconds = encode(
                 &leaves[leaf],
                 workload,
@@ -71,8 +75,8 @@ pub fn measure(workload: &Workload, rounds: usize) -> Result<WorkloadCosts> {
     let leaves = leaves
         .into_iter()
         .zip(samples)
-        .map(|(leaf, stages)| LeafCost {
-            seconds: stages.iter().map(|s| median(s)).collect(),
+        .map(|(leaf, samples)| LeafCost {
+            samples,
             ..leaf.cost
         })
         .collect();
@@ -119,7 +123,7 @@ fn prepare(workload: &Workload) -> Result<Vec<PreparedLeaf>> {
                     arrow: flat_field.data_type().to_string(),
                     field: field.name().clone(),
                     values,
-                    seconds: Vec::new(),
+                    samples: Vec::new(),
                 },
                 nested,
                 flat: flat

@@ -19,6 +19,8 @@ use arrow_schema::SchemaRef;
 use parquet::file::properties::WriterProperties;
 use serde::{Deserialize, Serialize};
 
+use crate::stats::median;
+
 /// Data to encode, and the properties the pipeline writes it with.
 pub struct Workload {
     /// The workload's name in tables.
@@ -77,18 +79,34 @@ pub struct LeafCost {
     pub field: String,
     /// Non-null values the leaf holds.
     pub values: u64,
-    /// Median CPU seconds of each stage, in [`Stage::ALL`]'s order.
-    pub seconds: Vec<f64>,
+    /// CPU seconds of each stage (in [`Stage::ALL`]'s order) in each round (in round order,
+    /// so that a round's stages pair up).
+    pub samples: Vec<Vec<f64>>,
 }
 
 impl LeafCost {
-    /// The median CPU seconds of `stage`.
-    pub fn of(&self, stage: Stage) -> f64 {
+    fn stage(&self, stage: Stage) -> &[f64] {
         let index = Stage::ALL
             .iter()
             .position(|s| *s == stage)
             .expect("every stage is in ALL");
-        self.seconds[index]
+        &self.samples[index]
+    }
+
+    /// The median CPU seconds of `stage`.
+    pub fn of(&self, stage: Stage) -> f64 {
+        median(self.stage(stage))
+    }
+
+    /// The median over rounds of `stage` less `from` in the same round.
+    pub fn difference(&self, stage: Stage, from: Stage) -> f64 {
+        let paired: Vec<f64> = self
+            .stage(stage)
+            .iter()
+            .zip(self.stage(from))
+            .map(|(a, b)| a - b)
+            .collect();
+        median(&paired)
     }
 }
 

@@ -34,13 +34,20 @@ impl LeafCostsResults {
 /// The stages of a workload, summed over its leaves: CPU seconds and what each is.
 fn stage_sums(costs: &WorkloadCosts) -> Vec<(&'static str, f64)> {
     let total = |stage: Stage| costs.leaves.iter().map(|l| l.of(stage)).sum::<f64>();
-    let delta = |stage: Stage| total(stage) - total(Stage::Base);
+    let difference = |stage: Stage, from: Stage| {
+        costs
+            .leaves
+            .iter()
+            .map(|l| l.difference(stage, from))
+            .sum::<f64>()
+    };
+    let delta = |stage: Stage| difference(stage, Stage::Base);
     let nesting: f64 = costs.fields.iter().map(|f| f.seconds).sum();
     vec![
         ("levels from the Arrow nesting (`compute_leaves`)", nesting),
         (
             "the writer's level work (base - flat)",
-            total(Stage::Base) - total(Stage::Flat),
+            difference(Stage::Base, Stage::Flat),
         ),
         ("PLAIN values and pages (flat)", total(Stage::Flat)),
         ("chunk statistics (+)", delta(Stage::ChunkStatistics)),
@@ -61,7 +68,8 @@ fn workload_section(costs: &WorkloadCosts, out: &mut String) {
     let rows = costs.rows as f64;
     let _ = writeln!(
         out,
-        "## {}\n\n{} rows, row groups of {} rows, {} leaves; medians of {} rounds.\n",
+        "## {}\n\n{} rows, row groups cut at the first batch boundary at or past {} rows, {} \
+         leaves; medians of {} rounds.\n",
         costs.name,
         costs.rows,
         costs
@@ -96,18 +104,18 @@ fn workload_section(costs: &WorkloadCosts, out: &mut String) {
         ("as written", Align::Right),
     ]);
     for leaf in &costs.leaves {
-        let base = leaf.of(Stage::Base);
         let ms = |seconds: f64| format!("{:.1}", seconds * 1e3);
+        let over = |stage| ms(leaf.difference(stage, Stage::Base));
         leaves.row([
             format!("`{}`", leaf.path),
             format!("{} / {}", leaf.physical, leaf.arrow),
             leaf.values.to_string(),
-            ms(base - leaf.of(Stage::Flat)),
+            ms(leaf.difference(Stage::Base, Stage::Flat)),
             ms(leaf.of(Stage::Flat)),
-            ms(leaf.of(Stage::ChunkStatistics) - base),
-            ms(leaf.of(Stage::PageStatistics) - base),
-            ms(leaf.of(Stage::Dictionary) - base),
-            ms(leaf.of(Stage::Zstd) - base),
+            over(Stage::ChunkStatistics),
+            over(Stage::PageStatistics),
+            over(Stage::Dictionary),
+            over(Stage::Zstd),
             ms(leaf.of(Stage::AsWritten)),
         ]);
     }
@@ -137,14 +145,17 @@ pub fn markdown(results: &LeafCostsResults) -> String {
     let _ = writeln!(
         out,
         "# Where arrow-rs's encoding CPU goes, leaf by leaf\n\n\
-         `{}` on {} ({}, {} cores), {}, commit {} (dirty: {}).\n\n\
+         `{}` on {} ({}, {} cores), {}, commit {} (dirty: {}), on the {} allocator (the \
+         newest experiment's).\n\n\
          Each leaf column is encoded alone, on one thread, by the `ArrowColumnWriter` parquet's \
          file writer gives it, row group by row group, timed by the thread's CPU clock \
-         (`CLOCK_THREAD_CPUTIME_ID`). A stage's cost is the difference from the plain setting \
-         (PLAIN values, no dictionary, no statistics, no compression) when that stage alone is \
-         switched on, so a `+` column can be negative when the stage leaves less to do (a \
-         dictionary writes fewer value bytes). The writer's level work is the plain encoding \
-         less the leaf's non-null values written as a flat, required column (no levels); \
+         (`CLOCK_THREAD_CPUTIME_ID`), every (leaf, stage) pair once per round in a new order \
+         each round. A stage's cost is the median over the rounds of its difference from the \
+         plain setting (PLAIN values, no dictionary, no statistics, no compression) in the \
+         same round, with that stage alone switched on; it can be negative when the stage \
+         leaves less to do (a dictionary writes fewer value bytes) or, for small figures, from \
+         noise. The writer's level work is, the same way, the plain encoding less the values \
+         the writer encodes for the leaf written as a flat, required column (no levels); \
          `compute_leaves` (levels from the Arrow nesting) is timed per top-level field. The \
          last column is the leaf under the newest experiment's own properties.\n",
         text("command"),
@@ -154,6 +165,7 @@ pub fn markdown(results: &LeafCostsResults) -> String {
         text("date"),
         text("commit"),
         results.metadata["dirty"],
+        text("allocator"),
     );
     for costs in &results.workloads {
         workload_section(costs, &mut out);
