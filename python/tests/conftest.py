@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 from hypothesis import HealthCheck, settings
 
 from helpers import thread_count
+
+# The tests send SIGINT as Ctrl-C does and expect Python's KeyboardInterrupt. A shell that starts
+# a command in the background without job control (`make test &`) starts it with SIGINT ignored,
+# and Python then installs no handler: every such test would wait on a stream that never stops.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture
