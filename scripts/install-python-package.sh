@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the shredlab Python package (python/, a PyO3 extension built by maturin) and installs it
 # into the project's venv, .tools/venv; prints the venv's python. The build shares cargo's target
-# directory with the workspace, so after `make build` only the extension itself compiles.
+# directory and release profile with the workspace (a user's `pip install ./python` builds the
+# `wheel` profile, made for a cold build), so after `make build` only the extension compiles.
 # Equivalent to `pip install ./python`, with the venv's pinned maturin instead of a fresh one.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -12,6 +13,6 @@ if [ ! -x "$venv_bin/maturin" ]; then
   exit 3
 fi
 echo "building the shredlab Python package (maturin, release) into .tools/venv" >&2
-PATH="$venv_bin:$PATH" "$python" -m pip install --quiet --disable-pip-version-check \
+PATH="$venv_bin:$PATH" MATURIN_PEP517_ARGS="--profile release" "$python" -m pip install --quiet --disable-pip-version-check \
   --no-build-isolation --no-deps --force-reinstall "$root/python" >&2
 echo "$python"
