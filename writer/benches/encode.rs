@@ -1,5 +1,6 @@
 //! Criterion benches of the encode step: parquet's ArrowWriter against ParallelArrowWriter on
-//! named data shapes, throughput in Arrow bytes. `cargo bench -p shredlab-writer`.
+//! named data shapes, and on one thread the two column encoders (`encode::ColumnEncoder`) in
+//! an `OrderedRowGroupWriter`; throughput in Arrow bytes. `cargo bench -p shredlab-writer`.
 // criterion_group! generates a public function that cannot carry a doc comment.
 #![allow(missing_docs)]
 
@@ -12,10 +13,12 @@ use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use common::{batches, Kind};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
-use shredlab_writer::ParallelArrowWriter;
+use shredlab_writer::encode::ColumnEncoder;
+use shredlab_writer::{OrderedRowGroupWriter, ParallelArrowWriter};
 
 fn shapes() -> Vec<(&'static str, SchemaRef, Vec<RecordBatch>)> {
     let simple: Vec<Kind> = [Kind::Int64NonNull, Kind::Utf8].repeat(5);
@@ -78,9 +81,33 @@ fn encode(c: &mut Criterion) {
                     black_box(writer.close().unwrap())
                 })
             });
+            for encoder in [ColumnEncoder::ArrowRs, ColumnEncoder::Native] {
+                let name = format!("one-thread-{encoder:?}");
+                group.bench_function(BenchmarkId::new(name, shape), |b| {
+                    b.iter(|| black_box(one_row_group(&schema, &data, &props, encoder)))
+                });
+            }
             group.finish();
         }
     }
+}
+
+/// `data` encoded as one row group on the calling thread by `encoder`.
+fn one_row_group(
+    schema: &SchemaRef,
+    data: &[RecordBatch],
+    props: &WriterProperties,
+    encoder: ColumnEncoder,
+) -> usize {
+    let options = ArrowWriterOptions::new().with_properties(props.clone());
+    let writer = OrderedRowGroupWriter::try_new(std::io::sink(), schema.clone(), options, 1)
+        .unwrap()
+        .with_encoder(encoder);
+    let mut row_group = writer.encoder(0).unwrap();
+    data.iter()
+        .for_each(|batch| row_group.write(batch).unwrap());
+    writer.append(row_group).unwrap();
+    writer.appended()
 }
 
 criterion_group!(benches, encode);

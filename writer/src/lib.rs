@@ -130,6 +130,7 @@ mod board;
 mod budget;
 #[cfg(target_os = "linux")]
 mod direct;
+pub mod encode;
 mod file_options;
 mod options;
 mod ordered;

@@ -5,25 +5,27 @@
 //! This is for callers that make a row group's data where they encode it (a generator that
 //! builds and encodes each batch while it is still in the core's caches), where
 //! [`ParallelArrowWriter`](crate::ParallelArrowWriter) takes finished batches from one thread
-//! and spreads their columns over a pool. The parts are the same (`ArrowWriter`'s file writer
-//! and column-writer factory, `compute_leaves`, `ArrowColumnWriter`), so the file is the one
-//! `ArrowWriter` writes from the same batches, cut into the same row groups, and properties.
+//! and spreads their columns over a pool. The parts are `ArrowWriter`'s file writer and
+//! column-writer factory, and per leaf either shredlab's encoder ([`crate::encode`]) or
+//! `compute_leaves` and `ArrowColumnWriter`, so the file is the one `ArrowWriter` writes from
+//! the same batches, cut into the same row groups, and properties.
 
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use parquet::arrow::arrow_writer::{
-    compute_leaves, ArrowColumnChunk, ArrowColumnWriter, ArrowRowGroupWriterFactory,
-    ArrowWriterOptions,
+    compute_leaves, ArrowColumnWriter, ArrowRowGroupWriterFactory, ArrowWriterOptions,
 };
 use parquet::arrow::ArrowWriter;
 use parquet::errors::{ParquetError, Result};
 use parquet::file::writer::SerializedFileWriter;
+
+use crate::encode::{ColumnEncoder, EncodePlan, LeafChunk, LeafWriter};
 
 /// How often a thread waiting for room rechecks its stop flag.
 const STOP_CHECK: Duration = Duration::from_millis(50);
@@ -42,6 +44,7 @@ const STOP_CHECK: Duration = Duration::from_millis(50);
 /// After any error the file is incomplete: later calls fail, and the sink should be dropped.
 pub struct OrderedRowGroupWriter<W: Write + Send> {
     factory: ArrowRowGroupWriterFactory,
+    plan: Arc<EncodePlan>,
     schema: SchemaRef,
     window: usize,
     state: Mutex<FileState<W>>,
@@ -55,7 +58,7 @@ struct FileState<W: Write + Send> {
     /// The next row group to append.
     next: usize,
     /// Finished row groups waiting for an earlier one.
-    parked: BTreeMap<usize, Vec<ArrowColumnChunk>>,
+    parked: BTreeMap<usize, Vec<LeafChunk>>,
     /// Why the file is incomplete, once something failed.
     failure: Option<String>,
 }
@@ -73,7 +76,8 @@ impl<W: Write + Send> std::fmt::Debug for OrderedRowGroupWriter<W> {
 
 impl<W: Write + Send> OrderedRowGroupWriter<W> {
     /// A file of `schema` written to `sink` with `ArrowWriter`'s `options`, at most `window`
-    /// row groups (at least 1) encoding or waiting at a time.
+    /// row groups (at least 1) encoding or waiting at a time, each leaf written by shredlab's
+    /// encoder where it supports it ([`Self::with_encoder`] to choose).
     ///
     /// # Errors
     ///
@@ -94,8 +98,15 @@ impl<W: Write + Send> OrderedRowGroupWriter<W> {
                     .to_string(),
             ));
         }
+        let plan = EncodePlan::new(
+            schema.clone(),
+            file.schema_descr(),
+            file.properties().clone(),
+            ColumnEncoder::default(),
+        );
         Ok(Self {
             factory,
+            plan: Arc::new(plan),
             schema,
             window: window.max(1),
             state: Mutex::new(FileState {
@@ -106,6 +117,33 @@ impl<W: Write + Send> OrderedRowGroupWriter<W> {
             }),
             room: Condvar::new(),
         })
+    }
+
+    /// Writes every leaf with `encoder` where it supports the leaf (parquet's `ArrowColumnWriter`
+    /// for the rest). Call before the first [`Self::encoder`].
+    pub fn with_encoder(self, encoder: ColumnEncoder) -> Self {
+        let plan = {
+            let state = self.lock();
+            let file = state
+                .file
+                .as_ref()
+                .expect("no append has started before the first encoder");
+            EncodePlan::new(
+                self.schema.clone(),
+                file.schema_descr(),
+                file.properties().clone(),
+                encoder,
+            )
+        };
+        Self {
+            plan: Arc::new(plan),
+            ..self
+        }
+    }
+
+    /// The paths of the leaf columns shredlab's encoder writes, in file order.
+    pub fn native_columns(&self) -> Vec<String> {
+        self.plan.native_columns()
     }
 
     fn lock(&self) -> MutexGuard<'_, FileState<W>> {
@@ -148,8 +186,10 @@ impl<W: Write + Send> OrderedRowGroupWriter<W> {
         Ok(RowGroupEncoder {
             index,
             rows: 0,
-            writers: self.factory.create_column_writers(index)?,
-            schema: self.schema.clone(),
+            writers: self
+                .plan
+                .writers(self.factory.create_column_writers(index)?),
+            plan: self.plan.clone(),
         })
     }
 
@@ -256,7 +296,7 @@ fn incomplete(failure: &str) -> ParquetError {
 
 fn append_row_group<W: Write + Send>(
     file: &mut SerializedFileWriter<W>,
-    chunks: Vec<ArrowColumnChunk>,
+    chunks: Vec<LeafChunk>,
 ) -> Result<()> {
     let mut row_group = file.next_row_group()?;
     for chunk in chunks {
@@ -271,8 +311,8 @@ fn append_row_group<W: Write + Send>(
 pub struct RowGroupEncoder {
     index: usize,
     rows: usize,
-    writers: Vec<ArrowColumnWriter>,
-    schema: SchemaRef,
+    writers: Vec<LeafWriter>,
+    plan: Arc<EncodePlan>,
 }
 
 impl std::fmt::Debug for RowGroupEncoder {
@@ -293,7 +333,7 @@ impl RowGroupEncoder {
     /// The batch's columns differ from the schema's, or what `ArrowWriter` fails on when
     /// encoding (a null in a non-nullable field, a type parquet cannot write).
     pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
-        write_leaves(&self.schema, &mut self.writers, batch)?;
+        self.plan.write(&mut self.writers, batch)?;
         self.rows += batch.num_rows();
         Ok(())
     }
@@ -305,17 +345,11 @@ impl RowGroupEncoder {
 
     /// Memory held by the column writers: buffered pages, dictionaries, levels.
     pub fn memory_size(&self) -> usize {
-        self.writers
-            .iter()
-            .map(ArrowColumnWriter::memory_size)
-            .sum()
+        self.writers.iter().map(LeafWriter::memory_size).sum()
     }
 
-    fn close(self) -> Result<Vec<ArrowColumnChunk>> {
-        self.writers
-            .into_iter()
-            .map(ArrowColumnWriter::close)
-            .collect()
+    fn close(self) -> Result<Vec<LeafChunk>> {
+        self.writers.into_iter().map(LeafWriter::close).collect()
     }
 }
 

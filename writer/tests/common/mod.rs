@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod strategies;
+
 use std::io::{self, Write};
 use std::sync::Arc;
 

@@ -1,0 +1,94 @@
+//! The mini-batches `ArrowColumnWriter`'s column writer cuts a batch into, reproduced so that
+//! the native encoder's writes end where its do: page boundaries, dictionary fallback and the
+//! byte-budget checks all happen between mini-batches.
+
+use std::ops::Range;
+
+use parquet::basic::Type as PhysicalType;
+use parquet::file::properties::WriterProperties;
+use parquet::schema::types::ColumnDescriptor;
+
+use super::levels::LeafLevels;
+
+/// How one leaf column's writes are cut into mini-batches.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MiniBatches {
+    /// `write_batch_size`: the levels of one mini-batch, extended to the end of a record.
+    levels: usize,
+    /// `data_page_row_count_limit`: the levels of one mini-batch when `compute_leaves` hands
+    /// the writer uniform runs ([`LeafLevels::uniform`]).
+    uniform: usize,
+}
+
+impl MiniBatches {
+    /// The mini-batches of the leaf `descr` under `props`.
+    pub(crate) fn new(descr: &ColumnDescriptor, props: &WriterProperties) -> Self {
+        Self {
+            levels: props.write_batch_size().max(1),
+            uniform: props.column_data_page_row_count_limit(descr.path()).max(1),
+        }
+    }
+
+    /// The `write_batch_size` to give parquet's column writer, so that each mini-batch the
+    /// native encoder hands it is one mini-batch there too.
+    pub(crate) fn writer_batch_size(&self) -> usize {
+        self.levels.max(self.uniform)
+    }
+
+    /// Whether the column writer's byte-budget checks, which skip the values of fixed-width
+    /// types when `write_batch_size` of them cannot overflow a page, decide alike with
+    /// [`Self::writer_batch_size`] as with the file's `write_batch_size`.
+    pub(crate) fn budget_checks_agree(
+        &self,
+        descr: &ColumnDescriptor,
+        props: &WriterProperties,
+    ) -> bool {
+        let width = match descr.physical_type() {
+            PhysicalType::BOOLEAN => 1,
+            PhysicalType::INT32 | PhysicalType::FLOAT => 4,
+            PhysicalType::INT64 | PhysicalType::DOUBLE => 8,
+            PhysicalType::INT96 => 12,
+            PhysicalType::FIXED_LEN_BYTE_ARRAY => descr.type_length().max(0) as usize,
+            // Never checked statically: the values are always measured.
+            PhysicalType::BYTE_ARRAY => return true,
+        };
+        let path = descr.path();
+        let limits = [
+            props.column_data_page_size_limit(path),
+            props.column_dictionary_page_size_limit(path),
+        ];
+        let fits = |batch: usize, limit: usize| width.saturating_mul(batch) <= limit;
+        limits
+            .iter()
+            .all(|&limit| fits(self.levels, limit) == fits(self.writer_batch_size(), limit))
+    }
+
+    /// The mini-batches of `leaf`: each one's range of levels and range of values.
+    pub(crate) fn of(&self, leaf: &LeafLevels, max_def: i16) -> Vec<(Range<usize>, Range<usize>)> {
+        let def = leaf.def.as_deref();
+        let rep = leaf.rep.as_deref();
+        let count = def.or(rep).map_or(leaf.values.len(), <[i16]>::len);
+        let (size, records) = match leaf.uniform {
+            true => (self.uniform, None),
+            false => (self.levels, rep),
+        };
+        let mut batches = Vec::with_capacity(count / size + 1);
+        let (mut start, mut value) = (0, 0);
+        while start < count {
+            let mut end = count.min(start + size);
+            if let Some(rep) = records {
+                // A record never spans two mini-batches.
+                while end < count && rep[end] != 0 {
+                    end += 1;
+                }
+            }
+            let values = match def {
+                Some(def) => def[start..end].iter().filter(|&&d| d == max_def).count(),
+                None => end - start,
+            };
+            batches.push((start..end, value..value + values));
+            (start, value) = (end, value + values);
+        }
+        batches
+    }
+}

@@ -1,0 +1,160 @@
+//! [`NativeColumnWriter`]: one leaf column chunk, its levels from [`super::levels`] and its
+//! values, pages, statistics and indexes from parquet's public typed column writer, buffered in
+//! memory and spliced into the row group with `SerializedRowGroupWriter::append_column`.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use bytes::Bytes;
+use parquet::column::page::{CompressedPage, PageWriteSpec, PageWriter};
+use parquet::column::writer::{get_column_writer, ColumnCloseResult, ColumnWriter};
+use parquet::errors::{ParquetError, Result};
+use parquet::file::properties::WriterProperties;
+use parquet::file::writer::{SerializedPageWriter, SerializedRowGroupWriter, TrackedWrite};
+use parquet::schema::types::ColumnDescPtr;
+
+use super::batches::MiniBatches;
+use super::levels::LeafLevels;
+use super::sizes::RowBytes;
+use super::values;
+
+/// Encodes one leaf column of one row group, as `ArrowColumnWriter` would.
+pub struct NativeColumnWriter {
+    writer: ColumnWriter<'static>,
+    pages: ChunkBuffer,
+    batches: MiniBatches,
+    max_def: i16,
+    row_bytes: Option<RowBytes>,
+}
+
+impl std::fmt::Debug for NativeColumnWriter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NativeColumnWriter").finish_non_exhaustive()
+    }
+}
+
+impl NativeColumnWriter {
+    /// A writer for the leaf `descr` under the file's `props`.
+    pub fn new(descr: ColumnDescPtr, props: &WriterProperties) -> Self {
+        let pages = ChunkBuffer::default();
+        let batches = MiniBatches::new(&descr, props);
+        let row_bytes = RowBytes::new(&descr, props);
+        // The native encoder cuts the mini-batches itself, each one a single write.
+        let props = props
+            .clone()
+            .into_builder()
+            .set_write_batch_size(batches.writer_batch_size())
+            .build();
+        let max_def = descr.max_def_level();
+        let writer = get_column_writer(descr, Arc::new(props), Box::new(pages.clone()));
+        Self {
+            writer,
+            pages,
+            batches,
+            max_def,
+            row_bytes,
+        }
+    }
+
+    /// Encodes one batch's share of the leaf.
+    ///
+    /// # Errors
+    ///
+    /// What parquet's column writer fails on.
+    pub fn write(&mut self, leaf: &LeafLevels) -> Result<()> {
+        if let Some(row_bytes) = &mut self.row_bytes {
+            row_bytes.add(leaf, self.max_def);
+        }
+        let batches = self.batches.of(leaf, self.max_def);
+        values::write(&mut self.writer, leaf, &batches)
+    }
+
+    /// Bytes of the finished pages held in memory (the open page, at most a page's worth of
+    /// values, is not counted).
+    pub fn memory_size(&self) -> usize {
+        self.pages.lock().bytes_written()
+    }
+
+    /// Finishes the chunk: the last page, the dictionary page, the statistics and indexes.
+    ///
+    /// # Errors
+    ///
+    /// What parquet's column writer fails on when closing.
+    pub fn close(self) -> Result<NativeColumnChunk> {
+        let mut close = self.writer.close()?;
+        if let Some(row_bytes) = &self.row_bytes {
+            row_bytes.apply(&mut close)?;
+        }
+        // Closing the column writer dropped its page writer, the buffer's only other owner.
+        let pages = Arc::try_unwrap(self.pages.0)
+            .map_err(|_| ParquetError::General("a column chunk's pages are still shared".into()))?;
+        let data = pages
+            .into_inner()
+            .unwrap_or_else(|p| p.into_inner())
+            .into_inner()?;
+        Ok(NativeColumnChunk {
+            data: Bytes::from(data),
+            close,
+        })
+    }
+}
+
+/// A finished column chunk of a [`NativeColumnWriter`], ready to be spliced into its row group.
+pub struct NativeColumnChunk {
+    data: Bytes,
+    close: ColumnCloseResult,
+}
+
+impl std::fmt::Debug for NativeColumnChunk {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NativeColumnChunk")
+            .field("bytes", &self.data.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl NativeColumnChunk {
+    /// What parquet's column writer reported on closing the chunk.
+    pub fn close(&self) -> &ColumnCloseResult {
+        &self.close
+    }
+
+    /// Appends the chunk to `row_group`, whose next column it must be.
+    ///
+    /// # Errors
+    ///
+    /// The chunk is not the row group's next column, or writing failed.
+    pub fn append_to_row_group<W: std::io::Write + Send>(
+        self,
+        row_group: &mut SerializedRowGroupWriter<'_, W>,
+    ) -> Result<()> {
+        row_group.append_column(&self.data, self.close)
+    }
+}
+
+/// The pages of one column chunk, serialized (headers and all) by parquet's page writer into a
+/// buffer shared with the [`NativeColumnWriter`] that reads it back on close.
+#[derive(Clone)]
+struct ChunkBuffer(Arc<Mutex<TrackedWrite<Vec<u8>>>>);
+
+impl Default for ChunkBuffer {
+    fn default() -> Self {
+        Self(Arc::new(Mutex::new(TrackedWrite::new(Vec::new()))))
+    }
+}
+
+impl ChunkBuffer {
+    fn lock(&self) -> MutexGuard<'_, TrackedWrite<Vec<u8>>> {
+        // Every write is one step under the lock, so a panic elsewhere left the buffer whole.
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl PageWriter for ChunkBuffer {
+    fn write_page(&mut self, page: CompressedPage) -> Result<PageWriteSpec> {
+        SerializedPageWriter::new(&mut self.lock()).write_page(page)
+    }
+
+    fn close(&mut self) -> Result<()> {
+        Ok(())
+    }
+}

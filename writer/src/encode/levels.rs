@@ -1,0 +1,375 @@
+//! Repetition and definition levels computed from the Arrow nesting, range by range.
+//!
+//! parquet's `compute_leaves` walks a column element by element through every level of the
+//! nesting; here each node hands whole ranges to its children: a struct passes its runs of
+//! valid rows down at once, a list the child range of each non-empty list, and a leaf appends
+//! its levels for a range in one pass over its validity bitmap. The levels are the Dremel
+//! encoding of the Arrow data under the Parquet schema parquet's `ArrowSchemaConverter` makes
+//! of it (an optional field adds one definition level, a list or map its repeated group one
+//! definition and one repetition level), so they are the ones `compute_leaves` gives; the
+//! encoder's tests compare the files byte for byte.
+
+use std::ops::Range;
+
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, ArrayRef};
+use arrow_buffer::NullBuffer;
+use arrow_schema::{DataType, Field};
+use parquet::errors::{ParquetError, Result};
+
+use super::shape::{ListOffsets, Nesting};
+
+/// One leaf column's share of a batch, as parquet's column writer takes it.
+#[derive(Debug)]
+pub struct LeafLevels {
+    /// Definition levels, one per entry; `None` where the leaf's maximum is 0.
+    pub def: Option<Vec<i16>>,
+    /// Repetition levels, one per entry; `None` outside every list.
+    pub rep: Option<Vec<i16>>,
+    /// Positions in `array` of the values the entries carry (the non-null ones), in order.
+    pub values: Vec<usize>,
+    /// The leaf's Arrow array.
+    pub array: ArrayRef,
+    /// Whether `compute_leaves` would hand these levels over as uniform runs: no list on the
+    /// leaf's path had an element in the batch, and every definition level is the same. Its
+    /// column writer then cuts mini-batches of `data_page_row_count_limit` levels instead of
+    /// `write_batch_size`, which moves page boundaries.
+    pub uniform: bool,
+}
+
+/// A node of one column's nesting, with its validity and levels resolved for a batch.
+struct Node {
+    kind: Kind,
+    /// Validity, only where the field is nullable and the array has nulls.
+    nulls: Option<NullBuffer>,
+    /// Nulls where the field is not nullable: writing one that is reachable is an error.
+    forbidden: Option<NullBuffer>,
+    /// The definition level when this node is present.
+    def: i16,
+    /// The leaf slots under this node.
+    leaves: Range<usize>,
+}
+
+enum Kind {
+    Leaf,
+    Struct(Vec<Node>),
+    /// A list or map: its child's ranges, the child, and the repetition level of its elements.
+    List(ListOffsets, Box<Node>, i16),
+}
+
+/// The levels of every leaf of `field` (a top-level column) for `array`, in leaf order; a slot
+/// is `None` where `wanted` says the leaf goes elsewhere. `None` overall when the nesting is
+/// not one this module supports.
+///
+/// # Errors
+///
+/// A null reachable in a field that is not nullable, which parquet's writer refuses too.
+pub fn compute(
+    field: &Field,
+    array: &ArrayRef,
+    wanted: &[bool],
+) -> Result<Vec<Option<LeafLevels>>> {
+    let mut arrays = Vec::with_capacity(wanted.len());
+    let root = build(field, array, 0, 0, &mut arrays)?;
+    if arrays.len() != wanted.len() {
+        return Err(ParquetError::General(format!(
+            "column '{}' has {} leaves, the encoder expected {}",
+            field.name(),
+            arrays.len(),
+            wanted.len()
+        )));
+    }
+    let mut out: Vec<Option<LeafLevels>> = arrays
+        .into_iter()
+        .zip(wanted)
+        .map(|((array, max_def, max_rep), wanted)| {
+            wanted.then(|| LeafLevels {
+                def: (max_def > 0).then(Vec::new),
+                rep: (max_rep > 0).then(Vec::new),
+                values: Vec::new(),
+                array,
+                // Until a list on its path writes an element to it.
+                uniform: true,
+            })
+        })
+        .collect();
+    write(&root, 0..array.len(), 0, 0, &mut out)?;
+    for leaf in out.iter_mut().flatten() {
+        let def = leaf.def.as_deref().unwrap_or_default();
+        leaf.uniform &= leaf.rep.is_some() && def.iter().all(|&level| level == def[0]);
+    }
+    Ok(out)
+}
+
+/// Resolves `array` into a [`Node`], appending each leaf's array and maximum levels.
+fn build(
+    field: &Field,
+    array: &ArrayRef,
+    parent_def: i16,
+    parent_rep: i16,
+    leaves: &mut Vec<(ArrayRef, i16, i16)>,
+) -> Result<Node> {
+    let nullable = field.is_nullable();
+    let logical = array.logical_nulls().filter(|n| n.null_count() > 0);
+    let (nulls, forbidden) = if nullable {
+        (logical, None)
+    } else {
+        (None, logical)
+    };
+    let def = parent_def + i16::from(nullable);
+    let first = leaves.len();
+    let kind = match Nesting::of(field.data_type()) {
+        Some(Nesting::Leaf) => {
+            leaves.push((array.clone(), def, parent_rep));
+            Kind::Leaf
+        }
+        Some(Nesting::Struct) => {
+            let DataType::Struct(fields) = field.data_type() else {
+                unreachable!("Nesting::Struct is only given for struct types")
+            };
+            let array = array.as_struct();
+            let children = fields
+                .iter()
+                .zip(array.columns())
+                .map(|(child, column)| build(child, column, def, parent_rep, leaves))
+                .collect::<Result<Vec<_>>>()?;
+            Kind::Struct(children)
+        }
+        Some(Nesting::List(child_field)) => {
+            let (offsets, values) = ListOffsets::of(array);
+            let rep = parent_rep + 1;
+            let child = build(&child_field, &values, def + 1, rep, leaves)?;
+            Kind::List(offsets, Box::new(child), rep)
+        }
+        None => {
+            return Err(ParquetError::NYI(format!(
+                "levels of {} in the native encoder",
+                field.data_type()
+            )))
+        }
+    };
+    Ok(Node {
+        kind,
+        nulls,
+        forbidden,
+        def,
+        leaves: first..leaves.len(),
+    })
+}
+
+/// Appends the levels of `node`'s rows `range`: the first entry gets `first_rep`, every later
+/// row of the range `next_rep` (the level of the list the rows are elements of).
+fn write(
+    node: &Node,
+    range: Range<usize>,
+    first_rep: i16,
+    next_rep: i16,
+    out: &mut [Option<LeafLevels>],
+) -> Result<()> {
+    if range.is_empty() {
+        return Ok(());
+    }
+    check_reachable(node, &range)?;
+    match &node.kind {
+        Kind::Leaf => {
+            if let Some(leaf) = &mut out[node.leaves.start] {
+                write_leaf(leaf, node, range, first_rep, next_rep);
+            }
+            Ok(())
+        }
+        Kind::Struct(children) => {
+            for_each_run(node, range, first_rep, next_rep, out, |run, rep, out| {
+                children
+                    .iter()
+                    .try_for_each(|child| write(child, run.clone(), rep, next_rep, out))
+            })
+        }
+        Kind::List(offsets, child, level) => write_list(
+            node, offsets, child, *level, range, first_rep, next_rep, out,
+        ),
+    }
+}
+
+/// Appends the levels of a list's rows `range`. Each run of present, non-empty lists is one
+/// write of the child over the run's elements; the first entry of every list after the run's
+/// first then gets the level of the list's own rows.
+#[allow(clippy::too_many_arguments)]
+fn write_list(
+    node: &Node,
+    offsets: &ListOffsets,
+    child: &Node,
+    level: i16,
+    range: Range<usize>,
+    first_rep: i16,
+    next_rep: i16,
+    out: &mut [Option<LeafLevels>],
+) -> Result<()> {
+    let is_null = |row: usize| node.nulls.as_ref().is_some_and(|n| n.is_null(row));
+    let mut reached = false;
+    let mut row = range.start;
+    while row < range.end {
+        let rep = if row == range.start {
+            first_rep
+        } else {
+            next_rep
+        };
+        if is_null(row) || offsets.range(row).is_empty() {
+            let def = if is_null(row) { node.def - 1 } else { node.def };
+            fill(out, node.leaves.clone(), def, rep, next_rep, 1);
+            row += 1;
+            continue;
+        }
+        let mut end = row + 1;
+        while end < range.end && !is_null(end) && !offsets.range(end).is_empty() {
+            end += 1;
+        }
+        let elements = offsets.range(row).start..offsets.range(end - 1).end;
+        let before: Vec<usize> = out[node.leaves.clone()]
+            .iter()
+            .map(|leaf| {
+                leaf.as_ref()
+                    .and_then(|l| l.rep.as_ref())
+                    .map_or(0, Vec::len)
+            })
+            .collect();
+        write(child, elements.clone(), rep, level, out)?;
+        let starts = (row + 1..end).map(|r| offsets.range(r).start - elements.start);
+        for (leaf, before) in out[node.leaves.clone()].iter_mut().zip(before) {
+            if let Some(rep) = leaf.as_mut().and_then(|l| l.rep.as_mut()) {
+                restamp(&mut rep[before..], starts.clone(), level, next_rep);
+            }
+        }
+        reached = true;
+        row = end;
+    }
+    if reached {
+        for leaf in out[node.leaves.clone()].iter_mut().flatten() {
+            leaf.uniform = false;
+        }
+    }
+    Ok(())
+}
+
+/// Gives the entries that start the list elements `starts` (indices among the elements the
+/// entries `rep` hold, ascending) the repetition level `row_rep` of a new list. An entry starts
+/// an element where its level is at most `level`, the list's own.
+fn restamp(rep: &mut [i16], mut starts: impl Iterator<Item = usize>, level: i16, row_rep: i16) {
+    let Some(mut next) = starts.next() else {
+        return;
+    };
+    let mut element = 0;
+    for entry in rep.iter_mut() {
+        if *entry > level {
+            continue;
+        }
+        if element == next {
+            *entry = row_rep;
+            match starts.next() {
+                Some(start) => next = start,
+                None => return,
+            }
+        }
+        element += 1;
+    }
+}
+
+/// Calls `visit` on each run of valid rows of `range` and fills the null rows in between.
+fn for_each_run(
+    node: &Node,
+    range: Range<usize>,
+    first_rep: i16,
+    next_rep: i16,
+    out: &mut [Option<LeafLevels>],
+    mut visit: impl FnMut(Range<usize>, i16, &mut [Option<LeafLevels>]) -> Result<()>,
+) -> Result<()> {
+    let rep_at = |row: usize| {
+        if row == range.start {
+            first_rep
+        } else {
+            next_rep
+        }
+    };
+    let Some(nulls) = &node.nulls else {
+        return visit(range.clone(), first_rep, out);
+    };
+    let null_rows = |out: &mut [Option<LeafLevels>], from: usize, to: usize| {
+        if to > from {
+            let leaves = node.leaves.clone();
+            fill(out, leaves, node.def - 1, rep_at(from), next_rep, to - from);
+        }
+    };
+    let mut row = range.start;
+    let valid = nulls.inner().slice(range.start, range.len());
+    for (start, end) in valid.set_slices() {
+        let (start, end) = (range.start + start, range.start + end);
+        null_rows(out, row, start);
+        visit(start..end, rep_at(start), out)?;
+        row = end;
+    }
+    null_rows(out, row, range.end);
+    Ok(())
+}
+
+/// Appends a leaf's entries for `range` (all its ancestors present there).
+fn write_leaf(
+    leaf: &mut LeafLevels,
+    node: &Node,
+    range: Range<usize>,
+    first_rep: i16,
+    next_rep: i16,
+) {
+    let len = range.len();
+    match (&node.nulls, &mut leaf.def) {
+        (Some(nulls), Some(def)) => {
+            let valid = nulls.inner().slice(range.start, len);
+            def.extend(valid.iter().map(|v| node.def - i16::from(!v)));
+            leaf.values
+                .extend(valid.set_indices().map(|i| range.start + i));
+        }
+        (_, def) => {
+            if let Some(def) = def {
+                def.extend(std::iter::repeat_n(node.def, len));
+            }
+            leaf.values.extend(range);
+        }
+    }
+    push_rep(&mut leaf.rep, first_rep, next_rep, len);
+}
+
+/// Appends `count` entries of definition level `def` to every wanted leaf in `leaves`.
+fn fill(
+    out: &mut [Option<LeafLevels>],
+    leaves: Range<usize>,
+    def: i16,
+    first_rep: i16,
+    next_rep: i16,
+    count: usize,
+) {
+    for leaf in out[leaves].iter_mut().flatten() {
+        if let Some(levels) = &mut leaf.def {
+            levels.extend(std::iter::repeat_n(def, count));
+        }
+        push_rep(&mut leaf.rep, first_rep, next_rep, count);
+    }
+}
+
+fn push_rep(rep: &mut Option<Vec<i16>>, first_rep: i16, next_rep: i16, count: usize) {
+    if let (Some(rep), true) = (rep, count > 0) {
+        rep.push(first_rep);
+        rep.extend(std::iter::repeat_n(next_rep, count - 1));
+    }
+}
+
+/// Refuses a null in a field that is not nullable, where every ancestor is present.
+fn check_reachable(node: &Node, range: &Range<usize>) -> Result<()> {
+    let Some(forbidden) = &node.forbidden else {
+        return Ok(());
+    };
+    if forbidden.slice(range.start, range.len()).null_count() == 0 {
+        return Ok(());
+    }
+    Err(ParquetError::ArrowError(
+        "a non-nullable field holds a null where its parents are present: mark the field nullable or fill the null"
+            .to_string(),
+    ))
+}

@@ -1,0 +1,233 @@
+//! [`EncodePlan`]: which encoder writes each leaf column of a file, and the per-batch work
+//! that feeds them (levels computed once per top-level column, for each encoder that needs
+//! them).
+
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{DataType, Field, SchemaRef};
+use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnWriter, ArrowLeafColumn};
+use parquet::errors::{ParquetError, Result};
+use parquet::file::properties::{WriterProperties, WriterPropertiesPtr};
+use parquet::schema::types::{ColumnDescPtr, SchemaDescriptor};
+
+use super::batches::MiniBatches;
+use super::column::NativeColumnWriter;
+use super::leaf::{LeafData, LeafWriter};
+use super::levels;
+use super::project::project;
+use super::shape::Nesting;
+use super::values;
+use super::ColumnEncoder;
+
+/// Which encoder writes each leaf column of one file's schema.
+#[derive(Debug)]
+pub struct EncodePlan {
+    schema: SchemaRef,
+    props: WriterPropertiesPtr,
+    /// Per top-level column, per leaf: the descriptor where the native encoder writes it.
+    fields: Vec<Vec<Option<ColumnDescPtr>>>,
+}
+
+impl EncodePlan {
+    /// Plans `schema` (as `parquet_schema`, its conversion) under `props`: with
+    /// [`ColumnEncoder::Native`], every leaf the native encoder supports goes to it.
+    pub fn new(
+        schema: SchemaRef,
+        parquet_schema: &SchemaDescriptor,
+        props: WriterPropertiesPtr,
+        encoder: ColumnEncoder,
+    ) -> Self {
+        let allowed = encoder == ColumnEncoder::Native && file_supported(&props);
+        let mut fields: Vec<Vec<Option<ColumnDescPtr>>> = vec![Vec::new(); schema.fields().len()];
+        for (index, column) in parquet_schema.columns().iter().enumerate() {
+            if let Some(leaves) = fields.get_mut(parquet_schema.get_column_root_idx(index)) {
+                leaves.push(Some(column.clone()));
+            }
+        }
+        for (field, leaves) in schema.fields().iter().zip(&mut fields) {
+            let native = if allowed {
+                native_leaves(field, leaves, &props)
+            } else {
+                vec![false; leaves.len()]
+            };
+            for (leaf, native) in leaves.iter_mut().zip(native) {
+                if !native {
+                    *leaf = None;
+                }
+            }
+        }
+        Self {
+            schema,
+            props,
+            fields,
+        }
+    }
+
+    /// The paths of the leaf columns the native encoder writes, in file order.
+    pub fn native_columns(&self) -> Vec<String> {
+        self.fields
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|descr| descr.path().string())
+            .collect()
+    }
+
+    /// The leaf writers of one row group: `arrow` (parquet's, one per leaf, in order) with the
+    /// native encoder's in place of every leaf it writes.
+    pub fn writers(&self, arrow: Vec<ArrowColumnWriter>) -> Vec<LeafWriter> {
+        arrow
+            .into_iter()
+            .zip(self.fields.iter().flatten())
+            .map(|(writer, native)| match native {
+                Some(descr) => {
+                    LeafWriter::Native(NativeColumnWriter::new(descr.clone(), &self.props))
+                }
+                None => LeafWriter::Arrow(writer),
+            })
+            .collect()
+    }
+
+    /// Encodes `batch` into `writers` (one row group's, from [`Self::writers`]), as
+    /// `ArrowWriter` encodes a batch that fits in its row group.
+    ///
+    /// # Errors
+    ///
+    /// The batch's columns differ from the schema's, or what the encoders fail on (a null in a
+    /// non-nullable field, a type parquet cannot write).
+    pub fn write(&self, writers: &mut [LeafWriter], batch: &RecordBatch) -> Result<()> {
+        if batch.num_columns() != self.schema.fields().len() {
+            return Err(ParquetError::ArrowError(format!(
+                "batch has {} columns, the writer's schema {}",
+                batch.num_columns(),
+                self.schema.fields().len()
+            )));
+        }
+        let mut writers = writers.iter_mut();
+        let columns = self.schema.fields().iter().zip(batch.columns());
+        for ((field, column), leaves) in columns.zip(&self.fields) {
+            let wanted: Vec<bool> = leaves.iter().map(Option::is_some).collect();
+            let native = match wanted.contains(&true) {
+                true => levels::compute(field, column, &wanted)?,
+                false => Vec::new(),
+            };
+            let arrow = arrow_leaves(field, column, &wanted)?;
+            for index in 0..leaves.len() {
+                let writer = writers.next().ok_or_else(too_few_writers)?;
+                let data = match native.get(index).and_then(Option::as_ref) {
+                    Some(levels) => LeafData::Native(levels),
+                    None => LeafData::Arrow(
+                        arrow
+                            .get(index)
+                            .and_then(Option::as_ref)
+                            .ok_or_else(too_few_writers)?,
+                    ),
+                };
+                writer.write(data)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `compute_leaves` for the leaves of `field` the native encoder does not write (`native` is
+/// false), by leaf index; on the column cut down to those leaves where the native encoder
+/// writes some.
+fn arrow_leaves(
+    field: &Field,
+    column: &ArrayRef,
+    native: &[bool],
+) -> Result<Vec<Option<ArrowLeafColumn>>> {
+    if !native.contains(&false) {
+        return Ok(Vec::new());
+    }
+    let keep: Vec<bool> = native.iter().map(|n| !n).collect();
+    match native
+        .contains(&true)
+        .then(|| project(field, column, &keep))
+        .flatten()
+    {
+        Some((cut_field, cut_column, kept)) => {
+            let mut leaves: Vec<Option<ArrowLeafColumn>> =
+                (0..native.len()).map(|_| None).collect();
+            for (index, leaf) in kept
+                .into_iter()
+                .zip(compute_leaves(&cut_field, &cut_column)?)
+            {
+                leaves[index] = Some(leaf);
+            }
+            Ok(leaves)
+        }
+        None => Ok(compute_leaves(field, column)?
+            .into_iter()
+            .map(Some)
+            .collect()),
+    }
+}
+
+fn too_few_writers() -> ParquetError {
+    ParquetError::General("the row group has fewer leaf writers than the schema has leaves".into())
+}
+
+/// Whether the file's properties leave room for the native encoder: content-defined chunking
+/// and distinct-value counts are kept inside `ArrowColumnWriter`.
+fn file_supported(props: &WriterPropertiesPtr) -> bool {
+    props.content_defined_chunking().is_none() && !props.write_row_group_number_distinct_values()
+}
+
+/// Which of `field`'s leaves (with their descriptors) the native encoder writes.
+///
+/// Only leaves inside a list or map: there parquet's `compute_leaves` always materializes the
+/// repetition levels, so its column writer cuts mini-batches of `write_batch_size` levels as it
+/// does for the native encoder's. A flat leaf can get compact levels from `compute_leaves`,
+/// which change where mini-batches, and so pages, end.
+fn native_leaves(
+    field: &Field,
+    leaves: &[Option<ColumnDescPtr>],
+    props: &WriterProperties,
+) -> Vec<bool> {
+    let mut expected = Vec::new();
+    if Nesting::walkable(field) {
+        expected_leaves(field, 0, 0, &mut expected);
+    }
+    let matches = expected.len() == leaves.len()
+        && expected.iter().zip(leaves).all(|((_, def, rep), descr)| {
+            descr
+                .as_ref()
+                .is_some_and(|d| d.max_def_level() == *def && d.max_rep_level() == *rep)
+        });
+    if !matches {
+        return vec![false; leaves.len()];
+    }
+    expected
+        .iter()
+        .zip(leaves.iter().flatten())
+        .map(|((data_type, _, rep), descr)| {
+            *rep > 0
+                && values::supported(data_type)
+                && MiniBatches::new(descr, props).budget_checks_agree(descr, props)
+        })
+        .collect()
+}
+
+/// Each leaf of `field` in file order, with the maximum definition and repetition levels
+/// [`levels::compute`] gives it.
+fn expected_leaves(
+    field: &Field,
+    parent_def: i16,
+    parent_rep: i16,
+    out: &mut Vec<(DataType, i16, i16)>,
+) {
+    let def = parent_def + i16::from(field.is_nullable());
+    match Nesting::of(field.data_type()) {
+        Some(Nesting::Leaf) => out.push((field.data_type().clone(), def, parent_rep)),
+        Some(Nesting::Struct) => {
+            if let DataType::Struct(children) = field.data_type() {
+                for child in children {
+                    expected_leaves(child, def, parent_rep, out);
+                }
+            }
+        }
+        Some(Nesting::List(child)) => expected_leaves(&child, def + 1, parent_rep + 1, out),
+        None => {}
+    }
+}

@@ -1,0 +1,177 @@
+//! A leaf's values, gathered into the physical type parquet's typed column writer takes, with
+//! the conversions `ArrowColumnWriter` applies (narrow integers widened, unsigned ones
+//! reinterpreted, `Date64` cut to days where the schema coerces it to a `DATE`).
+
+use std::ops::Range;
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Int16Type, Int8Type, UInt16Type, UInt8Type};
+use arrow_array::{Array, ArrayRef, ArrowPrimitiveType, OffsetSizeTrait};
+use arrow_buffer::{ArrowNativeType, ScalarBuffer};
+use arrow_schema::DataType;
+use parquet::column::writer::{ColumnWriter, ColumnWriterImpl};
+use parquet::data_type::{ByteArray, DataType as ParquetDataType};
+use parquet::errors::{ParquetError, Result};
+
+use super::levels::LeafLevels;
+
+/// Milliseconds in a day: `Date64` written as a parquet `DATE` is a day count.
+const MILLIS_PER_DAY: i64 = 86_400_000;
+
+/// Whether the native encoder writes leaves of `data_type` (any other leaf goes to
+/// `ArrowColumnWriter`).
+pub(crate) fn supported(data_type: &DataType) -> bool {
+    matches!(
+        data_type,
+        DataType::Boolean
+            | DataType::Int8
+            | DataType::Int16
+            | DataType::Int32
+            | DataType::Int64
+            | DataType::UInt8
+            | DataType::UInt16
+            | DataType::UInt32
+            | DataType::UInt64
+            | DataType::Float32
+            | DataType::Float64
+            | DataType::Date32
+            | DataType::Date64
+            | DataType::Time32(_)
+            | DataType::Time64(_)
+            | DataType::Timestamp(_, _)
+            | DataType::Duration(_)
+            | DataType::Utf8
+            | DataType::LargeUtf8
+            | DataType::Binary
+            | DataType::LargeBinary
+    )
+}
+
+/// Writes `leaf` (its values, definition and repetition levels) to `writer`, one call per
+/// mini-batch of `batches` (levels and values ranges).
+///
+/// # Errors
+///
+/// What the column writer fails on, or a leaf type [`supported`] does not list.
+pub(crate) fn write(
+    writer: &mut ColumnWriter<'_>,
+    leaf: &LeafLevels,
+    batches: &[(Range<usize>, Range<usize>)],
+) -> Result<()> {
+    let (array, at) = (&leaf.array, leaf.values.as_slice());
+    match writer {
+        ColumnWriter::BoolColumnWriter(typed) => {
+            let bits = array.as_boolean().values();
+            let values: Vec<bool> = at.iter().map(|&i| bits.value(i)).collect();
+            write_batches(typed, &values, leaf, batches)
+        }
+        ColumnWriter::Int32ColumnWriter(typed) => {
+            write_batches(typed, &int32_values(array, at)?, leaf, batches)
+        }
+        ColumnWriter::Int64ColumnWriter(typed) => {
+            write_batches(typed, &gather(&words::<i64>(array), at), leaf, batches)
+        }
+        ColumnWriter::FloatColumnWriter(typed) => {
+            write_batches(typed, &gather(&words::<f32>(array), at), leaf, batches)
+        }
+        ColumnWriter::DoubleColumnWriter(typed) => {
+            write_batches(typed, &gather(&words::<f64>(array), at), leaf, batches)
+        }
+        ColumnWriter::ByteArrayColumnWriter(typed) => {
+            write_batches(typed, &byte_array_values(array, at)?, leaf, batches)
+        }
+        _ => Err(unsupported(array.data_type())),
+    }
+}
+
+fn write_batches<T: ParquetDataType>(
+    typed: &mut ColumnWriterImpl<'_, T>,
+    values: &[T::T],
+    leaf: &LeafLevels,
+    batches: &[(Range<usize>, Range<usize>)],
+) -> Result<()> {
+    for (levels, range) in batches {
+        let def = leaf.def.as_ref().map(|d| &d[levels.clone()]);
+        let rep = leaf.rep.as_ref().map(|r| &r[levels.clone()]);
+        typed.write_batch(&values[range.clone()], def, rep)?;
+    }
+    Ok(())
+}
+
+/// The values of a leaf written as parquet `INT32`.
+fn int32_values(array: &ArrayRef, at: &[usize]) -> Result<Vec<i32>> {
+    Ok(match array.data_type() {
+        DataType::Int8 => widen::<Int8Type>(array, at),
+        DataType::Int16 => widen::<Int16Type>(array, at),
+        DataType::UInt8 => widen::<UInt8Type>(array, at),
+        DataType::UInt16 => widen::<UInt16Type>(array, at),
+        DataType::Date64 => {
+            let millis = words::<i64>(array);
+            at.iter()
+                .map(|&i| (millis[i] / MILLIS_PER_DAY) as i32)
+                .collect()
+        }
+        // Every other INT32 leaf is 32 bits wide in Arrow too: UInt32 wraps past i32::MAX, as
+        // in ArrowColumnWriter.
+        DataType::Int32 | DataType::UInt32 | DataType::Date32 | DataType::Time32(_) => {
+            gather(&words::<i32>(array), at)
+        }
+        other => return Err(unsupported(other)),
+    })
+}
+
+/// The values of a `BYTE_ARRAY` leaf, sharing the array's value buffer.
+fn byte_array_values(array: &ArrayRef, at: &[usize]) -> Result<Vec<ByteArray>> {
+    match array.data_type() {
+        DataType::Utf8 => {
+            let strings = array.as_string::<i32>();
+            Ok(slices(strings.value_offsets(), strings.values(), at))
+        }
+        DataType::LargeUtf8 => {
+            let strings = array.as_string::<i64>();
+            Ok(slices(strings.value_offsets(), strings.values(), at))
+        }
+        DataType::Binary => {
+            let binary = array.as_binary::<i32>();
+            Ok(slices(binary.value_offsets(), binary.values(), at))
+        }
+        DataType::LargeBinary => {
+            let binary = array.as_binary::<i64>();
+            Ok(slices(binary.value_offsets(), binary.values(), at))
+        }
+        other => Err(unsupported(other)),
+    }
+}
+
+fn slices<O: OffsetSizeTrait>(
+    offsets: &[O],
+    data: &arrow_buffer::Buffer,
+    at: &[usize],
+) -> Vec<ByteArray> {
+    let data = bytes::Bytes::from(data.clone());
+    at.iter()
+        .map(|&i| ByteArray::from(data.slice(offsets[i].as_usize()..offsets[i + 1].as_usize())))
+        .collect()
+}
+
+/// The array's values as `T`, reinterpreted bit for bit (the array's width must be `T`'s).
+fn words<T: ArrowNativeType>(array: &ArrayRef) -> ScalarBuffer<T> {
+    let data = array.to_data();
+    ScalarBuffer::new(data.buffers()[0].clone(), data.offset(), data.len())
+}
+
+fn gather<T: ArrowNativeType>(values: &[T], at: &[usize]) -> Vec<T> {
+    at.iter().map(|&i| values[i]).collect()
+}
+
+fn widen<T: ArrowPrimitiveType>(array: &ArrayRef, at: &[usize]) -> Vec<i32>
+where
+    T::Native: Into<i32>,
+{
+    let values = array.as_primitive::<T>().values();
+    at.iter().map(|&i| values[i].into()).collect()
+}
+
+fn unsupported(data_type: &DataType) -> ParquetError {
+    ParquetError::NYI(format!("{data_type} leaves in the native encoder"))
+}
