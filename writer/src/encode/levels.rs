@@ -58,12 +58,13 @@ enum Kind {
 }
 
 /// The levels of every leaf of `field` (a top-level column) for `array`, in leaf order; a slot
-/// is `None` where `wanted` says the leaf goes elsewhere. `None` overall when the nesting is
-/// not one this module supports.
+/// is `None` where `wanted` says the leaf goes elsewhere.
 ///
 /// # Errors
 ///
-/// A null reachable in a field that is not nullable, which parquet's writer refuses too.
+/// A null reachable in a field that is not nullable, which parquet's writer refuses too; a
+/// nesting this module does not walk (list views, unions, run-end encoding); or a leaf count
+/// other than `wanted`'s.
 pub fn compute(
     field: &Field,
     array: &ArrayRef,
