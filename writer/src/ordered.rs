@@ -76,8 +76,8 @@ impl<W: Write + Send> std::fmt::Debug for OrderedRowGroupWriter<W> {
 
 impl<W: Write + Send> OrderedRowGroupWriter<W> {
     /// A file of `schema` written to `sink` with `ArrowWriter`'s `options`, at most `window`
-    /// row groups (at least 1) encoding or waiting at a time, each leaf written by shredlab's
-    /// encoder where it supports it ([`Self::with_encoder`] to choose).
+    /// row groups (at least 1) encoding or waiting at a time, every leaf written by parquet's
+    /// `ArrowColumnWriter` unless [`Self::with_encoder`] chooses shredlab's encoder.
     ///
     /// # Errors
     ///

@@ -10,8 +10,12 @@ mod common;
 
 use std::sync::Arc;
 
-use arrow_array::RecordBatch;
-use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use arrow_array::{
+    ArrayRef, Decimal128Array, FixedSizeListArray, Int32Array, ListArray, RecordBatch, StringArray,
+    StructArray,
+};
+use arrow_buffer::OffsetBuffer;
+use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef};
 use common::random_generator;
 use common::strategies::{schema, settings};
 use parquet::arrow::arrow_writer::ArrowWriterOptions;
@@ -138,7 +142,7 @@ proptest! {
 }
 
 /// The property above is only as good as the share of its cases the native encoder takes part
-/// in: over 500 schemas and settings drawn as it draws them, some leaf is native in most cases.
+/// in: over 500 schemas and settings drawn as it draws them, some leaf is native in 2 cases of 5.
 #[test]
 fn the_property_s_cases_exercise_the_native_encoder() {
     let mut runner = TestRunner::deterministic();
@@ -158,9 +162,9 @@ fn the_property_s_cases_exercise_the_native_encoder() {
             .unwrap()
             .num_columns();
     }
-    assert!(cases >= 250, "only {cases} of 500 cases have a native leaf");
+    assert!(cases >= 200, "only {cases} of 500 cases have a native leaf");
     assert!(
-        native_leaves * 4 >= leaves,
+        native_leaves * 5 >= leaves,
         "only {native_leaves} of {leaves} leaves are native"
     );
 }
@@ -186,7 +190,10 @@ fn mixed_schema() -> SchemaRef {
 fn unsupported_leaves_fall_back_in_the_same_file() {
     let schema = mixed_schema();
     let groups = sliced_groups(&schema, 7, 3, &[vec![500, 1], vec![1_200]]);
-    let props = WriterProperties::builder().build();
+    // Without a dictionary, so that the strings go to the native encoder too.
+    let props = WriterProperties::builder()
+        .set_dictionary_enabled(false)
+        .build();
     let expected = upstream(&schema, &groups, &props).unwrap();
     let (actual, native) = encoded(&schema, &groups, &props, ColumnEncoder::Native).unwrap();
     assert_eq!(
@@ -223,4 +230,89 @@ fn arrow_rs_encoder_and_arrow_only_properties_take_every_leaf() {
     let expected = upstream(&schema, &groups, &plain).unwrap();
     let (actual, _) = encoded(&schema, &groups, &plain, ColumnEncoder::ArrowRs).unwrap();
     assert!(actual == expected, "bytes differ");
+}
+
+/// `list<utf8>` with one of two strings per row and a 257-byte page limit: `ArrowColumnWriter`
+/// estimates a dictionary page one byte larger than the typed writer, so it cuts a page where
+/// the typed writer would not (found in review; such leaves stay with `ArrowColumnWriter`).
+#[test]
+fn dictionary_byte_array_leaves_keep_arrow_writer_s_page_cuts() {
+    let item = Arc::new(Field::new("item", DataType::Utf8, true));
+    let schema = Arc::new(Schema::new(vec![Field::new(
+        "c0",
+        DataType::List(item.clone()),
+        true,
+    )]));
+    let rows = 3_000;
+    let values = StringArray::from_iter_values((0..rows).map(|i| ["a", "b"][i % 2]));
+    let offsets = OffsetBuffer::from_lengths(std::iter::repeat_n(1, rows));
+    let list = ListArray::new(item, offsets, Arc::new(values), None);
+    let batch = RecordBatch::try_new(schema.clone(), vec![Arc::new(list)]).unwrap();
+    let props = WriterProperties::builder()
+        .set_data_page_size_limit(257)
+        .set_write_batch_size(1024)
+        .build();
+    let groups = vec![vec![batch]];
+    let expected = upstream(&schema, &groups, &props).unwrap();
+    let (actual, _) = encoded(&schema, &groups, &props, ColumnEncoder::Native).unwrap();
+    assert!(actual == expected, "bytes differ");
+}
+
+/// A fixed-size list of size 0 cut down to its leaf for `ArrowColumnWriter` keeps its length.
+#[test]
+fn a_fixed_size_list_of_size_zero_keeps_its_rows_when_cut() {
+    let inner = Fields::from(vec![
+        Field::new("a", DataType::Int32, true),
+        Field::new("b", DataType::Decimal128(10, 2), true),
+    ]);
+    let item = Arc::new(Field::new("item", DataType::Struct(inner), true));
+    let schema = Arc::new(Schema::new(vec![Field::new(
+        "c0",
+        DataType::FixedSizeList(item, 0),
+        false,
+    )]));
+    let DataType::FixedSizeList(item, _) = schema.field(0).data_type() else {
+        unreachable!("the schema above")
+    };
+    let DataType::Struct(inner) = item.data_type() else {
+        unreachable!("the schema above")
+    };
+    let decimals = Decimal128Array::from(Vec::<i128>::new()).with_precision_and_scale(10, 2);
+    let children: Vec<ArrayRef> = vec![
+        Arc::new(Int32Array::from(Vec::<i32>::new())),
+        Arc::new(decimals.unwrap()),
+    ];
+    let values = StructArray::new(inner.clone(), children, None);
+    let list = FixedSizeListArray::try_new_with_length(item.clone(), 0, Arc::new(values), None, 40);
+    let batch = RecordBatch::try_new(schema.clone(), vec![Arc::new(list.unwrap())]).unwrap();
+    let groups = vec![vec![batch]];
+    let props = WriterProperties::builder().build();
+    let expected = upstream(&schema, &groups, &props).unwrap();
+    let (actual, native) = encoded(&schema, &groups, &props, ColumnEncoder::Native).unwrap();
+    assert_eq!(native, ["c0.list.item.a"]);
+    assert!(actual == expected, "bytes differ");
+}
+
+/// A batch whose column is not of the writer's type is an error, not a panic.
+#[test]
+fn a_column_of_another_type_is_refused() {
+    let list = |t: DataType| DataType::List(Arc::new(Field::new("item", t, true)));
+    let schema = Arc::new(Schema::new(vec![Field::new(
+        "c0",
+        list(DataType::Int64),
+        true,
+    )]));
+    let other = Arc::new(Schema::new(vec![Field::new(
+        "c0",
+        list(DataType::Int32),
+        true,
+    )]));
+    let batch = random_generator(&other, 1).batch(0..10).unwrap();
+    let options = ArrowWriterOptions::new();
+    let writer = OrderedRowGroupWriter::try_new(Vec::new(), schema, options, 1)
+        .unwrap()
+        .with_encoder(ColumnEncoder::Native);
+    let mut row_group = writer.encoder(0).unwrap();
+    let error = row_group.write(&batch).unwrap_err().to_string();
+    assert!(error.contains("the writer's schema says"), "{error}");
 }

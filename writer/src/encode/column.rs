@@ -18,7 +18,7 @@ use super::sizes::RowBytes;
 use super::values;
 
 /// Encodes one leaf column of one row group, as `ArrowColumnWriter` would.
-pub struct NativeColumnWriter {
+pub(crate) struct NativeColumnWriter {
     writer: ColumnWriter<'static>,
     pages: ChunkBuffer,
     batches: MiniBatches,
@@ -68,8 +68,10 @@ impl NativeColumnWriter {
         values::write(&mut self.writer, leaf, &batches)
     }
 
-    /// Bytes of the finished pages held in memory (the open page, at most a page's worth of
-    /// values, is not counted).
+    /// Bytes of the pages the typed writer has handed over. Not counted: the open page, and,
+    /// while a dictionary is in use, the dictionary and the data pages the typed writer keeps
+    /// until the chunk closes (it exposes no size for them), so this can stay near 0 for a whole
+    /// row group: do not cut row groups on it.
     pub fn memory_size(&self) -> usize {
         self.pages.lock().bytes_written()
     }
@@ -99,7 +101,7 @@ impl NativeColumnWriter {
 }
 
 /// A finished column chunk of a [`NativeColumnWriter`], ready to be spliced into its row group.
-pub struct NativeColumnChunk {
+pub(crate) struct NativeColumnChunk {
     data: Bytes,
     close: ColumnCloseResult,
 }
@@ -113,11 +115,6 @@ impl std::fmt::Debug for NativeColumnChunk {
 }
 
 impl NativeColumnChunk {
-    /// What parquet's column writer reported on closing the chunk.
-    pub fn close(&self) -> &ColumnCloseResult {
-        &self.close
-    }
-
     /// Appends the chunk to `row_group`, whose next column it must be.
     ///
     /// # Errors

@@ -11,7 +11,7 @@ use super::levels::LeafLevels;
 
 /// The writer of one leaf column of one row group.
 #[derive(Debug)]
-pub enum LeafWriter {
+pub(crate) enum LeafWriter {
     /// shredlab's encoder ([`super`]).
     Native(NativeColumnWriter),
     /// parquet's `ArrowColumnWriter`, for every leaf the native encoder does not support.
@@ -20,7 +20,7 @@ pub enum LeafWriter {
 
 /// One batch's share of a leaf, in the form its [`LeafWriter`] takes.
 #[derive(Debug)]
-pub enum LeafData<'a> {
+pub(crate) enum LeafData<'a> {
     /// Levels computed by [`super::levels`].
     Native(&'a LeafLevels),
     /// Levels computed by parquet's `compute_leaves`.
@@ -43,25 +43,13 @@ impl LeafWriter {
         }
     }
 
-    /// Memory held: buffered pages, dictionaries, levels.
+    /// Memory held: buffered pages, dictionaries, levels (for the native encoder, only the
+    /// pages it has finished: see `NativeColumnWriter::memory_size`).
     pub fn memory_size(&self) -> usize {
         match self {
             Self::Native(writer) => writer.memory_size(),
             Self::Arrow(writer) => writer.memory_size(),
         }
-    }
-
-    /// The encoded size so far; for the native encoder, its finished pages.
-    pub fn estimated_total_bytes(&self) -> usize {
-        match self {
-            Self::Native(writer) => writer.memory_size(),
-            Self::Arrow(writer) => writer.get_estimated_total_bytes(),
-        }
-    }
-
-    /// Whether the native encoder writes this leaf.
-    pub fn is_native(&self) -> bool {
-        matches!(self, Self::Native(_))
     }
 
     /// Finishes the column chunk.
@@ -79,7 +67,7 @@ impl LeafWriter {
 
 /// A finished leaf column chunk, ready to be appended to its row group.
 #[derive(Debug)]
-pub enum LeafChunk {
+pub(crate) enum LeafChunk {
     /// Written by shredlab's encoder.
     Native(NativeColumnChunk),
     /// Written by parquet's `ArrowColumnWriter`.

@@ -1,9 +1,8 @@
 //! Repetition and definition levels computed from the Arrow nesting, range by range.
 //!
-//! parquet's `compute_leaves` walks a column element by element through every level of the
-//! nesting; here each node hands whole ranges to its children: a struct passes its runs of
-//! valid rows down at once, a list the child range of each non-empty list, and a leaf appends
-//! its levels for a range in one pass over its validity bitmap. The levels are the Dremel
+//! Each node hands whole ranges to its children: a struct passes its runs of valid rows down at
+//! once, a list the child range of each run of present, non-empty lists, and a leaf appends its
+//! levels for a range in one pass over its validity bitmap. The levels are the Dremel
 //! encoding of the Arrow data under the Parquet schema parquet's `ArrowSchemaConverter` makes
 //! of it (an optional field adds one definition level, a list or map its repeated group one
 //! definition and one repetition level), so they are the ones `compute_leaves` gives; the
@@ -21,7 +20,7 @@ use super::shape::{ListOffsets, Nesting};
 
 /// One leaf column's share of a batch, as parquet's column writer takes it.
 #[derive(Debug)]
-pub struct LeafLevels {
+pub(crate) struct LeafLevels {
     /// Definition levels, one per entry; `None` where the leaf's maximum is 0.
     pub def: Option<Vec<i16>>,
     /// Repetition levels, one per entry; `None` outside every list.
@@ -65,7 +64,7 @@ enum Kind {
 /// A null reachable in a field that is not nullable, which parquet's writer refuses too; a
 /// nesting this module does not walk (list views, unions, run-end encoding); or a leaf count
 /// other than `wanted`'s.
-pub fn compute(
+pub(crate) fn compute(
     field: &Field,
     array: &ArrayRef,
     wanted: &[bool],

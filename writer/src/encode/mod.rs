@@ -1,28 +1,27 @@
-//! shredlab's column-chunk encoder: the same bytes as parquet's `ArrowColumnWriter`, with less
-//! of the work.
+//! shredlab's column-chunk encoder: the same bytes as parquet's `ArrowColumnWriter`, built to
+//! take over its work stage by stage.
 //!
-//! [`EncodePlan`] decides per leaf column which encoder writes it. The native encoder computes
-//! the leaf's repetition and definition levels itself ([`levels`]: from list offsets and
-//! validity bitmaps in ranges, where parquet's `compute_leaves` goes element by element) and
-//! hands them, with the leaf's values, to parquet's public typed column writer, which cuts the
-//! pages and writes the values, statistics and indexes; the finished chunk is spliced into the
-//! row group with `SerializedRowGroupWriter::append_column`. Every leaf or setting it does not
-//! support goes to `ArrowColumnWriter`, leaf by leaf, in the same file. `ArrowWriter`'s bytes
-//! are the oracle: the tests compare every file byte for byte.
+//! `EncodePlan` decides per leaf column which encoder writes it. The native encoder computes
+//! the leaf's repetition and definition levels itself (`levels`: from list offsets and
+//! validity bitmaps, a whole range of rows at a time) and hands them, with the leaf's values,
+//! to parquet's public typed column writer, which cuts the pages and writes the values,
+//! statistics and indexes; the finished chunk is spliced into the row group with
+//! `SerializedRowGroupWriter::append_column`. Every leaf or setting it does not support goes to
+//! `ArrowColumnWriter`, leaf by leaf, in the same file. `ArrowWriter`'s bytes are the oracle:
+//! the tests compare every file byte for byte.
 
 mod batches;
 mod column;
 mod leaf;
-pub mod levels;
+mod levels;
 mod plan;
 mod project;
 mod shape;
 mod sizes;
 mod values;
 
-pub use column::{NativeColumnChunk, NativeColumnWriter};
-pub use leaf::{LeafChunk, LeafData, LeafWriter};
-pub use plan::EncodePlan;
+pub(crate) use leaf::{LeafChunk, LeafWriter};
+pub(crate) use plan::EncodePlan;
 
 /// Which encoder writes the column chunks of a file.
 ///

@@ -5,6 +5,7 @@
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, SchemaRef};
 use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnWriter, ArrowLeafColumn};
+use parquet::basic::Type as PhysicalType;
 use parquet::errors::{ParquetError, Result};
 use parquet::file::properties::{WriterProperties, WriterPropertiesPtr};
 use parquet::schema::types::{ColumnDescPtr, SchemaDescriptor};
@@ -20,7 +21,7 @@ use super::ColumnEncoder;
 
 /// Which encoder writes each leaf column of one file's schema.
 #[derive(Debug)]
-pub struct EncodePlan {
+pub(crate) struct EncodePlan {
     schema: SchemaRef,
     props: WriterPropertiesPtr,
     /// Per top-level column, per leaf: the descriptor where the native encoder writes it.
@@ -107,7 +108,10 @@ impl EncodePlan {
         for ((field, column), leaves) in columns.zip(&self.fields) {
             let wanted: Vec<bool> = leaves.iter().map(Option::is_some).collect();
             let native = match wanted.contains(&true) {
-                true => levels::compute(field, column, &wanted)?,
+                true => {
+                    check_type(field, column)?;
+                    levels::compute(field, column, &wanted)?
+                }
                 false => Vec::new(),
             };
             let arrow = arrow_leaves(field, column, &wanted)?;
@@ -119,7 +123,7 @@ impl EncodePlan {
                         arrow
                             .get(index)
                             .and_then(Option::as_ref)
-                            .ok_or_else(too_few_writers)?,
+                            .ok_or_else(|| missing_leaf(field, index))?,
                     ),
                 };
                 writer.write(data)?;
@@ -164,6 +168,26 @@ fn arrow_leaves(
     }
 }
 
+/// Refuses a column whose type is not its field's: the native encoder walks the field's.
+fn check_type(field: &Field, column: &ArrayRef) -> Result<()> {
+    if column.data_type() == field.data_type() {
+        return Ok(());
+    }
+    Err(ParquetError::ArrowError(format!(
+        "column '{}' is {}, the writer's schema says {}",
+        field.name(),
+        column.data_type(),
+        field.data_type()
+    )))
+}
+
+fn missing_leaf(field: &Field, index: usize) -> ParquetError {
+    ParquetError::General(format!(
+        "compute_leaves gave no leaf {index} of column '{}'",
+        field.name()
+    ))
+}
+
 fn too_few_writers() -> ParquetError {
     ParquetError::General("the row group has fewer leaf writers than the schema has leaves".into())
 }
@@ -205,8 +229,16 @@ fn native_leaves(
             *rep > 0
                 && values::supported(data_type)
                 && MiniBatches::new(descr, props).budget_checks_agree(descr, props)
+                && !dictionary_byte_array(descr, props)
         })
         .collect()
+}
+
+/// Whether `descr` is a `BYTE_ARRAY` leaf written with a dictionary: `ArrowColumnWriter`
+/// estimates its data pages one byte larger than the typed writer does, which can move a page
+/// boundary.
+fn dictionary_byte_array(descr: &ColumnDescPtr, props: &WriterProperties) -> bool {
+    descr.physical_type() == PhysicalType::BYTE_ARRAY && props.dictionary_enabled(descr.path())
 }
 
 /// Each leaf of `field` in file order, with the maximum definition and repetition levels

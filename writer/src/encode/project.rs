@@ -98,8 +98,15 @@ fn cut_list(
             (DataType::LargeList(child_field), Arc::new(list))
         }
         DataType::FixedSizeList(_, size) => {
-            let list =
-                FixedSizeListArray::try_new(child_field.clone(), *size, child_cut, nulls).ok()?;
+            // The length given, since a list of size 0 has no child rows to tell it.
+            let list = FixedSizeListArray::try_new_with_length(
+                child_field.clone(),
+                *size,
+                child_cut,
+                nulls,
+                array.len(),
+            )
+            .ok()?;
             (DataType::FixedSizeList(child_field, *size), Arc::new(list))
         }
         _ => {

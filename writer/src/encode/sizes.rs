@@ -61,6 +61,10 @@ impl RowBytes {
 
     /// Sets the per-page sizes in `close`'s offset index and the chunk's in its metadata.
     pub(crate) fn apply(&self, close: &mut ColumnCloseResult) -> Result<()> {
+        // A chunk without rows has no pages: `ArrowColumnWriter` records no sizes either.
+        if self.totals.len() == 1 {
+            return Ok(());
+        }
         let at = |row: i64| {
             let row = usize::try_from(row).unwrap_or(0).min(self.totals.len() - 1);
             self.totals[row]
