@@ -16,7 +16,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use shredlab_writer::encode::ColumnEncoder;
 use shredlab_writer::{OrderedRowGroupWriter, ParallelArrowWriter};
 
@@ -43,6 +43,14 @@ fn shapes() -> Vec<(&'static str, SchemaRef, Vec<RecordBatch>)> {
 fn settings() -> Vec<(&'static str, WriterProperties)> {
     vec![
         ("default", WriterProperties::default()),
+        // What the native encoder writes pages for: no dictionary, no statistics.
+        (
+            "plain",
+            WriterProperties::builder()
+                .set_dictionary_enabled(false)
+                .set_statistics_enabled(EnabledStatistics::None)
+                .build(),
+        ),
         (
             "zstd1",
             WriterProperties::builder()

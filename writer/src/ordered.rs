@@ -146,6 +146,12 @@ impl<W: Write + Send> OrderedRowGroupWriter<W> {
         self.plan.native_columns()
     }
 
+    /// The paths of the leaf columns whose pages shredlab's encoder writes too (`PLAIN`
+    /// pages, levels run by run), a subset of [`Self::native_columns`].
+    pub fn native_page_columns(&self) -> Vec<String> {
+        self.plan.native_page_columns()
+    }
+
     fn lock(&self) -> MutexGuard<'_, FileState<W>> {
         // Every change to the state is one step under the lock, so a panic elsewhere left it whole.
         self.state.lock().unwrap_or_else(|p| p.into_inner())

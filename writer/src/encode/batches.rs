@@ -64,7 +64,7 @@ impl MiniBatches {
     }
 
     /// The mini-batches of `leaf`: each one's range of levels and range of values.
-    pub(crate) fn of(&self, leaf: &LeafLevels, max_def: i16) -> Vec<(Range<usize>, Range<usize>)> {
+    pub(crate) fn of(&self, leaf: &LeafLevels, max_def: i16) -> Vec<MiniBatch> {
         let def = leaf.def.as_deref();
         let rep = leaf.rep.as_deref();
         let count = def.or(rep).map_or(leaf.values.len(), <[i16]>::len);
@@ -91,4 +91,53 @@ impl MiniBatches {
         }
         batches
     }
+}
+
+/// A mini-batch: its range of levels and its range of values.
+pub(crate) type MiniBatch = (Range<usize>, Range<usize>);
+
+/// The mini-batches the column writer cuts `batch` (one of [`MiniBatches::of`]'s) into when
+/// its values would not fit in one data page: `fit(values)` says how many of them, from the
+/// start, fit in the page's byte limit (at least one). The cut is in levels, the values'
+/// count scaled by the batch's levels per value and rounded up, each piece extended to the end
+/// of its record, as parquet's `write_granular_chunk` does for `PLAIN` values.
+pub(crate) fn split_for_page(
+    batch: MiniBatch,
+    leaf: &LeafLevels,
+    max_def: i16,
+    fit: impl Fn(Range<usize>) -> usize,
+) -> Vec<MiniBatch> {
+    let (levels, values) = batch;
+    let (size, count) = (levels.len(), values.len());
+    let fits = match count {
+        0 => 0,
+        _ => fit(values.clone()),
+    };
+    if fits >= count {
+        return vec![(levels, values)];
+    }
+    let window = match count == size {
+        true => fits.max(1),
+        false => (fits.max(1) * size).div_ceil(count),
+    }
+    .clamp(1, size);
+    let def = leaf.def.as_deref();
+    let rep = leaf.rep.as_deref();
+    let mut pieces = Vec::with_capacity(count / fits.max(1) + 1);
+    let (mut start, mut value) = (levels.start, values.start);
+    while start < levels.end {
+        let mut end = levels.end.min(start + window);
+        if let Some(rep) = rep {
+            while end < levels.end && rep[end] != 0 {
+                end += 1;
+            }
+        }
+        let carried = match def {
+            Some(def) => def[start..end].iter().filter(|&&d| d == max_def).count(),
+            None => end - start,
+        };
+        pieces.push((start..end, value..value + carried));
+        (start, value) = (end, value + carried);
+    }
+    pieces
 }

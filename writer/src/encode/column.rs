@@ -87,16 +87,7 @@ impl NativeColumnWriter {
             row_bytes.apply(&mut close)?;
         }
         // Closing the column writer dropped its page writer, the buffer's only other owner.
-        let pages = Arc::try_unwrap(self.pages.0)
-            .map_err(|_| ParquetError::General("a column chunk's pages are still shared".into()))?;
-        let data = pages
-            .into_inner()
-            .unwrap_or_else(|p| p.into_inner())
-            .into_inner()?;
-        Ok(NativeColumnChunk {
-            data: Bytes::from(data),
-            close,
-        })
+        NativeColumnChunk::new(self.pages, close)
     }
 }
 
@@ -115,6 +106,24 @@ impl std::fmt::Debug for NativeColumnChunk {
 }
 
 impl NativeColumnChunk {
+    /// The chunk of the pages in `pages` (no longer shared) described by `close`.
+    ///
+    /// # Errors
+    ///
+    /// Another owner still holds `pages`, or flushing them failed.
+    pub(crate) fn new(pages: ChunkBuffer, close: ColumnCloseResult) -> Result<Self> {
+        let pages = Arc::try_unwrap(pages.0)
+            .map_err(|_| ParquetError::General("a column chunk's pages are still shared".into()))?;
+        let data = pages
+            .into_inner()
+            .unwrap_or_else(|p| p.into_inner())
+            .into_inner()?;
+        Ok(Self {
+            data: Bytes::from(data),
+            close,
+        })
+    }
+
     /// Appends the chunk to `row_group`, whose next column it must be.
     ///
     /// # Errors
@@ -131,7 +140,7 @@ impl NativeColumnChunk {
 /// The pages of one column chunk, serialized (headers and all) by parquet's page writer into a
 /// buffer shared with the [`NativeColumnWriter`] that reads it back on close.
 #[derive(Clone)]
-struct ChunkBuffer(Arc<Mutex<TrackedWrite<Vec<u8>>>>);
+pub(crate) struct ChunkBuffer(Arc<Mutex<TrackedWrite<Vec<u8>>>>);
 
 impl Default for ChunkBuffer {
     fn default() -> Self {
@@ -139,8 +148,16 @@ impl Default for ChunkBuffer {
     }
 }
 
+impl std::fmt::Debug for ChunkBuffer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChunkBuffer")
+            .field("bytes", &self.lock().bytes_written())
+            .finish()
+    }
+}
+
 impl ChunkBuffer {
-    fn lock(&self) -> MutexGuard<'_, TrackedWrite<Vec<u8>>> {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, TrackedWrite<Vec<u8>>> {
         // Every write is one step under the lock, so a panic elsewhere left the buffer whole.
         self.0.lock().unwrap_or_else(|p| p.into_inner())
     }

@@ -12,6 +12,8 @@ use std::ops::Range;
 
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef};
+use arrow_buffer::bit_chunk_iterator::UnalignedBitChunk;
+use arrow_buffer::bit_iterator::{BitIndexIterator, BitIterator, BitSliceIterator};
 use arrow_buffer::NullBuffer;
 use arrow_schema::{DataType, Field};
 use parquet::errors::{ParquetError, Result};
@@ -47,6 +49,8 @@ struct Node {
     def: i16,
     /// The leaf slots under this node.
     leaves: Range<usize>,
+    /// Whether a list or map lies under this node, so that its rows can span several entries.
+    repeated_below: bool,
 }
 
 enum Kind {
@@ -148,8 +152,14 @@ fn build(
             )))
         }
     };
+    let repeated_below = match &kind {
+        Kind::Leaf => false,
+        Kind::Struct(children) => children.iter().any(|child| child.repeated_below),
+        Kind::List(..) => true,
+    };
     Ok(Node {
         kind,
+        repeated_below,
         nulls,
         forbidden,
         def,
@@ -205,6 +215,11 @@ fn write_list(
     out: &mut [Option<LeafLevels>],
 ) -> Result<()> {
     let is_null = |row: usize| node.nulls.as_ref().is_some_and(|n| n.is_null(row));
+    // The child rows of `row`, `None` where the list is null or empty.
+    let elements_of = |row: usize| {
+        let elements = offsets.range(row);
+        (!elements.is_empty() && !is_null(row)).then_some(elements)
+    };
     let mut reached = false;
     let mut row = range.start;
     while row < range.end {
@@ -213,30 +228,46 @@ fn write_list(
         } else {
             next_rep
         };
-        if is_null(row) || offsets.range(row).is_empty() {
+        let Some(first) = elements_of(row) else {
             let def = if is_null(row) { node.def - 1 } else { node.def };
             fill(out, node.leaves.clone(), def, rep, next_rep, 1);
             row += 1;
             continue;
-        }
-        let mut end = row + 1;
-        while end < range.end && !is_null(end) && !offsets.range(end).is_empty() {
+        };
+        let (mut end, mut last) = (row + 1, first.end);
+        while end < range.end {
+            match elements_of(end) {
+                Some(elements) => last = elements.end,
+                None => break,
+            }
             end += 1;
         }
-        let elements = offsets.range(row).start..offsets.range(end - 1).end;
-        let before: Vec<usize> = out[node.leaves.clone()]
-            .iter()
-            .map(|leaf| {
-                leaf.as_ref()
-                    .and_then(|l| l.rep.as_ref())
-                    .map_or(0, Vec::len)
-            })
-            .collect();
-        write(child, elements.clone(), rep, level, out)?;
-        let starts = (row + 1..end).map(|r| offsets.range(r).start - elements.start);
-        for (leaf, before) in out[node.leaves.clone()].iter_mut().zip(before) {
-            if let Some(rep) = leaf.as_mut().and_then(|l| l.rep.as_mut()) {
-                restamp(&mut rep[before..], starts.clone(), level, next_rep);
+        let elements = first.start..last;
+        if end == row + 1 {
+            write(child, elements, rep, level, out)?;
+        } else {
+            let before: Vec<usize> = out[node.leaves.clone()]
+                .iter()
+                .map(|leaf| {
+                    leaf.as_ref()
+                        .and_then(|l| l.rep.as_ref())
+                        .map_or(0, Vec::len)
+                })
+                .collect();
+            write(child, elements.clone(), rep, level, out)?;
+            let starts = (row + 1..end).map(|r| offsets.range(r).start - elements.start);
+            for (leaf, before) in out[node.leaves.clone()].iter_mut().zip(before) {
+                let Some(rep) = leaf.as_mut().and_then(|l| l.rep.as_mut()) else {
+                    continue;
+                };
+                if child.repeated_below {
+                    restamp(&mut rep[before..], starts.clone(), level, next_rep);
+                } else {
+                    // One entry per element: the element's index is its entry's.
+                    starts
+                        .clone()
+                        .for_each(|start| rep[before + start] = next_rep);
+                }
             }
         }
         reached = true;
@@ -299,8 +330,9 @@ fn for_each_run(
         }
     };
     let mut row = range.start;
-    let valid = nulls.inner().slice(range.start, range.len());
-    for (start, end) in valid.set_slices() {
+    let bits = nulls.inner();
+    let valid = BitSliceIterator::new(bits.values(), bits.offset() + range.start, range.len());
+    for (start, end) in valid {
         let (start, end) = (range.start + start, range.start + end);
         null_rows(out, row, start);
         visit(start..end, rep_at(start), out)?;
@@ -321,10 +353,10 @@ fn write_leaf(
     let len = range.len();
     match (&node.nulls, &mut leaf.def) {
         (Some(nulls), Some(def)) => {
-            let valid = nulls.inner().slice(range.start, len);
-            def.extend(valid.iter().map(|v| node.def - i16::from(!v)));
+            let (bits, at) = (nulls.inner().values(), nulls.offset() + range.start);
+            def.extend(BitIterator::new(bits, at, len).map(|v| node.def - i16::from(!v)));
             leaf.values
-                .extend(valid.set_indices().map(|i| range.start + i));
+                .extend(BitIndexIterator::new(bits, at, len).map(|i| range.start + i));
         }
         (_, def) => {
             if let Some(def) = def {
@@ -365,7 +397,8 @@ fn check_reachable(node: &Node, range: &Range<usize>) -> Result<()> {
     let Some(forbidden) = &node.forbidden else {
         return Ok(());
     };
-    if forbidden.slice(range.start, range.len()).null_count() == 0 {
+    let (bits, at) = (forbidden.inner().values(), forbidden.offset() + range.start);
+    if UnalignedBitChunk::new(bits, at, range.len()).count_ones() == range.len() {
         return Ok(());
     }
     Err(ParquetError::ArrowError(

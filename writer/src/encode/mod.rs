@@ -3,10 +3,12 @@
 //!
 //! `EncodePlan` decides per leaf column which encoder writes it. The native encoder computes
 //! the leaf's repetition and definition levels itself (`levels`: from list offsets and
-//! validity bitmaps, a whole range of rows at a time) and hands them, with the leaf's values,
-//! to parquet's public typed column writer, which cuts the pages and writes the values,
-//! statistics and indexes; the finished chunk is spliced into the row group with
-//! `SerializedRowGroupWriter::append_column`. Every leaf or setting it does not support goes to
+//! validity bitmaps, a whole range of rows at a time). Where the leaf has no dictionary,
+//! statistics, compression or bloom filter under data page v1, it writes the `PLAIN` pages
+//! itself (`pages`: levels RLE-encoded run by run in `rle`, values copied from the Arrow buffers
+//! in `plain`); otherwise it hands levels and values to parquet's public typed column writer,
+//! which cuts the pages and writes the values, statistics and indexes. The finished chunk is
+//! spliced into the row group with `SerializedRowGroupWriter::append_column`. Every leaf or setting it does not support goes to
 //! `ArrowColumnWriter`, leaf by leaf, in the same file. `ArrowWriter`'s bytes are the oracle:
 //! the tests compare every file byte for byte.
 
@@ -14,8 +16,11 @@ mod batches;
 mod column;
 mod leaf;
 mod levels;
+mod pages;
+mod plain;
 mod plan;
 mod project;
+mod rle;
 mod shape;
 mod sizes;
 mod values;

@@ -14,6 +14,7 @@ use super::batches::MiniBatches;
 use super::column::NativeColumnWriter;
 use super::leaf::{LeafData, LeafWriter};
 use super::levels;
+use super::pages::{self, PlainChunkWriter};
 use super::project::project;
 use super::shape::Nesting;
 use super::values;
@@ -73,6 +74,17 @@ impl EncodePlan {
             .collect()
     }
 
+    /// The paths of the native leaves whose pages the native encoder writes as well.
+    pub fn native_page_columns(&self) -> Vec<String> {
+        self.fields
+            .iter()
+            .flatten()
+            .flatten()
+            .filter(|descr| pages::supported(descr, &self.props))
+            .map(|descr| descr.path().string())
+            .collect()
+    }
+
     /// The leaf writers of one row group: `arrow` (parquet's, one per leaf, in order) with the
     /// native encoder's in place of every leaf it writes.
     pub fn writers(&self, arrow: Vec<ArrowColumnWriter>) -> Vec<LeafWriter> {
@@ -80,6 +92,9 @@ impl EncodePlan {
             .into_iter()
             .zip(self.fields.iter().flatten())
             .map(|(writer, native)| match native {
+                Some(descr) if pages::supported(descr, &self.props) => {
+                    LeafWriter::Plain(PlainChunkWriter::new(descr.clone(), &self.props))
+                }
                 Some(descr) => {
                     LeafWriter::Native(NativeColumnWriter::new(descr.clone(), &self.props))
                 }

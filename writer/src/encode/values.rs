@@ -2,17 +2,17 @@
 //! the conversions `ArrowColumnWriter` applies (narrow integers widened, unsigned ones
 //! reinterpreted, `Date64` cut to days where the schema coerces it to a `DATE`).
 
-use std::ops::Range;
-
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Int16Type, Int8Type, UInt16Type, UInt8Type};
 use arrow_array::{Array, ArrayRef, ArrowPrimitiveType, OffsetSizeTrait};
 use arrow_buffer::{ArrowNativeType, ScalarBuffer};
 use arrow_schema::DataType;
+use parquet::basic::Type as PhysicalType;
 use parquet::column::writer::{ColumnWriter, ColumnWriterImpl};
 use parquet::data_type::{ByteArray, DataType as ParquetDataType};
 use parquet::errors::{ParquetError, Result};
 
+use super::batches::MiniBatch;
 use super::levels::LeafLevels;
 
 /// Milliseconds in a day: `Date64` written as a parquet `DATE` is a day count.
@@ -56,7 +56,7 @@ pub(crate) fn supported(data_type: &DataType) -> bool {
 pub(crate) fn write(
     writer: &mut ColumnWriter<'_>,
     leaf: &LeafLevels,
-    batches: &[(Range<usize>, Range<usize>)],
+    batches: &[MiniBatch],
 ) -> Result<()> {
     let (array, at) = (&leaf.array, leaf.values.as_slice());
     match writer {
@@ -88,7 +88,7 @@ fn write_batches<T: ParquetDataType>(
     typed: &mut ColumnWriterImpl<'_, T>,
     values: &[T::T],
     leaf: &LeafLevels,
-    batches: &[(Range<usize>, Range<usize>)],
+    batches: &[MiniBatch],
 ) -> Result<()> {
     for (levels, range) in batches {
         let def = leaf.def.as_ref().map(|d| &d[levels.clone()]);
@@ -96,6 +96,34 @@ fn write_batches<T: ParquetDataType>(
         typed.write_batch(&values[range.clone()], def, rep)?;
     }
     Ok(())
+}
+
+/// A batch's values of a fixed-width leaf, in its physical type.
+pub(crate) enum FixedWidth {
+    Int32(Vec<i32>),
+    Int64(Vec<i64>),
+    Float(Vec<f32>),
+    Double(Vec<f64>),
+}
+
+/// The values of `array` at the positions `at`, for a leaf of the fixed-width type `physical`.
+///
+/// # Errors
+///
+/// An Arrow type the encoder does not write as `physical`, or a physical type that is not one
+/// of `INT32`, `INT64`, `FLOAT` and `DOUBLE`.
+pub(crate) fn fixed_width_values(
+    array: &ArrayRef,
+    at: &[usize],
+    physical: PhysicalType,
+) -> Result<FixedWidth> {
+    Ok(match physical {
+        PhysicalType::INT32 => FixedWidth::Int32(int32_values(array, at)?),
+        PhysicalType::INT64 => FixedWidth::Int64(gather(&words::<i64>(array), at)),
+        PhysicalType::FLOAT => FixedWidth::Float(gather(&words::<f32>(array), at)),
+        PhysicalType::DOUBLE => FixedWidth::Double(gather(&words::<f64>(array), at)),
+        _ => return Err(unsupported(array.data_type())),
+    })
 }
 
 /// The values of a leaf written as parquet `INT32`.

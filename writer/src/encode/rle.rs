@@ -1,0 +1,235 @@
+//! [`HybridRle`]: the RLE / bit-packing hybrid encoding of levels, emitting the bytes parquet's
+//! `RleEncoder` emits for the same values, but fed whole runs at a time.
+//!
+//! parquet decides group by group: values are staged in groups of eight; a group that repeats
+//! one value turns the run into an RLE run, which then grows without staging until the value
+//! changes; other groups join a bit-packed run of at most 63 groups. Reproducing that state
+//! machine exactly is what keeps the files identical, and a run of `n` equal levels still costs
+//! at most eight steps of it rather than `n`.
+
+/// Values staged per group.
+const GROUP: usize = 8;
+/// A bit-packed run ends before it reaches this many groups.
+const MAX_GROUPS: usize = 64;
+
+/// An RLE / bit-packing hybrid encoder of small unsigned values.
+#[derive(Debug)]
+pub(crate) struct HybridRle {
+    bit_width: u8,
+    /// The finished runs.
+    out: Vec<u8>,
+    /// The open bit-packed run's values, its last group possibly partial.
+    pending: Vec<u64>,
+    /// The last value put and how many times in a row it came.
+    current: u64,
+    repeat: usize,
+}
+
+impl HybridRle {
+    /// An encoder of values up to `bit_width` bits wide.
+    pub(crate) fn new(bit_width: u8) -> Self {
+        Self {
+            bit_width,
+            out: Vec::new(),
+            pending: Vec::with_capacity(GROUP * MAX_GROUPS),
+            current: 0,
+            repeat: 0,
+        }
+    }
+
+    /// Encodes each value of `levels`: an open RLE run grows by a whole run of its value at
+    /// once, and a group of eight starting on a group boundary is decided in one step, as
+    /// parquet's `RleEncoder::put_batch` does; the rest goes value by value.
+    pub(crate) fn put_levels(&mut self, levels: &[i16]) {
+        let mut at = 0;
+        while at < levels.len() {
+            let value = levels[at] as u64;
+            if self.repeat >= GROUP && self.current == value {
+                let run = levels[at..]
+                    .iter()
+                    .take_while(|&&level| level as u64 == value)
+                    .count();
+                self.repeat += run;
+                at += run;
+            } else if self.repeat < GROUP
+                && self.pending.len().is_multiple_of(GROUP)
+                && levels.len() - at >= GROUP
+            {
+                self.put_group(&levels[at..at + GROUP]);
+                at += GROUP;
+            } else {
+                self.put(value);
+                at += 1;
+            }
+        }
+    }
+
+    /// Encodes a group of eight values that starts on a group boundary, no RLE run open.
+    fn put_group(&mut self, group: &[i16]) {
+        let first = group[0] as u64;
+        if group.iter().all(|&level| level as u64 == first) {
+            if !self.pending.is_empty() {
+                self.close_bit_packed_run();
+            }
+            self.current = first;
+            self.repeat = GROUP;
+        } else {
+            self.pending.extend(group.iter().map(|&level| level as u64));
+            self.current = group[GROUP - 1] as u64;
+            if self.pending.len() / GROUP + 1 >= MAX_GROUPS {
+                self.close_bit_packed_run();
+            }
+        }
+    }
+
+    /// Encodes one value, as `RleEncoder::put` does.
+    fn put(&mut self, value: u64) {
+        if self.current == value {
+            self.repeat += 1;
+            if self.repeat > GROUP {
+                return;
+            }
+        } else {
+            if self.repeat >= GROUP {
+                self.flush_rle_run();
+            }
+            self.repeat = 1;
+            self.current = value;
+        }
+        self.pending.push(value);
+        if self.pending.len().is_multiple_of(GROUP) {
+            self.commit_group();
+        }
+    }
+
+    /// Appends everything encoded since the last call to `sink` and starts afresh, as parquet's
+    /// level encoder does at each page.
+    pub(crate) fn finish_into(&mut self, sink: &mut Vec<u8>) {
+        self.flush();
+        sink.extend_from_slice(&self.out);
+        self.out.clear();
+        self.pending.clear();
+        self.current = 0;
+        self.repeat = 0;
+    }
+
+    fn flush(&mut self) {
+        if self.pending.is_empty() && self.repeat == 0 {
+            return;
+        }
+        let tail = self.pending.len() % GROUP;
+        let all_repeat = self.pending.len() == tail && (self.repeat == tail || tail == 0);
+        if self.repeat > 0 && all_repeat {
+            self.flush_rle_run();
+        } else {
+            if tail > 0 {
+                self.pending.resize(self.pending.len() + GROUP - tail, 0);
+            }
+            if !self.pending.is_empty() {
+                self.close_bit_packed_run();
+            }
+            self.repeat = 0;
+        }
+    }
+
+    fn flush_rle_run(&mut self) {
+        let mut indicator = (self.repeat as u64) << 1;
+        while indicator >= 0x80 {
+            self.out.push((indicator as u8 & 0x7f) | 0x80);
+            indicator >>= 7;
+        }
+        self.out.push(indicator as u8);
+        let bytes = usize::from(self.bit_width).div_ceil(8);
+        self.out
+            .extend_from_slice(&self.current.to_le_bytes()[..bytes]);
+        self.pending.clear();
+        self.repeat = 0;
+    }
+
+    fn commit_group(&mut self) {
+        if self.repeat >= GROUP {
+            // The group repeats one value: it becomes an RLE run, closing the bit-packed one.
+            self.pending.truncate(self.pending.len() - GROUP);
+            if !self.pending.is_empty() {
+                self.close_bit_packed_run();
+            }
+            return;
+        }
+        if self.pending.len() / GROUP + 1 >= MAX_GROUPS {
+            self.close_bit_packed_run();
+        }
+        self.repeat = 0;
+    }
+
+    fn close_bit_packed_run(&mut self) {
+        let groups = self.pending.len() / GROUP;
+        self.out.push(((groups << 1) | 1) as u8);
+        pack(&self.pending, self.bit_width, &mut self.out);
+        self.pending.clear();
+    }
+}
+
+/// Packs `values` (a whole number of groups of eight) `bit_width` bits each, least significant
+/// first: each group fills `bit_width` bytes.
+fn pack(values: &[u64], bit_width: u8, out: &mut Vec<u8>) {
+    let width = usize::from(bit_width);
+    if width <= 8 {
+        // The common case, a group in one machine word.
+        for group in values.chunks_exact(GROUP) {
+            let bits = group
+                .iter()
+                .enumerate()
+                .fold(0u64, |bits, (index, &value)| {
+                    bits | value << (index * width)
+                });
+            out.extend_from_slice(&bits.to_le_bytes()[..width]);
+        }
+        return;
+    }
+    for group in values.chunks_exact(GROUP) {
+        let mut bits = 0u128;
+        for (index, &value) in group.iter().enumerate() {
+            bits |= u128::from(value) << (index * width);
+        }
+        out.extend_from_slice(&bits.to_le_bytes()[..width]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::HybridRle;
+
+    fn encode(bit_width: u8, levels: &[i16]) -> Vec<u8> {
+        let mut rle = HybridRle::new(bit_width);
+        rle.put_levels(levels);
+        let mut out = Vec::new();
+        rle.finish_into(&mut out);
+        out
+    }
+
+    #[test]
+    fn a_long_run_is_one_rle_run() {
+        // 100 << 1 = 200 as a two-byte varint, then the value in one byte.
+        assert_eq!(encode(1, &[1; 100]), vec![0xc8, 0x01, 0x01]);
+    }
+
+    #[test]
+    fn mixed_values_are_bit_packed_in_groups_of_eight() {
+        // One group: indicator (1 << 1) | 1, then 0,1,0,1,0,1,0,1 at one bit each.
+        assert_eq!(encode(1, &[0, 1, 0, 1, 0, 1, 0, 1]), vec![0x03, 0xaa]);
+        // A partial group is padded with zeros.
+        assert_eq!(encode(2, &[3, 1]), vec![0x03, 0x07, 0x00]);
+    }
+
+    #[test]
+    fn finishing_starts_a_fresh_page() {
+        let mut rle = HybridRle::new(1);
+        let mut first = Vec::new();
+        rle.put_levels(&[1; 9]);
+        rle.finish_into(&mut first);
+        let mut second = Vec::new();
+        rle.put_levels(&[1; 9]);
+        rle.finish_into(&mut second);
+        assert_eq!(first, second);
+    }
+}
