@@ -11,10 +11,10 @@ mod common;
 use std::sync::Arc;
 
 use arrow_array::{
-    ArrayRef, Decimal128Array, FixedSizeListArray, Int32Array, ListArray, RecordBatch, StringArray,
-    StructArray,
+    ArrayRef, Decimal128Array, DictionaryArray, FixedSizeListArray, Int32Array, ListArray,
+    RecordBatch, StringArray, StructArray, UInt8Array,
 };
-use arrow_buffer::OffsetBuffer;
+use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef};
 use common::random_generator;
 use common::strategies::{schema, settings};
@@ -142,14 +142,13 @@ fn assert_same_bytes(
     Ok(())
 }
 
-/// `settings` under which the native encoder writes its own `PLAIN` pages (data page v1, no
-/// compression, dictionary, statistics or bloom filter), but for the one column that gets
-/// column-level settings.
+/// `settings` under which the native encoder writes its own pages (data page v1, no
+/// compression, statistics or bloom filter; `PLAIN` values, or a dictionary for byte arrays
+/// where it is on), but for the one column that gets column-level settings.
 fn plain_page_settings() -> impl Strategy<Value = common::strategies::Settings> {
     settings().prop_map(|settings| common::strategies::Settings {
         version: WriterVersion::PARQUET_1_0,
         compression: Compression::UNCOMPRESSED,
-        dictionary: false,
         statistics: EnabledStatistics::None,
         bloom: None,
         ..settings
@@ -316,6 +315,66 @@ fn dictionary_byte_array_leaves_keep_arrow_writer_s_page_cuts() {
     let expected = upstream(&schema, &groups, &props).unwrap();
     let (actual, _) = encoded(&schema, &groups, &props, ColumnEncoder::Native).unwrap();
     assert!(actual == expected, "bytes differ");
+}
+
+/// Byte arrays with a dictionary in the native encoder's own pages: strings and an Arrow
+/// dictionary of them, inside lists with nulls, their dictionary kept for a whole chunk or
+/// falling back to `PLAIN` part way through, and pages cut by the estimated index size.
+#[test]
+fn dictionary_pages_and_their_fallback_are_arrow_writer_s() {
+    let string_item = Arc::new(Field::new("item", DataType::Utf8, true));
+    let keyed = DataType::Dictionary(Box::new(DataType::UInt8), Box::new(DataType::Utf8));
+    let keyed_item = Arc::new(Field::new("item", keyed, true));
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("strings", DataType::List(string_item.clone()), true),
+        Field::new("keyed", DataType::List(keyed_item.clone()), true),
+    ]));
+    let rows = 4_000;
+    let lengths = || (0..rows).map(|row| row % 4);
+    let entries: usize = lengths().sum();
+    let word = |i: usize| (i % 3 != 2).then(|| format!("value-{}", (i * 7919) % 600));
+    let strings = StringArray::from_iter((0..entries).map(word));
+    let keys = UInt8Array::from_iter((0..entries).map(|i| (i % 5 != 4).then_some((i % 7) as u8)));
+    let words = StringArray::from_iter_values((0..7).map(|i| format!("type-{i}")));
+    let keyed = DictionaryArray::try_new(keys, Arc::new(words)).unwrap();
+    let nulls = NullBuffer::from_iter((0..rows).map(|row| row % 11 != 0));
+    let list = |item: &Arc<Field>, values: ArrayRef| {
+        let offsets = OffsetBuffer::from_lengths(lengths());
+        Arc::new(ListArray::new(
+            item.clone(),
+            offsets,
+            values,
+            Some(nulls.clone()),
+        )) as ArrayRef
+    };
+    let columns = vec![
+        list(&string_item, Arc::new(strings)),
+        list(&keyed_item, Arc::new(keyed)),
+    ];
+    let batch = RecordBatch::try_new(schema.clone(), columns).unwrap();
+    let groups = vec![vec![batch.slice(0, 1_500), batch.slice(1_500, 2_500)]];
+    for (dictionary_limit, page_limit) in [(1 << 20, 1 << 20), (700, 300), (64, 257)] {
+        let props = WriterProperties::builder()
+            .set_statistics_enabled(EnabledStatistics::None)
+            .set_dictionary_page_size_limit(dictionary_limit)
+            .set_data_page_size_limit(page_limit)
+            .set_write_batch_size(100)
+            .build();
+        let options = ArrowWriterOptions::new().with_properties(props.clone());
+        let writer = OrderedRowGroupWriter::try_new(Vec::new(), schema.clone(), options, 1)
+            .unwrap()
+            .with_encoder(ColumnEncoder::Native);
+        assert_eq!(
+            writer.native_page_columns(),
+            ["strings.list.item", "keyed.list.item"]
+        );
+        let expected = upstream(&schema, &groups, &props).unwrap();
+        let (actual, _) = encoded(&schema, &groups, &props, ColumnEncoder::Native).unwrap();
+        assert!(
+            actual == expected,
+            "bytes differ at {dictionary_limit}/{page_limit}"
+        );
+    }
 }
 
 /// A fixed-size list of size 0 cut down to its leaf for `ArrowColumnWriter` keeps its length.

@@ -221,6 +221,8 @@ fn write_list(
         (!elements.is_empty() && !is_null(row)).then_some(elements)
     };
     let mut reached = false;
+    // Per leaf, its entries before a run of lists: where the run's restamping starts.
+    let mut before = Vec::new();
     let mut row = range.start;
     while row < range.end {
         let rep = if row == range.start {
@@ -229,9 +231,15 @@ fn write_list(
             next_rep
         };
         let Some(first) = elements_of(row) else {
-            let def = if is_null(row) { node.def - 1 } else { node.def };
-            fill(out, node.leaves.clone(), def, rep, next_rep, 1);
-            row += 1;
+            // A run of null lists, or of empty ones: one entry per row, all alike.
+            let null = is_null(row);
+            let mut end = row + 1;
+            while end < range.end && elements_of(end).is_none() && is_null(end) == null {
+                end += 1;
+            }
+            let def = if null { node.def - 1 } else { node.def };
+            fill(out, node.leaves.clone(), def, rep, next_rep, end - row);
+            row = end;
             continue;
         };
         let (mut end, mut last) = (row + 1, first.end);
@@ -246,17 +254,15 @@ fn write_list(
         if end == row + 1 {
             write(child, elements, rep, level, out)?;
         } else {
-            let before: Vec<usize> = out[node.leaves.clone()]
-                .iter()
-                .map(|leaf| {
-                    leaf.as_ref()
-                        .and_then(|l| l.rep.as_ref())
-                        .map_or(0, Vec::len)
-                })
-                .collect();
+            before.clear();
+            before.extend(out[node.leaves.clone()].iter().map(|leaf| {
+                leaf.as_ref()
+                    .and_then(|l| l.rep.as_ref())
+                    .map_or(0, Vec::len)
+            }));
             write(child, elements.clone(), rep, level, out)?;
             let starts = (row + 1..end).map(|r| offsets.range(r).start - elements.start);
-            for (leaf, before) in out[node.leaves.clone()].iter_mut().zip(before) {
+            for (leaf, &before) in out[node.leaves.clone()].iter_mut().zip(&before) {
                 let Some(rep) = leaf.as_mut().and_then(|l| l.rep.as_mut()) else {
                     continue;
                 };

@@ -3,17 +3,20 @@
 //!
 //! `EncodePlan` decides per leaf column which encoder writes it. The native encoder computes
 //! the leaf's repetition and definition levels itself (`levels`: from list offsets and
-//! validity bitmaps, a whole range of rows at a time). Where the leaf has no dictionary,
-//! statistics, compression or bloom filter under data page v1, it writes the `PLAIN` pages
-//! itself (`pages`: levels RLE-encoded run by run in `rle`, values copied from the Arrow buffers
-//! in `plain`); otherwise it hands levels and values to parquet's public typed column writer,
+//! validity bitmaps, a whole range of rows at a time). Where the leaf has no statistics,
+//! compression or bloom filter under data page v1, it writes the pages itself (`pages`: levels
+//! RLE-encoded run by run in `rle`, `PLAIN` values copied from the Arrow buffers in `plain`, or
+//! a byte array's dictionary indices in `dictionary`; `chunk` keeps the pages and builds the
+//! metadata); otherwise it hands levels and values to parquet's public typed column writer,
 //! which cuts the pages and writes the values, statistics and indexes. The finished chunk is
 //! spliced into the row group with `SerializedRowGroupWriter::append_column`. Every leaf or setting it does not support goes to
 //! `ArrowColumnWriter`, leaf by leaf, in the same file. `ArrowWriter`'s bytes are the oracle:
 //! the tests compare every file byte for byte.
 
 mod batches;
+mod chunk;
 mod column;
+mod dictionary;
 mod leaf;
 mod levels;
 mod pages;

@@ -1,38 +1,45 @@
-//! [`PlainChunkWriter`]: a leaf column chunk of `PLAIN` data pages written by shredlab itself,
-//! levels, values, page cuts, offset index and metadata, with the bytes parquet's column
-//! writer gives for the same leaf under the properties [`supported`] accepts.
+//! [`PlainChunkWriter`]: a leaf column chunk whose data pages shredlab writes itself (levels,
+//! `PLAIN` values or, for byte arrays, dictionary indices; page cuts; the dictionary page and
+//! its fallback), with the bytes parquet's column writer gives for the same leaf under the
+//! properties [`supported`] accepts.
 //!
 //! parquet's writer encodes levels one at a time into its RLE encoder; this one hands whole
 //! runs to [`HybridRle`] and copies values in bulk. Pages are cut where parquet cuts them: after
-//! each mini-batch ([`MiniBatches`], then [`split_for_page`] where the values would overflow a
-//! page), once the page's values reach `data_page_size_limit` bytes or its rows
-//! `data_page_row_count_limit`.
+//! each mini-batch ([`MiniBatches`], then [`split_for_page`] where the values would overflow
+//! the page or the dictionary), once the page's estimated size reaches `data_page_size_limit`
+//! bytes or its rows `data_page_row_count_limit`; the dictionary falls back to `PLAIN` once its
+//! page reaches `dictionary_page_size_limit`.
 
-use std::collections::BTreeSet;
-
+use arrow_schema::DataType;
 use bytes::Bytes;
-use parquet::basic::{Compression, Encoding, EncodingMask, PageType, Type as PhysicalType};
-use parquet::column::page::{CompressedPage, Page, PageWriteSpec, PageWriter};
-use parquet::column::writer::ColumnCloseResult;
+use parquet::basic::{Compression, Encoding, Type as PhysicalType};
+use parquet::column::page::{CompressedPage, Page};
 use parquet::errors::Result;
-use parquet::file::metadata::{ColumnChunkMetaData, OffsetIndexBuilder, PageEncodingStats};
 use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
 use parquet::schema::types::ColumnDescPtr;
 
 use super::batches::{split_for_page, MiniBatch, MiniBatches};
-use super::column::{ChunkBuffer, NativeColumnChunk};
+use super::chunk::ChunkPages;
+use super::column::NativeColumnChunk;
+use super::dictionary::Dictionary;
 use super::levels::LeafLevels;
 use super::plain::{self, PlainValues};
 use super::rle::HybridRle;
 
-/// Whether [`PlainChunkWriter`] writes the leaf `descr` under `props`: data page v1, `PLAIN`
-/// values (no dictionary, no other encoding asked for), no compression, no statistics and no
-/// bloom filter; its physical type one [`plain::supported`] lists.
-pub(crate) fn supported(descr: &ColumnDescPtr, props: &WriterProperties) -> bool {
+/// Whether [`PlainChunkWriter`] writes the leaf `descr` (of Arrow type `data_type`) under
+/// `props`: data page v1, `PLAIN` values (or a dictionary, for byte arrays), no other encoding
+/// asked for, no compression, no statistics and no bloom filter; types [`plain::supported`]
+/// lists.
+pub(crate) fn supported(
+    descr: &ColumnDescPtr,
+    data_type: &DataType,
+    props: &WriterProperties,
+) -> bool {
     let path = descr.path();
-    plain::supported(descr.physical_type())
+    let physical = descr.physical_type();
+    plain::supported(data_type, physical)
         && props.writer_version() == WriterVersion::PARQUET_1_0
-        && !props.dictionary_enabled(path)
+        && (!props.dictionary_enabled(path) || physical == PhysicalType::BYTE_ARRAY)
         && props.encoding(path).is_none_or(|e| e == Encoding::PLAIN)
         && props.compression(path) == Compression::UNCOMPRESSED
         && props.statistics_enabled(path) == EnabledStatistics::None
@@ -42,49 +49,31 @@ pub(crate) fn supported(descr: &ColumnDescPtr, props: &WriterProperties) -> bool
 /// The page being filled.
 #[derive(Debug, Default)]
 struct OpenPage {
+    /// `PLAIN` values (while no dictionary is open).
     values: Vec<u8>,
     levels: u32,
     rows: u32,
     byte_array_bytes: i64,
 }
 
-/// Encodes one leaf column of one row group into `PLAIN` data pages.
+/// Encodes one leaf column of one row group into data pages.
+#[derive(Debug)]
 pub(crate) struct PlainChunkWriter {
     descr: ColumnDescPtr,
     batches: MiniBatches,
-    /// `data_page_size_limit` and `data_page_row_count_limit`.
+    /// `data_page_size_limit`, `data_page_row_count_limit` and `dictionary_page_size_limit`.
     page_bytes: usize,
     page_rows: usize,
+    dictionary_bytes: usize,
     /// Whether `write_batch_size` fixed-width values always fit in a page, so that parquet
     /// never measures them.
     always_fits: bool,
     def: Option<HybridRle>,
     rep: Option<HybridRle>,
+    /// The open dictionary of a byte-array chunk, until it falls back to `PLAIN`.
+    dictionary: Option<Dictionary>,
     page: OpenPage,
-    pages: ChunkBuffer,
-    chunk: ChunkTotals,
-    offset_index: Option<OffsetIndexBuilder>,
-}
-
-/// What the chunk's metadata sums over its pages.
-#[derive(Debug, Default)]
-struct ChunkTotals {
-    compressed: u64,
-    uncompressed: u64,
-    bytes_written: u64,
-    values: u64,
-    rows: u64,
-    first_data_page: Option<u64>,
-    page_count: i32,
-}
-
-impl std::fmt::Debug for PlainChunkWriter {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PlainChunkWriter")
-            .field("column", &self.descr.path().string())
-            .field("pages", &self.chunk.page_count)
-            .finish_non_exhaustive()
-    }
+    pages: ChunkPages,
 }
 
 impl PlainChunkWriter {
@@ -100,17 +89,20 @@ impl PlainChunkWriter {
         let always_fits =
             width.is_some_and(|w| w.saturating_mul(props.write_batch_size()) <= page_bytes);
         let levels = |max: i16| (max > 0).then(|| HybridRle::new(bit_width(max)));
+        let dictionary = (descr.physical_type() == PhysicalType::BYTE_ARRAY
+            && props.dictionary_enabled(path))
+        .then(Dictionary::default);
         Self {
             batches: MiniBatches::new(&descr, props),
             page_bytes,
             page_rows: props.column_data_page_row_count_limit(path),
+            dictionary_bytes: props.column_dictionary_page_size_limit(path),
             always_fits,
             def: levels(descr.max_def_level()),
             rep: levels(descr.max_rep_level()),
+            dictionary,
             page: OpenPage::default(),
-            pages: ChunkBuffer::default(),
-            chunk: ChunkTotals::default(),
-            offset_index: (!props.offset_index_disabled()).then(OffsetIndexBuilder::new),
+            pages: ChunkPages::new(descr.clone(), props),
             descr,
         }
     }
@@ -123,14 +115,20 @@ impl PlainChunkWriter {
     pub fn write(&mut self, leaf: &LeafLevels) -> Result<()> {
         let max_def = self.descr.max_def_level();
         let values = PlainValues::of(&leaf.array, &leaf.values, self.descr.physical_type())?;
+        let mut cache = vec![u32::MAX; values.key_count()];
         for batch in self.batches.of(leaf, max_def) {
             if self.always_fits {
-                self.write_mini_batch(leaf, &values, batch)?;
+                self.write_mini_batch(leaf, &values, batch, &mut cache)?;
                 continue;
             }
-            let fit = |range| values.count_within(range, self.page_bytes);
+            // What the values may fill: the dictionary page's room while it is open.
+            let budget = match &self.dictionary {
+                Some(dictionary) => self.dictionary_bytes.saturating_sub(dictionary.page_size()),
+                None => self.page_bytes,
+            };
+            let fit = |range| values.count_within(range, budget);
             for piece in split_for_page(batch, leaf, max_def, fit) {
-                self.write_mini_batch(leaf, &values, piece)?;
+                self.write_mini_batch(leaf, &values, piece, &mut cache)?;
             }
         }
         Ok(())
@@ -141,6 +139,7 @@ impl PlainChunkWriter {
         leaf: &LeafLevels,
         values: &PlainValues<'_>,
         (levels, range): MiniBatch,
+        cache: &mut [u32],
     ) -> Result<()> {
         if let (Some(rle), Some(def)) = (self.def.as_mut(), leaf.def.as_deref()) {
             rle.put_levels(&def[levels.clone()]);
@@ -153,12 +152,22 @@ impl PlainChunkWriter {
             }
             _ => self.page.rows += levels.len() as u32,
         }
-        self.page.byte_array_bytes += values.append(range, &mut self.page.values);
+        self.page.byte_array_bytes += match self.dictionary.as_mut() {
+            Some(dictionary) => dictionary.append(values, range, cache),
+            None => values.append(range, &mut self.page.values),
+        };
         self.page.levels += levels.len() as u32;
-        let full =
-            self.page.rows as usize >= self.page_rows || self.page.values.len() >= self.page_bytes;
+        let estimate = match &self.dictionary {
+            Some(dictionary) => dictionary.estimated_data_page_size(),
+            None => self.page.values.len(),
+        };
+        let full = self.page.rows as usize >= self.page_rows || estimate >= self.page_bytes;
         if self.page.levels > 0 && full {
             self.flush_page()?;
+        }
+        let overflowing = self.dictionary.as_ref().map(Dictionary::page_size);
+        if overflowing.is_some_and(|size| size >= self.dictionary_bytes) {
+            self.fall_back()?;
         }
         Ok(())
     }
@@ -175,86 +184,74 @@ impl PlainChunkWriter {
             let length = (buf.len() - start - 4) as u32;
             buf[start..start + 4].copy_from_slice(&length.to_le_bytes());
         }
-        buf.extend_from_slice(&page.values);
+        let encoding = match self.dictionary.as_mut() {
+            Some(dictionary) => {
+                dictionary.finish_page_into(&mut buf);
+                Encoding::RLE_DICTIONARY
+            }
+            None => {
+                buf.extend_from_slice(&page.values);
+                Encoding::PLAIN
+            }
+        };
         let size = buf.len();
         let data_page = Page::DataPage {
             buf: Bytes::from(buf),
             num_values: page.levels,
-            encoding: Encoding::PLAIN,
+            encoding,
             def_level_encoding: Encoding::RLE,
             rep_level_encoding: Encoding::RLE,
             statistics: None,
         };
-        let spec = self
-            .pages
-            .write_page(CompressedPage::new(data_page, size))?;
-        if let Some(index) = self.offset_index.as_mut() {
-            index.append_row_count(i64::from(page.rows));
-            let bytes = (self.descr.physical_type() == PhysicalType::BYTE_ARRAY)
-                .then_some(page.byte_array_bytes);
-            index.append_unencoded_byte_array_data_bytes(bytes);
-            index.append_offset_and_size(spec.offset as i64, spec.compressed_size as i32);
+        let bytes = (self.descr.physical_type() == PhysicalType::BYTE_ARRAY)
+            .then_some(page.byte_array_bytes);
+        let hold = self.dictionary.is_some();
+        let finished = CompressedPage::new(data_page, size);
+        self.pages.add_data_page(finished, page.rows, bytes, hold)
+    }
+
+    /// Ends the dictionary: its open page, the dictionary page, the data pages held for it;
+    /// later values are `PLAIN`.
+    fn fall_back(&mut self) -> Result<()> {
+        if self.page.levels > 0 {
+            self.flush_page()?;
         }
-        self.chunk.add(&spec, page.rows);
-        Ok(())
+        self.write_dictionary_page()
     }
 
-    /// Bytes held: the pages written and the open page's values.
+    fn write_dictionary_page(&mut self) -> Result<()> {
+        let Some(dictionary) = self.dictionary.take() else {
+            return Ok(());
+        };
+        let (page, count) = dictionary.into_page();
+        let size = page.len();
+        let dictionary_page = Page::DictionaryPage {
+            buf: Bytes::from(page),
+            num_values: count as u32,
+            encoding: Encoding::PLAIN,
+            is_sorted: false,
+        };
+        self.pages
+            .write_dictionary_page(CompressedPage::new(dictionary_page, size))
+    }
+
+    /// Bytes held: the pages finished and the open page's values.
     pub fn memory_size(&self) -> usize {
-        self.pages.lock().bytes_written() + self.page.values.capacity()
+        self.pages.memory_size() + self.page.values.capacity()
     }
 
-    /// Finishes the chunk: the last page, the offset index and the metadata.
+    /// Finishes the chunk: the last page, the dictionary page, the offset index and the
+    /// metadata.
     ///
     /// # Errors
     ///
-    /// Writing the last page or building the metadata failed.
+    /// Writing a page or building the metadata failed.
     pub fn close(mut self) -> Result<NativeColumnChunk> {
         if self.page.levels > 0 {
             self.flush_page()?;
         }
-        let chunk = &self.chunk;
-        let mut encodings = BTreeSet::from([Encoding::RLE]);
-        let mut encoding_stats = Vec::new();
-        if chunk.page_count > 0 {
-            encodings.insert(Encoding::PLAIN);
-            encoding_stats.push(PageEncodingStats {
-                page_type: PageType::DATA_PAGE,
-                encoding: Encoding::PLAIN,
-                count: chunk.page_count,
-            });
-        }
-        let metadata = ColumnChunkMetaData::builder(self.descr.clone())
-            .set_compression(Compression::UNCOMPRESSED)
-            .set_encodings_mask(EncodingMask::new_from_encodings(encodings.iter()))
-            .set_page_encoding_stats(encoding_stats)
-            .set_total_compressed_size(chunk.compressed as i64)
-            .set_total_uncompressed_size(chunk.uncompressed as i64)
-            .set_num_values(chunk.values as i64)
-            .set_data_page_offset(chunk.first_data_page.unwrap_or(0) as i64)
-            .set_dictionary_page_offset(None)
-            .build()?;
-        let close = ColumnCloseResult {
-            bytes_written: chunk.bytes_written,
-            rows_written: chunk.rows,
-            metadata,
-            bloom_filter: None,
-            column_index: None,
-            offset_index: self.offset_index.map(OffsetIndexBuilder::build),
-        };
-        NativeColumnChunk::new(self.pages, close)
-    }
-}
-
-impl ChunkTotals {
-    fn add(&mut self, spec: &PageWriteSpec, rows: u32) {
-        self.compressed += spec.compressed_size as u64;
-        self.uncompressed += spec.uncompressed_size as u64;
-        self.bytes_written += spec.bytes_written;
-        self.values += u64::from(spec.num_values);
-        self.rows += u64::from(rows);
-        self.first_data_page.get_or_insert(spec.offset);
-        self.page_count += 1;
+        self.write_dictionary_page()?;
+        self.pages.close()
     }
 }
 

@@ -10,18 +10,27 @@ use arrow_schema::DataType;
 use parquet::basic::Type as PhysicalType;
 use parquet::errors::{ParquetError, Result};
 
-use super::values::{fixed_width_values, FixedWidth};
+use super::values::{self, fixed_width_values, FixedWidth};
 
-/// Whether [`PlainValues`] encodes leaves of the physical type `physical`.
-pub(crate) fn supported(physical: PhysicalType) -> bool {
-    matches!(
-        physical,
-        PhysicalType::INT32
-            | PhysicalType::INT64
-            | PhysicalType::FLOAT
-            | PhysicalType::DOUBLE
-            | PhysicalType::BYTE_ARRAY
-    )
+/// Whether [`PlainValues`] encodes leaves of the Arrow type `data_type` written as the physical
+/// type `physical`.
+pub(crate) fn supported(data_type: &DataType, physical: PhysicalType) -> bool {
+    let byte_array = |data_type: &DataType| {
+        matches!(
+            data_type,
+            DataType::Utf8 | DataType::LargeUtf8 | DataType::Binary | DataType::LargeBinary
+        )
+    };
+    match physical {
+        PhysicalType::INT32 | PhysicalType::INT64 | PhysicalType::FLOAT | PhysicalType::DOUBLE => {
+            values::supported(data_type)
+        }
+        PhysicalType::BYTE_ARRAY => match data_type {
+            DataType::Dictionary(_, values) => byte_array(values),
+            other => byte_array(other),
+        },
+        _ => false,
+    }
 }
 
 /// A batch's values of one leaf, in the order its levels carry them.
@@ -29,10 +38,12 @@ pub(crate) fn supported(physical: PhysicalType) -> bool {
 pub(crate) enum PlainValues<'a> {
     /// Values of `width` bytes each, encoded.
     Fixed { bytes: Vec<u8>, width: usize },
-    /// Byte arrays: each value's range in `data`.
+    /// Byte arrays: each value's range in `data`, and for an Arrow dictionary array each
+    /// value's key.
     Variable {
         spans: Vec<Range<usize>>,
         data: &'a [u8],
+        keys: Option<Vec<usize>>,
     },
 }
 
@@ -49,6 +60,25 @@ impl<'a> PlainValues<'a> {
                 FixedWidth::Int64(values) => fixed(&values, i64::to_le_bytes),
                 FixedWidth::Float(values) => fixed(&values, f32::to_le_bytes),
                 FixedWidth::Double(values) => fixed(&values, f64::to_le_bytes),
+            });
+        }
+        if let Some(dictionary) = array.as_any_dictionary_opt() {
+            // Spans of the dictionary's values, picked by key. A dictionary without values has
+            // no value to pick: every key is null.
+            let keys = match dictionary.values().is_empty() {
+                true => Vec::new(),
+                false => dictionary.normalized_keys(),
+            };
+            let keys: Vec<usize> = at.iter().map(|&i| keys[i]).collect();
+            let Self::Variable { spans, data, .. } =
+                Self::of(dictionary.values(), &keys, physical)?
+            else {
+                return Err(unsupported(array.data_type()));
+            };
+            return Ok(Self::Variable {
+                spans,
+                data,
+                keys: Some(keys),
             });
         }
         let (spans, data) = match array.data_type() {
@@ -80,13 +110,24 @@ impl<'a> PlainValues<'a> {
                     binary.values().as_slice(),
                 )
             }
-            other => {
-                return Err(ParquetError::NYI(format!(
-                    "{other} as BYTE_ARRAY in the native encoder"
-                )))
-            }
+            other => return Err(unsupported(other)),
         };
-        Ok(Self::Variable { spans, data })
+        Ok(Self::Variable {
+            spans,
+            data,
+            keys: None,
+        })
+    }
+
+    /// One more than the largest Arrow dictionary key among the values (0 without keys): the
+    /// size of a cache indexed by key.
+    pub(crate) fn key_count(&self) -> usize {
+        match self {
+            Self::Variable {
+                keys: Some(keys), ..
+            } => keys.iter().max().map_or(0, |&key| key + 1),
+            _ => 0,
+        }
     }
 
     /// How many of the values in `range`, from its start, fit in `budget` encoded bytes: all of
@@ -95,6 +136,8 @@ impl<'a> PlainValues<'a> {
     pub(crate) fn count_within(&self, range: Range<usize>, budget: usize) -> usize {
         match self {
             Self::Fixed { width, .. } => (budget / width).max(1).min(range.len()),
+            // parquet does not measure dictionary arrays' values: they fit.
+            Self::Variable { keys: Some(_), .. } => range.len(),
             Self::Variable { spans, .. } => {
                 let mut total = 0usize;
                 for (index, span) in spans[range.clone()].iter().enumerate() {
@@ -116,7 +159,7 @@ impl<'a> PlainValues<'a> {
                 page.extend_from_slice(&bytes[range.start * width..range.end * width]);
                 0
             }
-            Self::Variable { spans, data } => {
+            Self::Variable { spans, data, .. } => {
                 let spans = &spans[range];
                 let total: usize = spans.iter().map(Range::len).sum();
                 page.reserve(total + 4 * spans.len());
@@ -142,4 +185,8 @@ fn spans<O: OffsetSizeTrait>(offsets: &[O], at: &[usize]) -> Vec<Range<usize>> {
     at.iter()
         .map(|&i| offsets[i].as_usize()..offsets[i + 1].as_usize())
         .collect()
+}
+
+fn unsupported(data_type: &DataType) -> ParquetError {
+    ParquetError::NYI(format!("{data_type} as BYTE_ARRAY in the native encoder"))
 }

@@ -25,8 +25,16 @@ use super::ColumnEncoder;
 pub(crate) struct EncodePlan {
     schema: SchemaRef,
     props: WriterPropertiesPtr,
-    /// Per top-level column, per leaf: the descriptor where the native encoder writes it.
-    fields: Vec<Vec<Option<ColumnDescPtr>>>,
+    /// Per top-level column, per leaf: where the native encoder writes it, how.
+    fields: Vec<Vec<Option<NativeLeaf>>>,
+}
+
+/// A leaf the native encoder writes.
+#[derive(Debug, Clone)]
+struct NativeLeaf {
+    descr: ColumnDescPtr,
+    /// Whether it writes the pages too ([`PlainChunkWriter`]), not parquet's typed writer.
+    pages: bool,
 }
 
 impl EncodePlan {
@@ -39,24 +47,21 @@ impl EncodePlan {
         encoder: ColumnEncoder,
     ) -> Self {
         let allowed = encoder == ColumnEncoder::Native && file_supported(&props);
-        let mut fields: Vec<Vec<Option<ColumnDescPtr>>> = vec![Vec::new(); schema.fields().len()];
+        let mut descrs: Vec<Vec<ColumnDescPtr>> = vec![Vec::new(); schema.fields().len()];
         for (index, column) in parquet_schema.columns().iter().enumerate() {
-            if let Some(leaves) = fields.get_mut(parquet_schema.get_column_root_idx(index)) {
-                leaves.push(Some(column.clone()));
+            if let Some(leaves) = descrs.get_mut(parquet_schema.get_column_root_idx(index)) {
+                leaves.push(column.clone());
             }
         }
-        for (field, leaves) in schema.fields().iter().zip(&mut fields) {
-            let native = if allowed {
-                native_leaves(field, leaves, &props)
-            } else {
-                vec![false; leaves.len()]
-            };
-            for (leaf, native) in leaves.iter_mut().zip(native) {
-                if !native {
-                    *leaf = None;
-                }
-            }
-        }
+        let fields = schema
+            .fields()
+            .iter()
+            .zip(descrs)
+            .map(|(field, leaves)| match allowed {
+                true => native_leaves(field, leaves, &props),
+                false => vec![None; leaves.len()],
+            })
+            .collect();
         Self {
             schema,
             props,
@@ -70,7 +75,7 @@ impl EncodePlan {
             .iter()
             .flatten()
             .flatten()
-            .map(|descr| descr.path().string())
+            .map(|leaf| leaf.descr.path().string())
             .collect()
     }
 
@@ -80,8 +85,8 @@ impl EncodePlan {
             .iter()
             .flatten()
             .flatten()
-            .filter(|descr| pages::supported(descr, &self.props))
-            .map(|descr| descr.path().string())
+            .filter(|leaf| leaf.pages)
+            .map(|leaf| leaf.descr.path().string())
             .collect()
     }
 
@@ -92,10 +97,10 @@ impl EncodePlan {
             .into_iter()
             .zip(self.fields.iter().flatten())
             .map(|(writer, native)| match native {
-                Some(descr) if pages::supported(descr, &self.props) => {
+                Some(NativeLeaf { descr, pages: true }) => {
                     LeafWriter::Plain(PlainChunkWriter::new(descr.clone(), &self.props))
                 }
-                Some(descr) => {
+                Some(NativeLeaf { descr, .. }) => {
                     LeafWriter::Native(NativeColumnWriter::new(descr.clone(), &self.props))
                 }
                 None => LeafWriter::Arrow(writer),
@@ -213,7 +218,7 @@ fn file_supported(props: &WriterPropertiesPtr) -> bool {
     props.content_defined_chunking().is_none() && !props.write_row_group_number_distinct_values()
 }
 
-/// Which of `field`'s leaves (with their descriptors) the native encoder writes.
+/// Which of `field`'s leaves (with their descriptors) the native encoder writes, and how.
 ///
 /// Only leaves inside a list or map: there parquet's `compute_leaves` always materializes the
 /// repetition levels, so its column writer cuts mini-batches of `write_batch_size` levels as it
@@ -221,37 +226,37 @@ fn file_supported(props: &WriterPropertiesPtr) -> bool {
 /// which change where mini-batches, and so pages, end.
 fn native_leaves(
     field: &Field,
-    leaves: &[Option<ColumnDescPtr>],
+    leaves: Vec<ColumnDescPtr>,
     props: &WriterProperties,
-) -> Vec<bool> {
+) -> Vec<Option<NativeLeaf>> {
     let mut expected = Vec::new();
     if Nesting::walkable(field) {
         expected_leaves(field, 0, 0, &mut expected);
     }
     let matches = expected.len() == leaves.len()
-        && expected.iter().zip(leaves).all(|((_, def, rep), descr)| {
-            descr
-                .as_ref()
-                .is_some_and(|d| d.max_def_level() == *def && d.max_rep_level() == *rep)
-        });
+        && expected
+            .iter()
+            .zip(&leaves)
+            .all(|((_, def, rep), d)| d.max_def_level() == *def && d.max_rep_level() == *rep);
     if !matches {
-        return vec![false; leaves.len()];
+        return vec![None; leaves.len()];
     }
     expected
         .iter()
-        .zip(leaves.iter().flatten())
+        .zip(leaves)
         .map(|((data_type, _, rep), descr)| {
-            *rep > 0
-                && values::supported(data_type)
-                && MiniBatches::new(descr, props).budget_checks_agree(descr, props)
-                && !dictionary_byte_array(descr, props)
+            let pages = pages::supported(&descr, data_type, props);
+            let typed = values::supported(data_type)
+                && MiniBatches::new(&descr, props).budget_checks_agree(&descr, props)
+                && !dictionary_byte_array(&descr, props);
+            (*rep > 0 && (pages || typed)).then_some(NativeLeaf { descr, pages })
         })
         .collect()
 }
 
-/// Whether `descr` is a `BYTE_ARRAY` leaf written with a dictionary: `ArrowColumnWriter`
-/// estimates its data pages one byte larger than the typed writer does, which can move a page
-/// boundary.
+/// Whether `descr` is a `BYTE_ARRAY` leaf written with a dictionary: parquet's typed writer
+/// estimates its data pages one byte smaller than `ArrowColumnWriter` does, which can move a
+/// page boundary.
 fn dictionary_byte_array(descr: &ColumnDescPtr, props: &WriterProperties) -> bool {
     descr.physical_type() == PhysicalType::BYTE_ARRAY && props.dictionary_enabled(descr.path())
 }

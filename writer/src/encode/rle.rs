@@ -41,21 +41,27 @@ impl HybridRle {
     /// once, and a group of eight starting on a group boundary is decided in one step, as
     /// parquet's `RleEncoder::put_batch` does; the rest goes value by value.
     pub(crate) fn put_levels(&mut self, levels: &[i16]) {
+        // Levels are never negative.
+        self.put_values(levels, |level| level as u64);
+    }
+
+    /// Encodes each of `values`, as `widen` makes them unsigned, as [`Self::put_levels`] does.
+    pub(crate) fn put_values<T: Copy>(&mut self, values: &[T], widen: impl Fn(T) -> u64) {
         let mut at = 0;
-        while at < levels.len() {
-            let value = levels[at] as u64;
+        while at < values.len() {
+            let value = widen(values[at]);
             if self.repeat >= GROUP && self.current == value {
-                let run = levels[at..]
+                let run = values[at..]
                     .iter()
-                    .take_while(|&&level| level as u64 == value)
+                    .take_while(|&&next| widen(next) == value)
                     .count();
                 self.repeat += run;
                 at += run;
             } else if self.repeat < GROUP
                 && self.pending.len().is_multiple_of(GROUP)
-                && levels.len() - at >= GROUP
+                && values.len() - at >= GROUP
             {
-                self.put_group(&levels[at..at + GROUP]);
+                self.put_group(&values[at..at + GROUP], &widen);
                 at += GROUP;
             } else {
                 self.put(value);
@@ -65,17 +71,17 @@ impl HybridRle {
     }
 
     /// Encodes a group of eight values that starts on a group boundary, no RLE run open.
-    fn put_group(&mut self, group: &[i16]) {
-        let first = group[0] as u64;
-        if group.iter().all(|&level| level as u64 == first) {
+    fn put_group<T: Copy>(&mut self, group: &[T], widen: impl Fn(T) -> u64) {
+        let first = widen(group[0]);
+        if group.iter().all(|&next| widen(next) == first) {
             if !self.pending.is_empty() {
                 self.close_bit_packed_run();
             }
             self.current = first;
             self.repeat = GROUP;
         } else {
-            self.pending.extend(group.iter().map(|&level| level as u64));
-            self.current = group[GROUP - 1] as u64;
+            self.pending.extend(group.iter().map(|&next| widen(next)));
+            self.current = widen(group[GROUP - 1]);
             if self.pending.len() / GROUP + 1 >= MAX_GROUPS {
                 self.close_bit_packed_run();
             }
