@@ -14,14 +14,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread;
 
-use arrow_schema::SchemaRef;
 use indicatif::ProgressBar;
 use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::errors::ParquetError;
-use parquet::file::properties::WriterProperties;
+use shredlab_writer::encode::ColumnEncoder;
 use shredlab_writer::OrderedRowGroupWriter;
 
 use crate::batches::BatchRanges;
+use crate::catalog::Optimization;
 use crate::config::PipelineConfig;
 use crate::counters::{PhaseCounters, Role};
 use crate::error::PipelineError;
@@ -135,20 +135,18 @@ where
         config.compression,
         &config.writer_memory,
     );
+    let encoder = match config.optimizations.has(Optimization::NativeEncoder) {
+        true => ColumnEncoder::Native,
+        false => ColumnEncoder::ArrowRs,
+    };
     sinks
         .into_iter()
-        .map(|sink| open(sink, source.schema(), properties.clone(), window))
+        .map(|sink| {
+            let options = ArrowWriterOptions::new().with_properties(properties.clone());
+            let writer = OrderedRowGroupWriter::try_new(sink, source.schema(), options, window)?;
+            Ok(writer.with_encoder(encoder))
+        })
         .collect()
-}
-
-fn open<W: Write + Send>(
-    sink: W,
-    schema: SchemaRef,
-    properties: WriterProperties,
-    window: usize,
-) -> Result<OrderedRowGroupWriter<W>, ParquetError> {
-    let options = ArrowWriterOptions::new().with_properties(properties);
-    OrderedRowGroupWriter::try_new(sink, schema, options, window)
 }
 
 /// One worker: claims row groups until none is left, the run stops, or a file fails. A file's

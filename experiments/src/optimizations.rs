@@ -21,6 +21,8 @@ impl Optimization {
             RawColumnVectors => &[NoRowStructs, DictionaryPhoneType, DirectNames, DirectDigits],
             // Only persistent builders can take spent buffers back.
             RecyclingChannel => &[ThreadLocalBuilders],
+            // The fused workers' row groups are the writers that take the encoder.
+            NativeEncoder => &[FusedRowGroups],
             _ => &[],
         }
     }

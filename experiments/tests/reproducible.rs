@@ -1,6 +1,7 @@
 //! The same command writes the same bytes: from the ordered hand-off (27) on, a run's files do
 //! not depend on the producer count, the batch-claiming strategy or the threads' schedule; fused
-//! row-group workers (28) write 27's files, and preallocated files (35) 34's.
+//! row-group workers (28) write 27's files, preallocated files (35) 34's, and shredlab's column
+//! encoder (36) 35's.
 
 mod common;
 
@@ -174,5 +175,30 @@ fn preallocated_files_are_34_s_and_hold_no_blocks_past_their_end() {
             "{held} bytes of disk held for a {}-byte file",
             metadata.len()
         );
+    }
+}
+
+/// shredlab's column encoder (36) writes 35's files: the contacts (whose list leaves it takes,
+/// with their dictionary), their spec, and every preset with lists, at two row-group sizes.
+#[test]
+fn the_native_encoder_writes_35_s_files() {
+    let contacts = ["-n", "200000", "--writers", "2"];
+    let expected = files_of(&[&contacts[..], &["-e", "35"]].concat());
+    assert!(files_of(&[&contacts[..], &["-e", "36"]].concat()) == expected);
+    for spec in ["contacts", "deep", "otel-logs"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../specs/{spec}.json"));
+        for row_group in ["3000", "50000"] {
+            let run = [
+                "--spec",
+                path.to_str().unwrap(),
+                "-n",
+                "20000",
+                "--row-group-rows",
+                row_group,
+            ];
+            let expected = files_of(&[&run[..], &["-e", "35"]].concat());
+            let actual = files_of(&[&run[..], &["-e", "36"]].concat());
+            assert!(actual == expected, "{spec} at {row_group} rows per group");
+        }
     }
 }

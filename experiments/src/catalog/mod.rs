@@ -430,6 +430,12 @@ catalog! {
         mechanism: "each file reserves its disk blocks 64 MiB ahead of its writes with fallocate(FALLOC_FL_KEEP_SIZE) and truncates the rest away at the commit, so ext4 no longer reserves a block for delayed allocation in the writing thread for every page written (ext4 and tmpfs only)",
         study: None,
     },
+    /// shredlab's column encoder for the leaves inside lists and maps.
+    36 adds NativeEncoder "native-encoder" on any_workload {
+        summary: "leaves inside lists and maps (phones.number, phones.phone_type) encoded by shredlab's column encoder: levels from list offsets and validity a range of rows at a time, and, without statistics or compression, its own data pages (PLAIN values or dictionary indices, levels RLE-encoded run by run): ArrowWriter's bytes",
+        mechanism: "the fused workers' row groups hand every leaf inside a list or map to shredlab's encoder, which computes its levels from list offsets and validity bitmaps in ranges instead of compute_leaves' walk element by element and, where the leaf has no statistics or compression, writes its data pages itself: levels RLE-encoded a run at a time rather than a value at a time, an Arrow dictionary's keys looked up once per batch rather than each value hashed; other leaves stay with ArrowColumnWriter",
+        study: None,
+    },
 }
 
 #[cfg(test)]
