@@ -377,6 +377,57 @@ fn dictionary_pages_and_their_fallback_are_arrow_writer_s() {
     }
 }
 
+/// A dictionary of more than 2^16 values packs its indices 17 bits wide (found in review: the
+/// packing stopped at 16 bits).
+#[test]
+fn a_dictionary_past_65536_values_is_arrow_writer_s() {
+    let item = Arc::new(Field::new("item", DataType::Utf8, true));
+    let schema = Arc::new(Schema::new(vec![Field::new(
+        "ids",
+        DataType::List(item.clone()),
+        true,
+    )]));
+    let rows = 70_000;
+    let values = StringArray::from_iter_values((0..rows).map(|i| format!("{i:x}")));
+    let offsets = OffsetBuffer::from_lengths(std::iter::repeat_n(1, rows));
+    let list = ListArray::new(item, offsets, Arc::new(values), None);
+    let batch = RecordBatch::try_new(schema.clone(), vec![Arc::new(list)]).unwrap();
+    let props = WriterProperties::builder()
+        .set_statistics_enabled(EnabledStatistics::None)
+        .build();
+    let groups = vec![vec![batch]];
+    let expected = upstream(&schema, &groups, &props).unwrap();
+    let (actual, _) = encoded(&schema, &groups, &props, ColumnEncoder::Native).unwrap();
+    assert!(actual == expected, "bytes differ");
+}
+
+/// A row group of no rows, whose dictionary leaves hold an empty dictionary page and no data
+/// page, is `ArrowColumnWriter`'s (found in review: the data pages' offset was 0, not after the
+/// dictionary page), on both of the native encoder's paths.
+#[test]
+fn an_empty_row_group_with_dictionaries_is_arrow_column_writer_s() {
+    let text = Arc::new(Field::new("item", DataType::Utf8, true));
+    let number = Arc::new(Field::new("item", DataType::Int64, true));
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("texts", DataType::List(text), true),
+        Field::new("numbers", DataType::List(number), true),
+    ]));
+    let props = WriterProperties::builder()
+        .set_statistics_enabled(EnabledStatistics::None)
+        .build();
+    let file = |encoder| {
+        let options = ArrowWriterOptions::new().with_properties(props.clone());
+        let writer = OrderedRowGroupWriter::try_new(Vec::new(), schema.clone(), options, 1)
+            .unwrap()
+            .with_encoder(encoder);
+        writer.append(writer.encoder(0).unwrap()).unwrap();
+        (writer.native_page_columns(), writer.into_inner().unwrap())
+    };
+    let (native_pages, native) = file(ColumnEncoder::Native);
+    assert_eq!(native_pages, ["texts.list.item"]);
+    assert!(native == file(ColumnEncoder::ArrowRs).1, "bytes differ");
+}
+
 /// A fixed-size list of size 0 cut down to its leaf for `ArrowColumnWriter` keeps its length.
 #[test]
 fn a_fixed_size_list_of_size_zero_keeps_its_rows_when_cut() {

@@ -111,13 +111,23 @@ impl NativeColumnChunk {
     /// # Errors
     ///
     /// Another owner still holds `pages`, or flushing them failed.
-    pub(crate) fn new(pages: ChunkBuffer, close: ColumnCloseResult) -> Result<Self> {
+    pub(crate) fn new(pages: ChunkBuffer, mut close: ColumnCloseResult) -> Result<Self> {
         let pages = Arc::try_unwrap(pages.0)
             .map_err(|_| ParquetError::General("a column chunk's pages are still shared".into()))?;
         let data = pages
             .into_inner()
             .unwrap_or_else(|p| p.into_inner())
             .into_inner()?;
+        // A chunk of no rows with a dictionary holds the (empty) dictionary page alone:
+        // `ArrowColumnWriter` records its data pages as starting after it, not at 0.
+        let metadata = &close.metadata;
+        if metadata.dictionary_page_offset().is_some() && metadata.num_values() == 0 {
+            close.metadata = metadata
+                .clone()
+                .into_builder()
+                .set_data_page_offset(data.len() as i64)
+                .build()?;
+        }
         Ok(Self {
             data: Bytes::from(data),
             close,

@@ -13,7 +13,7 @@ use std::ops::Range;
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef};
 use arrow_buffer::bit_chunk_iterator::UnalignedBitChunk;
-use arrow_buffer::bit_iterator::{BitIndexIterator, BitIterator, BitSliceIterator};
+use arrow_buffer::bit_iterator::BitSliceIterator;
 use arrow_buffer::NullBuffer;
 use arrow_schema::{DataType, Field};
 use parquet::errors::{ParquetError, Result};
@@ -181,12 +181,10 @@ fn write(
     }
     check_reachable(node, &range)?;
     match &node.kind {
-        Kind::Leaf => {
-            if let Some(leaf) = &mut out[node.leaves.start] {
-                write_leaf(leaf, node, range, first_rep, next_rep);
-            }
-            Ok(())
-        }
+        Kind::Leaf => match &mut out[node.leaves.start] {
+            Some(leaf) => write_leaf(leaf, node, range, first_rep, next_rep),
+            None => Ok(()),
+        },
         Kind::Struct(children) => {
             for_each_run(node, range, first_rep, next_rep, out, |run, rep, out| {
                 children
@@ -336,15 +334,44 @@ fn for_each_run(
         }
     };
     let mut row = range.start;
-    let bits = nulls.inner();
-    let valid = BitSliceIterator::new(bits.values(), bits.offset() + range.start, range.len());
-    for (start, end) in valid {
-        let (start, end) = (range.start + start, range.start + end);
-        null_rows(out, row, start);
-        visit(start..end, rep_at(start), out)?;
-        row = end;
-    }
+    for_each_valid_run(nulls, range.clone(), |valid| {
+        null_rows(out, row, valid.start);
+        row = valid.end;
+        visit(valid.clone(), rep_at(valid.start), out)
+    })?;
     null_rows(out, row, range.end);
+    Ok(())
+}
+
+/// Below this many rows, runs are found bit by bit: setting up a word-wise scan costs more.
+const SHORT_RANGE: usize = 64;
+
+/// Calls `visit` on each run of valid rows of `range`, in order.
+fn for_each_valid_run(
+    nulls: &NullBuffer,
+    range: Range<usize>,
+    mut visit: impl FnMut(Range<usize>) -> Result<()>,
+) -> Result<()> {
+    if range.len() < SHORT_RANGE {
+        let mut row = range.start;
+        while row < range.end {
+            if nulls.is_null(row) {
+                row += 1;
+                continue;
+            }
+            let start = row;
+            while row < range.end && nulls.is_valid(row) {
+                row += 1;
+            }
+            visit(start..row)?;
+        }
+        return Ok(());
+    }
+    let bits = nulls.inner();
+    let runs = BitSliceIterator::new(bits.values(), bits.offset() + range.start, range.len());
+    for (start, end) in runs {
+        visit(range.start + start..range.start + end)?;
+    }
     Ok(())
 }
 
@@ -355,14 +382,20 @@ fn write_leaf(
     range: Range<usize>,
     first_rep: i16,
     next_rep: i16,
-) {
+) -> Result<()> {
     let len = range.len();
     match (&node.nulls, &mut leaf.def) {
         (Some(nulls), Some(def)) => {
-            let (bits, at) = (nulls.inner().values(), nulls.offset() + range.start);
-            def.extend(BitIterator::new(bits, at, len).map(|v| node.def - i16::from(!v)));
-            leaf.values
-                .extend(BitIndexIterator::new(bits, at, len).map(|i| range.start + i));
+            let mut row = range.start;
+            let values = &mut leaf.values;
+            for_each_valid_run(nulls, range.clone(), |valid| {
+                def.extend(std::iter::repeat_n(node.def - 1, valid.start - row));
+                def.extend(std::iter::repeat_n(node.def, valid.len()));
+                values.extend(valid.clone());
+                row = valid.end;
+                Ok(())
+            })?;
+            def.extend(std::iter::repeat_n(node.def - 1, range.end - row));
         }
         (_, def) => {
             if let Some(def) = def {
@@ -372,6 +405,7 @@ fn write_leaf(
         }
     }
     push_rep(&mut leaf.rep, first_rep, next_rep, len);
+    Ok(())
 }
 
 /// Appends `count` entries of definition level `def` to every wanted leaf in `leaves`.

@@ -175,7 +175,13 @@ impl PlainChunkWriter {
     /// Writes the open page as a data page v1: repetition levels, definition levels (each
     /// with its 4-byte length), values.
     fn flush_page(&mut self) -> Result<()> {
-        let page = std::mem::take(&mut self.page);
+        // The next page's values take as much room (up to the page limit): no regrowth page
+        // after page.
+        let next = OpenPage {
+            values: Vec::with_capacity(self.page.values.capacity().min(self.page_bytes)),
+            ..OpenPage::default()
+        };
+        let page = std::mem::replace(&mut self.page, next);
         let mut buf = Vec::with_capacity(page.values.len() + 64);
         for rle in [self.rep.as_mut(), self.def.as_mut()].into_iter().flatten() {
             let start = buf.len();

@@ -15,22 +15,12 @@ use super::values::{self, fixed_width_values, FixedWidth};
 /// Whether [`PlainValues`] encodes leaves of the Arrow type `data_type` written as the physical
 /// type `physical`.
 pub(crate) fn supported(data_type: &DataType, physical: PhysicalType) -> bool {
-    let byte_array = |data_type: &DataType| {
-        matches!(
-            data_type,
-            DataType::Utf8 | DataType::LargeUtf8 | DataType::Binary | DataType::LargeBinary
-        )
+    // An Arrow dictionary of byte arrays is written as its values are.
+    let value_type = match data_type {
+        DataType::Dictionary(_, values) if physical == PhysicalType::BYTE_ARRAY => values,
+        other => other,
     };
-    match physical {
-        PhysicalType::INT32 | PhysicalType::INT64 | PhysicalType::FLOAT | PhysicalType::DOUBLE => {
-            values::supported(data_type)
-        }
-        PhysicalType::BYTE_ARRAY => match data_type {
-            DataType::Dictionary(_, values) => byte_array(values),
-            other => byte_array(other),
-        },
-        _ => false,
-    }
+    physical != PhysicalType::BOOLEAN && values::written_as(value_type, physical)
 }
 
 /// A batch's values of one leaf, in the order its levels carry them.

@@ -246,7 +246,7 @@ fn native_leaves(
         .zip(leaves)
         .map(|((data_type, _, rep), descr)| {
             let pages = pages::supported(&descr, data_type, props);
-            let typed = values::supported(data_type)
+            let typed = values::written_as(data_type, descr.physical_type())
                 && MiniBatches::new(&descr, props).budget_checks_agree(&descr, props)
                 && !dictionary_byte_array(&descr, props);
             (*rep > 0 && (pages || typed)).then_some(NativeLeaf { descr, pages })

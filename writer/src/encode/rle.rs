@@ -175,12 +175,13 @@ impl HybridRle {
     }
 }
 
-/// Packs `values` (a whole number of groups of eight) `bit_width` bits each, least significant
-/// first: each group fills `bit_width` bytes.
+/// Packs `values` (a whole number of groups of eight) `bit_width` bits each (at most 32),
+/// least significant first: each group fills `bit_width` bytes.
 fn pack(values: &[u64], bit_width: u8, out: &mut Vec<u8>) {
-    let width = usize::from(bit_width);
+    let width = u32::from(bit_width);
     if width <= 8 {
-        // The common case, a group in one machine word.
+        // The common case, levels and small dictionaries: a group in one machine word.
+        let width = width as usize;
         for group in values.chunks_exact(GROUP) {
             let bits = group
                 .iter()
@@ -192,12 +193,16 @@ fn pack(values: &[u64], bit_width: u8, out: &mut Vec<u8>) {
         }
         return;
     }
-    for group in values.chunks_exact(GROUP) {
-        let mut bits = 0u128;
-        for (index, &value) in group.iter().enumerate() {
-            bits |= u128::from(value) << (index * width);
+    // Fewer than 8 bits wait in the word between values, so a value of up to 56 bits fits.
+    let (mut bits, mut filled) = (0u64, 0u32);
+    for &value in values {
+        bits |= value << filled;
+        filled += width;
+        while filled >= 8 {
+            out.push(bits as u8);
+            bits >>= 8;
+            filled -= 8;
         }
-        out.extend_from_slice(&bits.to_le_bytes()[..width]);
     }
 }
 
@@ -225,6 +230,18 @@ mod tests {
         assert_eq!(encode(1, &[0, 1, 0, 1, 0, 1, 0, 1]), vec![0x03, 0xaa]);
         // A partial group is padded with zeros.
         assert_eq!(encode(2, &[3, 1]), vec![0x03, 0x07, 0x00]);
+    }
+
+    #[test]
+    fn wide_values_are_packed_across_bytes() {
+        let mut rle = HybridRle::new(17);
+        let values: Vec<u32> = (0..8).map(|i| (1 << 16) + i).collect();
+        rle.put_values(&values, u64::from);
+        let mut out = Vec::new();
+        rle.finish_into(&mut out);
+        // The indicator, then 8 values of 17 bits: 17 bytes.
+        assert_eq!(out.len(), 18);
+        assert_eq!(&out[..4], &[0x03, 0x00, 0x00, 0x03]);
     }
 
     #[test]

@@ -18,33 +18,41 @@ use super::levels::LeafLevels;
 /// Milliseconds in a day: `Date64` written as a parquet `DATE` is a day count.
 const MILLIS_PER_DAY: i64 = 86_400_000;
 
-/// Whether the native encoder writes leaves of `data_type` (any other leaf goes to
-/// `ArrowColumnWriter`).
-pub(crate) fn supported(data_type: &DataType) -> bool {
-    matches!(
-        data_type,
-        DataType::Boolean
-            | DataType::Int8
-            | DataType::Int16
-            | DataType::Int32
-            | DataType::Int64
-            | DataType::UInt8
-            | DataType::UInt16
-            | DataType::UInt32
-            | DataType::UInt64
-            | DataType::Float32
-            | DataType::Float64
-            | DataType::Date32
-            | DataType::Date64
-            | DataType::Time32(_)
-            | DataType::Time64(_)
-            | DataType::Timestamp(_, _)
-            | DataType::Duration(_)
-            | DataType::Utf8
-            | DataType::LargeUtf8
-            | DataType::Binary
-            | DataType::LargeBinary
-    )
+/// Whether the native encoder writes leaves of `data_type` as the physical type `physical`,
+/// as `ArrowColumnWriter` does: the pairs the Arrow to Parquet schema conversion makes (a
+/// schema given by hand may pair them otherwise; those leaves go to `ArrowColumnWriter`).
+pub(crate) fn written_as(data_type: &DataType, physical: PhysicalType) -> bool {
+    match physical {
+        PhysicalType::BOOLEAN => matches!(data_type, DataType::Boolean),
+        PhysicalType::INT32 => matches!(
+            data_type,
+            DataType::Int8
+                | DataType::Int16
+                | DataType::Int32
+                | DataType::UInt8
+                | DataType::UInt16
+                | DataType::UInt32
+                | DataType::Date32
+                | DataType::Date64
+                | DataType::Time32(_)
+        ),
+        PhysicalType::INT64 => matches!(
+            data_type,
+            DataType::Int64
+                | DataType::UInt64
+                | DataType::Date64
+                | DataType::Time64(_)
+                | DataType::Timestamp(_, _)
+                | DataType::Duration(_)
+        ),
+        PhysicalType::FLOAT => matches!(data_type, DataType::Float32),
+        PhysicalType::DOUBLE => matches!(data_type, DataType::Float64),
+        PhysicalType::BYTE_ARRAY => matches!(
+            data_type,
+            DataType::Utf8 | DataType::LargeUtf8 | DataType::Binary | DataType::LargeBinary
+        ),
+        PhysicalType::INT96 | PhysicalType::FIXED_LEN_BYTE_ARRAY => false,
+    }
 }
 
 /// Writes `leaf` (its values, definition and repetition levels) to `writer`, one call per
