@@ -72,24 +72,7 @@ impl MiniBatches {
             true => (self.uniform, None),
             false => (self.levels, rep),
         };
-        let mut batches = Vec::with_capacity(count / size + 1);
-        let (mut start, mut value) = (0, 0);
-        while start < count {
-            let mut end = count.min(start + size);
-            if let Some(rep) = records {
-                // A record never spans two mini-batches.
-                while end < count && rep[end] != 0 {
-                    end += 1;
-                }
-            }
-            let values = match def {
-                Some(def) => def[start..end].iter().filter(|&&d| d == max_def).count(),
-                None => end - start,
-            };
-            batches.push((start..end, value..value + values));
-            (start, value) = (end, value + values);
-        }
-        batches
+        cut(0..count, 0, size, records, def, max_def)
     }
 }
 
@@ -121,13 +104,27 @@ pub(crate) fn split_for_page(
         false => (fits.max(1) * size).div_ceil(count),
     }
     .clamp(1, size);
-    let def = leaf.def.as_deref();
-    let rep = leaf.rep.as_deref();
-    let mut pieces = Vec::with_capacity(count / fits.max(1) + 1);
-    let (mut start, mut value) = (levels.start, values.start);
+    let (def, rep) = (leaf.def.as_deref(), leaf.rep.as_deref());
+    cut(levels, values.start, window, rep, def, max_def)
+}
+
+/// Cuts `levels` (whose values start at `first_value`) into pieces of `size` levels, each
+/// extended to the end of its record where `records` (repetition levels) are given, with the
+/// values each carries (definition level `max_def`, every level where `def` is `None`).
+fn cut(
+    levels: Range<usize>,
+    first_value: usize,
+    size: usize,
+    records: Option<&[i16]>,
+    def: Option<&[i16]>,
+    max_def: i16,
+) -> Vec<MiniBatch> {
+    let mut pieces = Vec::with_capacity(levels.len() / size.max(1) + 1);
+    let (mut start, mut value) = (levels.start, first_value);
     while start < levels.end {
-        let mut end = levels.end.min(start + window);
-        if let Some(rep) = rep {
+        let mut end = levels.end.min(start + size);
+        if let Some(rep) = records {
+            // A record never spans two mini-batches.
             while end < levels.end && rep[end] != 0 {
                 end += 1;
             }
