@@ -16,11 +16,11 @@ use arrow_array::{
 };
 use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef};
+use common::encoders::{encoded, upstream};
 use common::random_generator;
 use common::strategies::{schema, settings};
 use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::arrow::ArrowSchemaConverter;
-use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::errors::Result;
 use parquet::file::properties::{CdcOptions, EnabledStatistics, WriterProperties, WriterVersion};
@@ -29,44 +29,6 @@ use proptest::strategy::ValueTree;
 use proptest::test_runner::{TestCaseError, TestRunner};
 use shredlab_writer::encode::ColumnEncoder;
 use shredlab_writer::OrderedRowGroupWriter;
-
-/// `ArrowWriter`'s bytes for `groups`, one row group each (cut with `flush`).
-fn upstream(
-    schema: &SchemaRef,
-    groups: &[Vec<RecordBatch>],
-    props: &WriterProperties,
-) -> Result<Vec<u8>> {
-    let mut writer = ArrowWriter::try_new(Vec::new(), schema.clone(), Some(props.clone()))?;
-    for group in groups {
-        for batch in group {
-            writer.write(batch)?;
-        }
-        writer.flush()?;
-    }
-    writer.into_inner()
-}
-
-/// The bytes of `OrderedRowGroupWriter` with `encoder` for `groups`, and the leaves it wrote
-/// natively.
-fn encoded(
-    schema: &SchemaRef,
-    groups: &[Vec<RecordBatch>],
-    props: &WriterProperties,
-    encoder: ColumnEncoder,
-) -> Result<(Vec<u8>, Vec<String>)> {
-    let options = ArrowWriterOptions::new().with_properties(props.clone());
-    let writer = OrderedRowGroupWriter::try_new(Vec::new(), schema.clone(), options, 1)?
-        .with_encoder(encoder);
-    let native = writer.native_columns();
-    for (index, group) in groups.iter().enumerate() {
-        let mut row_group = writer.encoder(index)?;
-        for batch in group {
-            row_group.write(batch)?;
-        }
-        writer.append(row_group)?;
-    }
-    Ok((writer.into_inner()?, native))
-}
 
 /// Row groups of slices of one generated batch: `groups[g]` holds the slice lengths of group
 /// `g`, taken in order after the first `skip` rows, so every array has an offset.
@@ -143,13 +105,12 @@ fn assert_same_bytes(
 }
 
 /// `settings` under which the native encoder writes its own pages (data page v1, no
-/// compression, statistics or bloom filter; `PLAIN` values, or a dictionary for byte arrays
-/// where it is on), but for the one column that gets column-level settings.
+/// compression or bloom filter; `PLAIN` values, or a dictionary for byte arrays where it is
+/// on; any statistics), but for the one column that gets column-level settings.
 fn plain_page_settings() -> impl Strategy<Value = common::strategies::Settings> {
     settings().prop_map(|settings| common::strategies::Settings {
         version: WriterVersion::PARQUET_1_0,
         compression: Compression::UNCOMPRESSED,
-        statistics: EnabledStatistics::None,
         bloom: None,
         ..settings
     })

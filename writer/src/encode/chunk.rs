@@ -13,6 +13,7 @@ use parquet::file::properties::WriterProperties;
 use parquet::schema::types::ColumnDescPtr;
 
 use super::column::{ChunkBuffer, NativeColumnChunk};
+use super::stats::ChunkStatistics;
 
 /// The pages of one column chunk and their bookkeeping.
 pub(crate) struct ChunkPages {
@@ -147,13 +148,14 @@ impl ChunkPages {
         self.buffer.lock().bytes_written() + held
     }
 
-    /// The finished chunk, its metadata and offset index (all pages written).
+    /// The finished chunk, its metadata (with `statistics`), column and offset index (all pages
+    /// written).
     ///
     /// # Errors
     ///
     /// Building the metadata failed.
-    pub(crate) fn close(self) -> Result<NativeColumnChunk> {
-        let metadata = ColumnChunkMetaData::builder(self.descr.clone())
+    pub(crate) fn close(self, statistics: ChunkStatistics) -> Result<NativeColumnChunk> {
+        let builder = ColumnChunkMetaData::builder(self.descr.clone())
             .set_compression(Compression::UNCOMPRESSED)
             .set_encodings_mask(EncodingMask::new_from_encodings(self.encodings.iter()))
             .set_page_encoding_stats(self.encoding_stats)
@@ -161,14 +163,15 @@ impl ChunkPages {
             .set_total_uncompressed_size(self.uncompressed as i64)
             .set_num_values(self.values as i64)
             .set_data_page_offset(self.first_data_page.unwrap_or(0) as i64)
-            .set_dictionary_page_offset(self.dictionary_page.map(|offset| offset as i64))
-            .build()?;
+            .set_dictionary_page_offset(self.dictionary_page.map(|offset| offset as i64));
+        let (builder, column_index) = statistics.finish(builder)?;
+        let metadata = builder.build()?;
         let close = ColumnCloseResult {
             bytes_written: self.bytes_written,
             rows_written: self.rows,
             metadata,
             bloom_filter: None,
-            column_index: None,
+            column_index,
             offset_index: self.offset_index.map(OffsetIndexBuilder::build),
         };
         NativeColumnChunk::new(self.buffer, close)

@@ -3,11 +3,11 @@
 //!
 //! `EncodePlan` decides per leaf column which encoder writes it. The native encoder computes
 //! the leaf's repetition and definition levels itself (`levels`: from list offsets and
-//! validity bitmaps, a whole range of rows at a time). Where the leaf has no statistics,
-//! compression or bloom filter under data page v1, it writes the pages itself (`pages`: levels
-//! RLE-encoded run by run in `rle`, `PLAIN` values copied from the Arrow buffers in `plain`, or
-//! a byte array's dictionary indices in `dictionary`; `chunk` keeps the pages and builds the
-//! metadata); otherwise it hands levels and values to parquet's public typed column writer,
+//! validity bitmaps, a whole range of rows at a time). Where the leaf has no compression or
+//! bloom filter under data page v1, it writes the pages itself (`pages`: levels RLE-encoded run
+//! by run in `rle`, `PLAIN` values copied from the Arrow buffers in `plain`, or a byte array's
+//! dictionary indices in `dictionary`; statistics, if on, in `stats` for integers and byte
+//! arrays; `chunk` keeps the pages and builds the metadata); otherwise it hands levels and values to parquet's public typed column writer,
 //! which cuts the pages and writes the values, statistics and indexes. The finished chunk is
 //! spliced into the row group with `SerializedRowGroupWriter::append_column`. Every leaf or setting it does not support goes to
 //! `ArrowColumnWriter`, leaf by leaf, in the same file. `ArrowWriter`'s bytes are the oracle:
@@ -26,6 +26,8 @@ mod project;
 mod rle;
 mod shape;
 mod sizes;
+mod stats;
+mod truncate;
 mod values;
 
 pub(crate) use leaf::{LeafChunk, LeafWriter};
@@ -35,8 +37,9 @@ pub(crate) use plan::EncodePlan;
 ///
 /// parquet's is the default of the writers; the pipeline's catalog entry 36 turns the native
 /// one on (measured on the contacts' encoding floor: `results/vm/ab-native-encoder-floor`). It
-/// writes the same bytes; it is faster where it writes the pages itself (no statistics, no
-/// compression), and only as fast as parquet's typed writer elsewhere.
+/// writes the same bytes; it is faster where it writes the pages itself (no compression;
+/// statistics only for integers and byte arrays), and only as fast as parquet's typed writer
+/// elsewhere.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ColumnEncoder {
     /// shredlab's encoder where it supports the leaf and the properties, parquet's

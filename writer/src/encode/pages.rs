@@ -15,7 +15,7 @@ use bytes::Bytes;
 use parquet::basic::{Compression, Encoding, Type as PhysicalType};
 use parquet::column::page::{CompressedPage, Page};
 use parquet::errors::Result;
-use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
+use parquet::file::properties::{WriterProperties, WriterVersion};
 use parquet::schema::types::ColumnDescPtr;
 
 use super::batches::{split_for_page, MiniBatch, MiniBatches};
@@ -25,11 +25,12 @@ use super::dictionary::Dictionary;
 use super::levels::LeafLevels;
 use super::plain::{self, PlainValues};
 use super::rle::HybridRle;
+use super::stats::{self, ChunkStatistics};
 
 /// Whether [`PlainChunkWriter`] writes the leaf `descr` (of Arrow type `data_type`) under
 /// `props`: data page v1, `PLAIN` values (or a dictionary, for byte arrays), no other encoding
-/// asked for, no compression, no statistics and no bloom filter; types [`plain::supported`]
-/// lists.
+/// asked for, no compression, statistics that [`stats::supported`] records and no bloom
+/// filter; types [`plain::supported`] lists.
 pub(crate) fn supported(
     descr: &ColumnDescPtr,
     data_type: &DataType,
@@ -42,7 +43,7 @@ pub(crate) fn supported(
         && (!props.dictionary_enabled(path) || physical == PhysicalType::BYTE_ARRAY)
         && props.encoding(path).is_none_or(|e| e == Encoding::PLAIN)
         && props.compression(path) == Compression::UNCOMPRESSED
-        && props.statistics_enabled(path) == EnabledStatistics::None
+        && stats::supported(descr, props)
         && props.bloom_filter_properties(path).is_none()
 }
 
@@ -74,6 +75,7 @@ pub(crate) struct PlainChunkWriter {
     dictionary: Option<Dictionary>,
     page: OpenPage,
     pages: ChunkPages,
+    stats: ChunkStatistics,
 }
 
 impl PlainChunkWriter {
@@ -103,6 +105,7 @@ impl PlainChunkWriter {
             dictionary,
             page: OpenPage::default(),
             pages: ChunkPages::new(descr.clone(), props),
+            stats: ChunkStatistics::new(descr.clone(), props),
             descr,
         }
     }
@@ -141,17 +144,20 @@ impl PlainChunkWriter {
         (levels, range): MiniBatch,
         cache: &mut [u32],
     ) -> Result<()> {
-        if let (Some(rle), Some(def)) = (self.def.as_mut(), leaf.def.as_deref()) {
-            rle.put_levels(&def[levels.clone()]);
+        let def = leaf.def.as_deref().map(|def| &def[levels.clone()]);
+        let rep = leaf.rep.as_deref().map(|rep| &rep[levels.clone()]);
+        if let (Some(rle), Some(def)) = (self.def.as_mut(), def) {
+            rle.put_levels(def);
         }
-        match (self.rep.as_mut(), leaf.rep.as_deref()) {
+        match (self.rep.as_mut(), rep) {
             (Some(rle), Some(rep)) => {
-                let rep = &rep[levels.clone()];
                 rle.put_levels(rep);
                 self.page.rows += rep.iter().filter(|&&r| r == 0).count() as u32;
             }
             _ => self.page.rows += levels.len() as u32,
         }
+        self.stats.add_levels(def, rep);
+        self.stats.add_values(values, range.clone());
         self.page.byte_array_bytes += match self.dictionary.as_mut() {
             Some(dictionary) => dictionary.append(values, range, cache),
             None => values.append(range, &mut self.page.values),
@@ -211,6 +217,7 @@ impl PlainChunkWriter {
         };
         let bytes = (self.descr.physical_type() == PhysicalType::BYTE_ARRAY)
             .then_some(page.byte_array_bytes);
+        self.stats.finish_page(page.rows, bytes);
         let hold = self.dictionary.is_some();
         let finished = CompressedPage::new(data_page, size);
         self.pages.add_data_page(finished, page.rows, bytes, hold)
@@ -257,7 +264,7 @@ impl PlainChunkWriter {
             self.flush_page()?;
         }
         self.write_dictionary_page()?;
-        self.pages.close()
+        self.pages.close(self.stats)
     }
 }
 

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod encoders;
 pub mod strategies;
 
 use std::io::{self, Write};

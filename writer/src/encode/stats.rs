@@ -1,0 +1,438 @@
+//! [`ChunkStatistics`]: the statistics parquet's column writer records for a leaf whose pages
+//! [`super::pages::PlainChunkWriter`] writes: per page the null count, the level histograms and
+//! the values' min and max (the column index, with its boundary order), per chunk their sums
+//! and bounds (the chunk's `Statistics` and size statistics), truncated as parquet truncates
+//! them.
+//!
+//! Values are compared as parquet's writer compares them for the types [`supported`] takes:
+//! `INT32` and `INT64` as signed or unsigned integers by the leaf's sort order, byte arrays
+//! byte by byte.
+
+use std::ops::Range;
+
+use parquet::basic::{BoundaryOrder, ConvertedType, LogicalType, SortOrder, Type as PhysicalType};
+use parquet::data_type::ByteArray;
+use parquet::errors::Result;
+use parquet::file::metadata::{ColumnChunkMetaDataBuilder, ColumnIndexBuilder, LevelHistogram};
+use parquet::file::page_index::column_index::ColumnIndexMetaData;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::statistics::{Statistics, ValueStatistics};
+use parquet::schema::types::ColumnDescPtr;
+
+use super::plain::PlainValues;
+use super::truncate;
+
+/// Whether [`ChunkStatistics`] records what parquet's writer records for the leaf `descr`
+/// under `props`: any leaf without statistics; with chunk or page statistics, integers with a
+/// signed or unsigned sort order and byte arrays compared byte by byte, without statistics in
+/// the page headers.
+pub(crate) fn supported(descr: &ColumnDescPtr, props: &WriterProperties) -> bool {
+    if props.statistics_enabled(descr.path()) == EnabledStatistics::None {
+        return true;
+    }
+    let order = descr.sort_order();
+    let comparable = match descr.physical_type() {
+        PhysicalType::INT32 | PhysicalType::INT64 => {
+            matches!(order, SortOrder::SIGNED | SortOrder::UNSIGNED)
+                && descr.converted_type() != ConvertedType::INTERVAL
+        }
+        PhysicalType::BYTE_ARRAY => order == SortOrder::UNSIGNED && !is_decimal(descr),
+        _ => false,
+    };
+    comparable && !props.write_page_header_statistics(descr.path())
+}
+
+fn is_decimal(descr: &ColumnDescPtr) -> bool {
+    descr.converted_type() == ConvertedType::DECIMAL
+        || matches!(descr.logical_type_ref(), Some(LogicalType::Decimal { .. }))
+}
+
+/// The smallest and largest value seen, as sort keys: integers widened so that one signed
+/// comparison orders them as the leaf's sort order does, byte arrays as their bytes.
+#[derive(Debug, Clone, PartialEq)]
+enum Bounds {
+    Integer(i128, i128),
+    Bytes(Vec<u8>, Vec<u8>),
+}
+
+impl Bounds {
+    fn merge(&mut self, other: &Self) {
+        match (self, other) {
+            (Self::Integer(min, max), Self::Integer(low, high)) => {
+                *min = (*min).min(*low);
+                *max = (*max).max(*high);
+            }
+            (Self::Bytes(min, max), Self::Bytes(low, high)) => {
+                if low < min {
+                    min.clone_from(low);
+                }
+                if high > max {
+                    max.clone_from(high);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// How a leaf's integer values become sort keys.
+#[derive(Debug, Clone, Copy)]
+struct IntegerOrder {
+    width: usize,
+    unsigned: bool,
+}
+
+impl IntegerOrder {
+    fn key(self, bytes: &[u8]) -> i128 {
+        match (self.width, self.unsigned) {
+            (4, false) => i128::from(i32::from_le_bytes(bytes.try_into().expect("4 bytes"))),
+            (4, true) => i128::from(u32::from_le_bytes(bytes.try_into().expect("4 bytes"))),
+            (_, false) => i128::from(i64::from_le_bytes(bytes.try_into().expect("8 bytes"))),
+            (_, true) => i128::from(u64::from_le_bytes(bytes.try_into().expect("8 bytes"))),
+        }
+    }
+
+    /// The key's value as the physical type's little-endian bytes.
+    fn bytes(self, key: i128) -> Vec<u8> {
+        match self.width {
+            4 => (key as u32).to_le_bytes().to_vec(),
+            _ => (key as u64).to_le_bytes().to_vec(),
+        }
+    }
+}
+
+/// What the open page has added so far.
+#[derive(Debug, Default)]
+struct PageMetrics {
+    nulls: u64,
+    rep: Option<LevelHistogram>,
+    def: Option<LevelHistogram>,
+    bounds: Option<Bounds>,
+}
+
+/// The statistics of one leaf column chunk, page by page.
+pub(crate) struct ChunkStatistics {
+    descr: ColumnDescPtr,
+    enabled: EnabledStatistics,
+    integers: Option<IntegerOrder>,
+    column_index_truncation: Option<usize>,
+    statistics_truncation: Option<usize>,
+    page: PageMetrics,
+    nulls: u64,
+    rep: Option<LevelHistogram>,
+    def: Option<LevelHistogram>,
+    bounds: Option<Bounds>,
+    byte_array_bytes: Option<i64>,
+    index: ColumnIndexBuilder,
+    /// The bounds of the last page with values, and whether the pages' bounds never fell or
+    /// never rose: the column index's boundary order.
+    last_bounds: Option<Bounds>,
+    ascending: bool,
+    descending: bool,
+}
+
+impl std::fmt::Debug for ChunkStatistics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChunkStatistics")
+            .field("enabled", &self.enabled)
+            .field("nulls", &self.nulls)
+            .field("bounds", &self.bounds)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ChunkStatistics {
+    /// Nothing recorded yet for the leaf `descr` (which [`supported`] accepts) under `props`.
+    pub fn new(descr: ColumnDescPtr, props: &WriterProperties) -> Self {
+        let enabled = props.statistics_enabled(descr.path());
+        let histogram = |max: i16| match enabled {
+            EnabledStatistics::None => None,
+            _ => LevelHistogram::try_new(max),
+        };
+        let integers = match descr.physical_type() {
+            PhysicalType::INT32 => Some(4),
+            PhysicalType::INT64 => Some(8),
+            _ => None,
+        }
+        .map(|width| IntegerOrder {
+            width,
+            unsigned: descr.sort_order() == SortOrder::UNSIGNED,
+        });
+        let mut index = ColumnIndexBuilder::new(descr.physical_type());
+        if enabled != EnabledStatistics::Page {
+            index.to_invalid();
+        }
+        let (rep, def) = (
+            histogram(descr.max_rep_level()),
+            histogram(descr.max_def_level()),
+        );
+        Self {
+            enabled,
+            integers,
+            column_index_truncation: props.column_index_truncate_length(),
+            statistics_truncation: props.statistics_truncate_length(),
+            page: PageMetrics {
+                rep: rep.clone(),
+                def: def.clone(),
+                ..PageMetrics::default()
+            },
+            nulls: 0,
+            rep,
+            def,
+            bounds: None,
+            byte_array_bytes: None,
+            index,
+            last_bounds: None,
+            ascending: true,
+            descending: true,
+            descr,
+        }
+    }
+
+    fn enabled(&self) -> bool {
+        self.enabled != EnabledStatistics::None
+    }
+
+    /// Records one mini-batch's levels: nulls (levels without a value) and histograms.
+    pub fn add_levels(&mut self, def: Option<&[i16]>, rep: Option<&[i16]>) {
+        if !self.enabled() {
+            return;
+        }
+        let max_def = self.descr.max_def_level();
+        if let Some(def) = def {
+            self.page.nulls += def.iter().filter(|&&level| level != max_def).count() as u64;
+        }
+        for (levels, histogram) in [(def, &mut self.page.def), (rep, &mut self.page.rep)] {
+            if let (Some(levels), Some(histogram)) = (levels, histogram.as_mut()) {
+                count_levels(levels, histogram);
+            }
+        }
+    }
+
+    /// Records the min and max of the values in `range`.
+    pub fn add_values(&mut self, values: &PlainValues<'_>, range: Range<usize>) {
+        if !self.enabled() || range.is_empty() {
+            return;
+        }
+        let bounds = match (values, self.integers) {
+            (PlainValues::Fixed { bytes, width }, Some(order)) => {
+                let mut keys = bytes[range.start * width..range.end * width]
+                    .chunks_exact(*width)
+                    .map(|value| order.key(value));
+                let first = keys.next().expect("a non-empty range");
+                let (min, max) = keys.fold((first, first), |(min, max), key| {
+                    (min.min(key), max.max(key))
+                });
+                Bounds::Integer(min, max)
+            }
+            (PlainValues::Variable { spans, data, .. }, None) => {
+                let mut values = spans[range].iter().map(|span| &data[span.clone()]);
+                let first = values.next().expect("a non-empty range");
+                let (min, max) = values.fold((first, first), |(min, max), value| {
+                    (min.min(value), max.max(value))
+                });
+                Bounds::Bytes(min.to_vec(), max.to_vec())
+            }
+            _ => return,
+        };
+        match self.page.bounds.as_mut() {
+            Some(page) => page.merge(&bounds),
+            None => self.page.bounds = Some(bounds),
+        }
+    }
+
+    /// Closes the open page of `rows` rows with `byte_array_bytes` of byte-array values: its
+    /// column index entry, and its share of the chunk's statistics.
+    pub fn finish_page(&mut self, rows: u32, byte_array_bytes: Option<i64>) {
+        if let Some(bytes) = byte_array_bytes {
+            *self.byte_array_bytes.get_or_insert(0) += bytes;
+        }
+        if !self.enabled() {
+            return;
+        }
+        let fresh = PageMetrics {
+            rep: self.page.rep.as_ref().map(empty_like),
+            def: self.page.def.as_ref().map(empty_like),
+            ..PageMetrics::default()
+        };
+        let page = std::mem::replace(&mut self.page, fresh);
+        self.nulls += page.nulls;
+        if let Some(bounds) = &page.bounds {
+            match self.bounds.as_mut() {
+                Some(chunk) => chunk.merge(bounds),
+                None => self.bounds = Some(bounds.clone()),
+            }
+        }
+        self.index_page(&page, rows);
+        for (chunk, page) in [(&mut self.rep, &page.rep), (&mut self.def, &page.def)] {
+            if let (Some(chunk), Some(page)) = (chunk.as_mut(), page) {
+                chunk.add(page);
+            }
+        }
+    }
+
+    /// The page's column index entry: a null page, its truncated bounds, or (a page with
+    /// neither values nor only nulls) no column index at all, as parquet's writer decides.
+    fn index_page(&mut self, page: &PageMetrics, rows: u32) {
+        if !self.index.valid() {
+            return;
+        }
+        let nulls = page.nulls as i64;
+        if u64::from(rows) == page.nulls {
+            self.index.append(true, Vec::new(), Vec::new(), nulls, None);
+        } else if let Some(bounds) = &page.bounds {
+            if let Some(last) = &self.last_bounds {
+                let (low, high) = (bounds_order(last, bounds), bounds_order(bounds, last));
+                self.ascending &= !low;
+                self.descending &= !high;
+            }
+            self.last_bounds = Some(bounds.clone());
+            let (min, max) = self.bound_bytes(bounds);
+            let (min, max) = match self.integers {
+                Some(_) => (min, max),
+                None => (
+                    truncate::min(&self.descr, self.column_index_truncation, &min).0,
+                    truncate::max(&self.descr, self.column_index_truncation, &max).0,
+                ),
+            };
+            self.index.append(false, min, max, nulls, None);
+        } else {
+            self.index.to_invalid();
+        }
+        self.index.append_histograms(&page.rep, &page.def);
+    }
+
+    fn bound_bytes(&self, bounds: &Bounds) -> (Vec<u8>, Vec<u8>) {
+        match (bounds, self.integers) {
+            (Bounds::Integer(min, max), Some(order)) => (order.bytes(*min), order.bytes(*max)),
+            (Bounds::Bytes(min, max), _) => (min.clone(), max.clone()),
+            (Bounds::Integer(..), None) => (Vec::new(), Vec::new()),
+        }
+    }
+
+    /// Adds the chunk's statistics and size statistics to `builder`, and returns it with the
+    /// column index (if page statistics are on and every page has one).
+    ///
+    /// # Errors
+    ///
+    /// Building the column index failed.
+    pub fn finish(
+        mut self,
+        builder: ColumnChunkMetaDataBuilder,
+    ) -> Result<(ColumnChunkMetaDataBuilder, Option<ColumnIndexMetaData>)> {
+        if !self.enabled() {
+            return Ok((builder, None));
+        }
+        let statistics = self.chunk_statistics();
+        let builder = builder
+            .set_statistics(statistics)
+            .set_unencoded_byte_array_data_bytes(self.byte_array_bytes)
+            .set_repetition_level_histogram(self.rep.take())
+            .set_definition_level_histogram(self.def.take());
+        self.index
+            .set_boundary_order(match (self.ascending, self.descending) {
+                (true, _) => BoundaryOrder::ASCENDING,
+                (false, true) => BoundaryOrder::DESCENDING,
+                (false, false) => BoundaryOrder::UNORDERED,
+            });
+        let index = match self.index.valid() {
+            true => Some(self.index.build()?),
+            false => None,
+        };
+        Ok((builder, index))
+    }
+
+    /// The chunk's `Statistics`, built and truncated as parquet's column writer builds them.
+    fn chunk_statistics(&self) -> Statistics {
+        let signed = self.descr.sort_order().is_signed();
+        let nulls = Some(self.nulls);
+        let bounds = self.bounds.as_ref().map(|b| self.bound_bytes(b));
+        match self.integers {
+            Some(IntegerOrder { width: 4, .. }) => {
+                let (min, max) = split(bounds, |b| i32::from_le_bytes(b.try_into().expect("4")));
+                ValueStatistics::new(min, max, None, nulls, false)
+                    .with_nan_count(None)
+                    .with_backwards_compatible_min_max(signed)
+                    .into()
+            }
+            Some(_) => {
+                let (min, max) = split(bounds, |b| i64::from_le_bytes(b.try_into().expect("8")));
+                ValueStatistics::new(min, max, None, nulls, false)
+                    .with_nan_count(None)
+                    .with_backwards_compatible_min_max(signed)
+                    .into()
+            }
+            None => match bounds {
+                Some((min, max)) => {
+                    let truncation = self.statistics_truncation;
+                    let (min, cut_min) = truncate::min(&self.descr, truncation, &min);
+                    let (max, cut_max) = truncate::max(&self.descr, truncation, &max);
+                    ValueStatistics::new(
+                        Some(ByteArray::from(min)),
+                        Some(ByteArray::from(max)),
+                        None,
+                        nulls,
+                        signed,
+                    )
+                    .with_max_is_exact(!cut_max)
+                    .with_min_is_exact(!cut_min)
+                    .into()
+                }
+                None => ValueStatistics::<ByteArray>::new(None, None, None, nulls, false)
+                    .with_nan_count(None)
+                    .with_backwards_compatible_min_max(signed)
+                    .into(),
+            },
+        }
+    }
+}
+
+/// Whether `a`'s min or max lies above `b`'s: the pages stopped ascending (`a` before `b`) or
+/// descending (`b` before `a`).
+fn bounds_order(a: &Bounds, b: &Bounds) -> bool {
+    match (a, b) {
+        (Bounds::Integer(a_min, a_max), Bounds::Integer(b_min, b_max)) => {
+            a_min > b_min || a_max > b_max
+        }
+        (Bounds::Bytes(a_min, a_max), Bounds::Bytes(b_min, b_max)) => {
+            a_min > b_min || a_max > b_max
+        }
+        _ => false,
+    }
+}
+
+fn split<T>(
+    bounds: Option<(Vec<u8>, Vec<u8>)>,
+    decode: impl Fn(&[u8]) -> T,
+) -> (Option<T>, Option<T>) {
+    match bounds {
+        Some((min, max)) => (Some(decode(&min)), Some(decode(&max))),
+        None => (None, None),
+    }
+}
+
+fn empty_like(histogram: &LevelHistogram) -> LevelHistogram {
+    let mut empty = histogram.clone();
+    empty.reset();
+    empty
+}
+
+/// Adds each level's count in `levels` to `histogram`.
+fn count_levels(levels: &[i16], histogram: &mut LevelHistogram) {
+    let mut counts = [0i64; 16];
+    let mut wide = Vec::new();
+    for &level in levels {
+        match counts.get_mut(level as usize) {
+            Some(count) => *count += 1,
+            None => wide.push(level),
+        }
+    }
+    for (level, &count) in counts.iter().enumerate() {
+        if count > 0 {
+            histogram.increment_by(level as i16, count);
+        }
+    }
+    for level in wide {
+        histogram.increment_by(level, 1);
+    }
+}

@@ -1,0 +1,49 @@
+//! The two writers every encoder test compares: `ArrowWriter`, the oracle, and an
+//! `OrderedRowGroupWriter` with a chosen column encoder, on the same row groups.
+
+use arrow_array::RecordBatch;
+use arrow_schema::SchemaRef;
+use parquet::arrow::arrow_writer::ArrowWriterOptions;
+use parquet::arrow::ArrowWriter;
+use parquet::errors::Result;
+use parquet::file::properties::WriterProperties;
+use shredlab_writer::encode::ColumnEncoder;
+use shredlab_writer::OrderedRowGroupWriter;
+
+/// `ArrowWriter`'s bytes for `groups`, one row group each (cut with `flush`).
+pub fn upstream(
+    schema: &SchemaRef,
+    groups: &[Vec<RecordBatch>],
+    props: &WriterProperties,
+) -> Result<Vec<u8>> {
+    let mut writer = ArrowWriter::try_new(Vec::new(), schema.clone(), Some(props.clone()))?;
+    for group in groups {
+        for batch in group {
+            writer.write(batch)?;
+        }
+        writer.flush()?;
+    }
+    writer.into_inner()
+}
+
+/// The bytes of `OrderedRowGroupWriter` with `encoder` for `groups`, and the leaves it wrote
+/// natively.
+pub fn encoded(
+    schema: &SchemaRef,
+    groups: &[Vec<RecordBatch>],
+    props: &WriterProperties,
+    encoder: ColumnEncoder,
+) -> Result<(Vec<u8>, Vec<String>)> {
+    let options = ArrowWriterOptions::new().with_properties(props.clone());
+    let writer = OrderedRowGroupWriter::try_new(Vec::new(), schema.clone(), options, 1)?
+        .with_encoder(encoder);
+    let native = writer.native_columns();
+    for (index, group) in groups.iter().enumerate() {
+        let mut row_group = writer.encoder(index)?;
+        for batch in group {
+            row_group.write(batch)?;
+        }
+        writer.append(row_group)?;
+    }
+    Ok((writer.into_inner()?, native))
+}
