@@ -1,7 +1,7 @@
-//! [`Dictionary`]: the dictionary of a byte-array column chunk, built as `ArrowColumnWriter`'s
-//! byte-array encoder builds it (distinct values in the order they first come, `PLAIN`-encoded
-//! in the dictionary page) so that the indices and pages are the same, and the open data page's
-//! indices.
+//! [`Dictionary`]: the dictionary of a byte-array or integer column chunk, built as
+//! `ArrowColumnWriter`'s encoders build it (distinct values in the order they first come,
+//! `PLAIN`-encoded in the dictionary page) so that the indices and pages are the same, and the
+//! open data page's indices.
 //!
 //! An Arrow dictionary array is looked up once per key and batch, not once per value: its keys
 //! map to the chunk's indices through a cache the size of the Arrow dictionary.
@@ -12,10 +12,12 @@ use std::ops::Range;
 use super::plain::PlainValues;
 use super::rle::HybridRle;
 
-/// A byte-array column chunk's dictionary and the indices of its open data page.
+/// A column chunk's dictionary and the indices of its open data page.
 #[derive(Debug, Default)]
 pub(crate) struct Dictionary {
-    /// The dictionary page: each distinct value's length (4 bytes) and bytes.
+    /// Whether values are byte arrays (each with its 4-byte length in the page), not integers.
+    byte_arrays: bool,
+    /// The dictionary page: each distinct value `PLAIN`-encoded.
     page: Vec<u8>,
     /// Each distinct value's index, by its bytes.
     index: HashMap<Box<[u8]>, u32>,
@@ -24,6 +26,14 @@ pub(crate) struct Dictionary {
 }
 
 impl Dictionary {
+    /// An empty dictionary of byte arrays (`byte_arrays`) or integers.
+    pub(crate) fn new(byte_arrays: bool) -> Self {
+        Self {
+            byte_arrays,
+            ..Self::default()
+        }
+    }
+
     /// Appends the indices of `values`' values in `range`, returning their unencoded length.
     /// `cache` maps the batch's Arrow dictionary keys to indices (`u32::MAX` where not yet
     /// looked up); it is unused for arrays without keys.
@@ -33,8 +43,16 @@ impl Dictionary {
         range: Range<usize>,
         cache: &mut [u32],
     ) -> i64 {
-        let PlainValues::Variable { spans, data, keys } = values else {
-            return 0;
+        let (spans, data, keys) = match values {
+            PlainValues::Variable { spans, data, keys } => (spans, data, keys),
+            PlainValues::Fixed { bytes, width } => {
+                self.keys.reserve(range.len());
+                for value in bytes[range.start * width..range.end * width].chunks_exact(*width) {
+                    let index = self.intern(value);
+                    self.keys.push(index);
+                }
+                return 0;
+            }
         };
         let mut bytes = 0;
         self.keys.reserve(range.len());
@@ -61,8 +79,10 @@ impl Dictionary {
             return index;
         }
         let index = self.index.len() as u32;
-        self.page
-            .extend_from_slice(&(value.len() as u32).to_le_bytes());
+        if self.byte_arrays {
+            self.page
+                .extend_from_slice(&(value.len() as u32).to_le_bytes());
+        }
         self.page.extend_from_slice(value);
         self.index.insert(value.into(), index);
         index
@@ -74,14 +94,15 @@ impl Dictionary {
         self.page.len()
     }
 
-    /// The open data page's size as parquet estimates it: the bit width byte and the longest
-    /// RLE / bit-packed encoding its indices could take.
+    /// The open data page's size as parquet estimates it: the longest RLE / bit-packed
+    /// encoding its indices could take, and for byte arrays the bit width byte (parquet's
+    /// integer encoder leaves it out).
     pub(crate) fn estimated_data_page_size(&self) -> usize {
         let width = self.bit_width() as usize;
         let runs = self.keys.len().div_ceil(8);
         let bit_packed = runs + runs * width;
         let rle = runs * (1 + width.div_ceil(8));
-        1 + bit_packed.max(rle)
+        usize::from(self.byte_arrays) + bit_packed.max(rle)
     }
 
     /// Bits per index: enough for the largest one.

@@ -28,8 +28,8 @@ use super::rle::HybridRle;
 use super::stats::{self, ChunkStatistics};
 
 /// Whether [`PlainChunkWriter`] writes the leaf `descr` (of Arrow type `data_type`) under
-/// `props`: data page v1, `PLAIN` values (or a dictionary, for byte arrays), no other encoding
-/// asked for, no compression, statistics that [`stats::supported`] records and no bloom
+/// `props`: data page v1, `PLAIN` values (or a dictionary, for byte arrays and integers), no
+/// other encoding asked for, no compression, statistics that [`stats::supported`] records and no bloom
 /// filter; types [`plain::supported`] lists.
 pub(crate) fn supported(
     descr: &ColumnDescPtr,
@@ -40,11 +40,19 @@ pub(crate) fn supported(
     let physical = descr.physical_type();
     plain::supported(data_type, physical)
         && props.writer_version() == WriterVersion::PARQUET_1_0
-        && (!props.dictionary_enabled(path) || physical == PhysicalType::BYTE_ARRAY)
+        && (!props.dictionary_enabled(path) || dictionary_type(physical))
         && props.encoding(path).is_none_or(|e| e == Encoding::PLAIN)
         && props.compression(path) == Compression::UNCOMPRESSED
         && stats::supported(descr, props)
         && props.bloom_filter_properties(path).is_none()
+}
+
+/// Whether [`Dictionary`] encodes values of the physical type `physical`.
+fn dictionary_type(physical: PhysicalType) -> bool {
+    matches!(
+        physical,
+        PhysicalType::BYTE_ARRAY | PhysicalType::INT32 | PhysicalType::INT64
+    )
 }
 
 /// The page being filled.
@@ -66,12 +74,13 @@ pub(crate) struct PlainChunkWriter {
     page_bytes: usize,
     page_rows: usize,
     dictionary_bytes: usize,
-    /// Whether `write_batch_size` fixed-width values always fit in a page, so that parquet
-    /// never measures them.
-    always_fits: bool,
+    /// Whether `write_batch_size` fixed-width values always fit in a data page, and in a
+    /// dictionary page, so that parquet never measures them.
+    always_fits_page: bool,
+    always_fits_dictionary: bool,
     def: Option<HybridRle>,
     rep: Option<HybridRle>,
-    /// The open dictionary of a byte-array chunk, until it falls back to `PLAIN`.
+    /// The open dictionary, until it falls back to `PLAIN`.
     dictionary: Option<Dictionary>,
     page: OpenPage,
     pages: ChunkPages,
@@ -88,18 +97,21 @@ impl PlainChunkWriter {
             PhysicalType::INT64 | PhysicalType::DOUBLE => Some(8),
             _ => None,
         };
-        let always_fits =
-            width.is_some_and(|w| w.saturating_mul(props.write_batch_size()) <= page_bytes);
+        let dictionary_bytes = props.column_dictionary_page_size_limit(path);
+        let always_fits = |limit: usize| {
+            width.is_some_and(|w| w.saturating_mul(props.write_batch_size()) <= limit)
+        };
         let levels = |max: i16| (max > 0).then(|| HybridRle::new(bit_width(max)));
-        let dictionary = (descr.physical_type() == PhysicalType::BYTE_ARRAY
-            && props.dictionary_enabled(path))
-        .then(Dictionary::default);
+        let physical = descr.physical_type();
+        let dictionary = (dictionary_type(physical) && props.dictionary_enabled(path))
+            .then(|| Dictionary::new(physical == PhysicalType::BYTE_ARRAY));
         Self {
             batches: MiniBatches::new(&descr, props),
             page_bytes,
             page_rows: props.column_data_page_row_count_limit(path),
-            dictionary_bytes: props.column_dictionary_page_size_limit(path),
-            always_fits,
+            dictionary_bytes,
+            always_fits_page: always_fits(page_bytes),
+            always_fits_dictionary: always_fits(dictionary_bytes),
             def: levels(descr.max_def_level()),
             rep: levels(descr.max_rep_level()),
             dictionary,
@@ -120,7 +132,11 @@ impl PlainChunkWriter {
         let values = PlainValues::of(&leaf.array, &leaf.values, self.descr.physical_type())?;
         let mut cache = vec![u32::MAX; values.key_count()];
         for batch in self.batches.of(leaf, max_def) {
-            if self.always_fits {
+            let always_fits = match self.dictionary {
+                Some(_) => self.always_fits_dictionary,
+                None => self.always_fits_page,
+            };
+            if always_fits {
                 self.write_mini_batch(leaf, &values, batch, &mut cache)?;
                 continue;
             }
