@@ -6,30 +6,49 @@
 //! An Arrow dictionary array is looked up once per key and batch, not once per value: its keys
 //! map to the chunk's indices through a cache the size of the Arrow dictionary.
 
-use std::collections::HashMap;
 use std::ops::Range;
+
+use hashbrown::hash_table::{Entry, HashTable};
 
 use super::plain::PlainValues;
 use super::rle::HybridRle;
 
 /// A column chunk's dictionary and the indices of its open data page.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub(crate) struct Dictionary {
     /// Whether values are byte arrays (each with its 4-byte length in the page), not integers.
     byte_arrays: bool,
     /// The dictionary page: each distinct value `PLAIN`-encoded.
     page: Vec<u8>,
-    /// Each distinct value's index, by its bytes.
-    index: HashMap<Box<[u8]>, u32>,
+    /// Where each distinct value's bytes lie in `page`, by index.
+    entries: Vec<(usize, usize)>,
+    /// The indices, found by their value's hash: values are stored once, in `page`.
+    table: HashTable<u32>,
+    hasher: ahash::RandomState,
     /// The open data page's indices.
     keys: Vec<u32>,
 }
 
+impl std::fmt::Debug for Dictionary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Dictionary")
+            .field("values", &self.entries.len())
+            .field("page_bytes", &self.page.len())
+            .field("keys", &self.keys.len())
+            .finish_non_exhaustive()
+    }
+}
+
 impl Dictionary {
+    /// Distinct values the table has room for before it first grows, as in parquet's
+    /// interner: most chunks' dictionaries never rehash.
+    const INITIAL_CAPACITY: usize = 4096;
+
     /// An empty dictionary of byte arrays (`byte_arrays`) or integers.
     pub(crate) fn new(byte_arrays: bool) -> Self {
         Self {
             byte_arrays,
+            table: HashTable::with_capacity(Self::INITIAL_CAPACITY),
             ..Self::default()
         }
     }
@@ -46,10 +65,16 @@ impl Dictionary {
         let (spans, data, keys) = match values {
             PlainValues::Variable { spans, data, keys } => (spans, data, keys),
             PlainValues::Fixed { bytes, width } => {
-                self.keys.reserve(range.len());
-                for value in bytes[range.start * width..range.end * width].chunks_exact(*width) {
-                    let index = self.intern(value);
-                    self.keys.push(index);
+                let bytes = &bytes[range.start * width..range.end * width];
+                match width {
+                    4 => self.append_fixed::<4>(bytes),
+                    8 => self.append_fixed::<8>(bytes),
+                    _ => {
+                        for value in bytes.chunks_exact(*width) {
+                            let index = self.intern(value);
+                            self.keys.push(index);
+                        }
+                    }
                 }
                 return 0;
             }
@@ -74,18 +99,76 @@ impl Dictionary {
         bytes
     }
 
+    /// Appends the indices of `bytes`' values of `N` bytes each (at most 8): compared and
+    /// hashed as integers, not as slices of unknown length.
+    fn append_fixed<const N: usize>(&mut self, bytes: &[u8]) {
+        let widen = |value: &[u8]| {
+            let mut word = [0u8; 8];
+            word[..N].copy_from_slice(value);
+            u64::from_le_bytes(word)
+        };
+        self.keys.reserve(bytes.len() / N);
+        for value in bytes.chunks_exact(N) {
+            let value = widen(value);
+            let Self {
+                page,
+                table,
+                hasher,
+                ..
+            } = self;
+            let stored = |index: &u32| {
+                let start = *index as usize * N;
+                widen(&page[start..start + N])
+            };
+            let index = match table.entry(
+                hasher.hash_one(value),
+                |index| stored(index) == value,
+                |index| hasher.hash_one(stored(index)),
+            ) {
+                Entry::Occupied(found) => *found.get(),
+                Entry::Vacant(slot) => {
+                    let index = self.entries.len() as u32;
+                    self.entries.push((page.len(), N));
+                    page.extend_from_slice(&value.to_le_bytes()[..N]);
+                    slot.insert(index);
+                    index
+                }
+            };
+            self.keys.push(index);
+        }
+    }
+
     fn intern(&mut self, value: &[u8]) -> u32 {
-        if let Some(&index) = self.index.get(value) {
-            return index;
+        let Self {
+            page,
+            entries,
+            table,
+            hasher,
+            byte_arrays,
+            ..
+        } = self;
+        let stored = |index: &u32| {
+            let (start, len) = entries[*index as usize];
+            &page[start..start + len]
+        };
+        let entry = table.entry(
+            hasher.hash_one(value),
+            |index| stored(index) == value,
+            |index| hasher.hash_one(stored(index)),
+        );
+        match entry {
+            Entry::Occupied(found) => *found.get(),
+            Entry::Vacant(slot) => {
+                let index = entries.len() as u32;
+                if *byte_arrays {
+                    page.extend_from_slice(&(value.len() as u32).to_le_bytes());
+                }
+                entries.push((page.len(), value.len()));
+                page.extend_from_slice(value);
+                slot.insert(index);
+                index
+            }
         }
-        let index = self.index.len() as u32;
-        if self.byte_arrays {
-            self.page
-                .extend_from_slice(&(value.len() as u32).to_le_bytes());
-        }
-        self.page.extend_from_slice(value);
-        self.index.insert(value.into(), index);
-        index
     }
 
     /// The bytes of the dictionary page so far: what parquet compares with
@@ -107,7 +190,7 @@ impl Dictionary {
 
     /// Bits per index: enough for the largest one.
     fn bit_width(&self) -> u8 {
-        let largest = self.index.len().saturating_sub(1) as u64;
+        let largest = self.entries.len().saturating_sub(1) as u64;
         (64 - largest.leading_zeros()) as u8
     }
 
@@ -123,6 +206,6 @@ impl Dictionary {
 
     /// The dictionary page's bytes and value count.
     pub(crate) fn into_page(self) -> (Vec<u8>, usize) {
-        (self.page, self.index.len())
+        (self.page, self.entries.len())
     }
 }

@@ -25,7 +25,7 @@ use super::dictionary::Dictionary;
 use super::levels::LeafLevels;
 use super::plain::{self, PlainValues};
 use super::rle::HybridRle;
-use super::stats::{self, ChunkStatistics};
+use super::stats::{self, ChunkStatistics, LevelTally};
 
 /// Whether [`PlainChunkWriter`] writes the leaf `descr` (of Arrow type `data_type`) under
 /// `props`: data page v1, `PLAIN` values (or a dictionary, for byte arrays and integers), no
@@ -85,6 +85,8 @@ pub(crate) struct PlainChunkWriter {
     page: OpenPage,
     pages: ChunkPages,
     stats: ChunkStatistics,
+    def_tally: LevelTally,
+    rep_tally: LevelTally,
 }
 
 impl PlainChunkWriter {
@@ -118,6 +120,8 @@ impl PlainChunkWriter {
             page: OpenPage::default(),
             pages: ChunkPages::new(descr.clone(), props),
             stats: ChunkStatistics::new(descr.clone(), props),
+            def_tally: LevelTally::new(descr.max_def_level()),
+            rep_tally: LevelTally::new(descr.max_rep_level()),
             descr,
         }
     }
@@ -165,15 +169,19 @@ impl PlainChunkWriter {
         if let (Some(rle), Some(def)) = (self.def.as_mut(), def) {
             rle.put_levels(def);
         }
-        match (self.rep.as_mut(), rep) {
+        let rep_counts = match (self.rep.as_mut(), rep) {
             (Some(rle), Some(rep)) => {
                 rle.put_levels(rep);
-                self.page.rows += rep.iter().filter(|&&r| r == 0).count() as u32;
+                Some(self.rep_tally.count(rep))
             }
-            _ => self.page.rows += levels.len() as u32,
+            _ => None,
+        };
+        self.page.rows += rep_counts.map_or(levels.len() as u64, |counts| counts[0]) as u32;
+        if self.stats.enabled() {
+            let def_counts = def.map(|def| self.def_tally.count(def));
+            self.stats.add_levels(def_counts, rep_counts);
+            self.stats.add_values(values, range.clone());
         }
-        self.stats.add_levels(def, rep);
-        self.stats.add_values(values, range.clone());
         self.page.byte_array_bytes += match self.dictionary.as_mut() {
             Some(dictionary) => dictionary.append(values, range, cache),
             None => values.append(range, &mut self.page.values),

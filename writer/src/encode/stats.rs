@@ -189,22 +189,29 @@ impl ChunkStatistics {
         }
     }
 
-    fn enabled(&self) -> bool {
+    /// Whether statistics are on: otherwise [`Self::add_levels`] and [`Self::add_values`]
+    /// record nothing, and need not be called.
+    pub fn enabled(&self) -> bool {
         self.enabled != EnabledStatistics::None
     }
 
-    /// Records one mini-batch's levels: nulls (levels without a value) and histograms.
-    pub fn add_levels(&mut self, def: Option<&[i16]>, rep: Option<&[i16]>) {
+    /// Records one mini-batch's levels, counted by level ([`LevelTally`]): nulls (levels
+    /// without a value) and histograms.
+    pub fn add_levels(&mut self, def: Option<&[u64]>, rep: Option<&[u64]>) {
         if !self.enabled() {
             return;
         }
-        let max_def = self.descr.max_def_level();
         if let Some(def) = def {
-            self.page.nulls += def.iter().filter(|&&level| level != max_def).count() as u64;
+            let values = def.get(self.descr.max_def_level() as usize).copied();
+            self.page.nulls += def.iter().sum::<u64>() - values.unwrap_or(0);
         }
-        for (levels, histogram) in [(def, &mut self.page.def), (rep, &mut self.page.rep)] {
-            if let (Some(levels), Some(histogram)) = (levels, histogram.as_mut()) {
-                count_levels(levels, histogram);
+        for (counts, histogram) in [(def, &mut self.page.def), (rep, &mut self.page.rep)] {
+            if let (Some(counts), Some(histogram)) = (counts, histogram.as_mut()) {
+                for (level, &count) in counts.iter().enumerate() {
+                    if count > 0 {
+                        histogram.increment_by(level as i16, count as i64);
+                    }
+                }
             }
         }
     }
@@ -417,22 +424,29 @@ fn empty_like(histogram: &LevelHistogram) -> LevelHistogram {
     empty
 }
 
-/// Adds each level's count in `levels` to `histogram`.
-fn count_levels(levels: &[i16], histogram: &mut LevelHistogram) {
-    let mut counts = [0i64; 16];
-    let mut wide = Vec::new();
-    for &level in levels {
-        match counts.get_mut(level as usize) {
-            Some(count) => *count += 1,
-            None => wide.push(level),
+/// How many times each level occurs in a mini-batch's levels: one pass gives a page its rows
+/// (repetition level 0), nulls and histograms.
+#[derive(Debug)]
+pub(crate) struct LevelTally {
+    counts: Vec<u64>,
+}
+
+impl LevelTally {
+    /// A tally of levels up to `max_level`.
+    pub fn new(max_level: i16) -> Self {
+        Self {
+            counts: vec![0; max_level.max(0) as usize + 1],
         }
     }
-    for (level, &count) in counts.iter().enumerate() {
-        if count > 0 {
-            histogram.increment_by(level as i16, count);
+
+    /// The count of each level in `levels` (none above the tally's maximum level).
+    pub fn count(&mut self, levels: &[i16]) -> &[u64] {
+        self.counts.fill(0);
+        for &level in levels {
+            if let Some(count) = self.counts.get_mut(level as usize) {
+                *count += 1;
+            }
         }
-    }
-    for level in wide {
-        histogram.increment_by(level, 1);
+        &self.counts
     }
 }
