@@ -17,16 +17,15 @@ use std::thread;
 use indicatif::ProgressBar;
 use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::errors::ParquetError;
-use shredlab_writer::encode::ColumnEncoder;
 use shredlab_writer::OrderedRowGroupWriter;
 
 use crate::batches::BatchRanges;
-use crate::catalog::Optimization;
 use crate::config::PipelineConfig;
 use crate::counters::{PhaseCounters, Role};
 use crate::error::PipelineError;
 use crate::generation::Generation;
 use crate::joined::{join_started, Joined, Produced, Spawner, StopOnPanic, Written};
+use crate::leaf_encoders::column_encoder;
 use crate::milestones::Milestones;
 use crate::output::SinkKind;
 use crate::properties::writer_properties;
@@ -135,10 +134,7 @@ where
         config.compression,
         &config.writer_memory,
     );
-    let encoder = match config.optimizations.has(Optimization::NativeEncoder) {
-        true => ColumnEncoder::Native,
-        false => ColumnEncoder::ArrowRs,
-    };
+    let encoder = column_encoder(config);
     sinks
         .into_iter()
         .map(|sink| {

@@ -23,6 +23,7 @@ mod fused;
 pub mod gate;
 pub mod generation;
 mod joined;
+pub mod leaf_encoders;
 pub mod listing;
 pub mod milestones;
 pub mod optimizations;

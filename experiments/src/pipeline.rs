@@ -27,6 +27,7 @@ use crate::generation::{generate_claimed, BatchClaims, Generation};
 use crate::joined::{
     join_started, Joined, Produced, ProducerResult, Spawner, StopOnPanic, WriterResult, Written,
 };
+use crate::leaf_encoders::LeafEncoders;
 use crate::milestones::Milestones;
 use crate::output::{SinkFactory, SinkKind};
 use crate::properties::writer_properties;
@@ -57,6 +58,8 @@ pub struct PipelineOutcome<W> {
     pub produced: Option<Digest>,
     /// With `--counters`: every thread's counts so far, the main thread's still counting.
     pub counters: Option<RunCounters>,
+    /// Which encoder wrote each leaf (`None` with `--sink null`: nothing was encoded).
+    pub leaf_encoders: Option<LeafEncoders>,
 }
 
 impl<W> PipelineOutcome<W> {
@@ -72,6 +75,7 @@ impl<W> PipelineOutcome<W> {
             sinks: self.sinks.into_iter().map(f).collect(),
             produced: self.produced,
             counters: self.counters,
+            leaf_encoders: self.leaf_encoders,
         }
     }
 }
@@ -240,8 +244,17 @@ where
     let (sinks, rows, batches, pool_threads) = collect_writers(writer_results)?;
     let role = if fused { "fused" } else { "producer" };
     let (arrow_bytes, produced) = collect_producers(producer_results, role, config.verify)?;
+    let elapsed = started.elapsed();
+    // The files were opened with this schema and these properties: this only reads the plan.
+    let leaf_encoders = match config.sink {
+        SinkKind::Null => None,
+        _ => Some(
+            LeafEncoders::of_run(config, source.schema())
+                .map_err(|source| PipelineError::FileFailed { file: 0, source })?,
+        ),
+    };
     Ok(PipelineOutcome {
-        elapsed: started.elapsed(),
+        elapsed,
         started: usage_at_start,
         rows,
         batches,
@@ -250,6 +263,7 @@ where
         sinks,
         produced,
         counters,
+        leaf_encoders,
     })
 }
 

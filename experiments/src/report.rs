@@ -11,6 +11,7 @@ use crate::compression::CompressionSpec;
 use crate::config::PipelineConfig;
 use crate::counters::figures::CountersReport;
 use crate::gate::{Digest, OrderedDigest, ReadBack};
+use crate::leaf_encoders::LeafEncoders;
 use crate::output::{CommittedFile, SinkKind, SyncMode};
 use crate::process;
 use crate::usage::{HeapUse, Usage};
@@ -93,6 +94,10 @@ pub struct RunReport {
     pub file_order_digest: Option<OrderedDigest>,
     /// Encoder threads the parallel writers started (0: every row group stayed inline).
     pub pool_threads: usize,
+    /// Which encoder wrote each leaf column (absent with `--sink null`, where nothing is
+    /// encoded).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leaf_encoders: Option<LeafEncoders>,
     /// Per-role perf counts, with `--counters`; absent from the JSON otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub counters: Option<CountersReport>,
@@ -178,6 +183,7 @@ impl RunReport {
             gate: read_back.map(|_| "pass"),
             file_order_digest: read_back.map(|r| r.file_order),
             pool_threads,
+            leaf_encoders: None,
             counters: None,
             build: BUILD,
         }
@@ -226,6 +232,9 @@ impl RunReport {
                 self.bytes_allocated_per_row.unwrap_or(0.0),
                 mib(heap.peak_live_bytes as f64),
             ));
+        }
+        if let Some(encoders) = &self.leaf_encoders {
+            text.push_str(&encoders.human());
         }
         if let Some(digest) = self.digest {
             text.push_str(&format!("data gate: pass, digest {digest}\n"));

@@ -77,7 +77,8 @@ pub fn execute_without_files(
         output_bytes,
         pool_threads: outcome.pool_threads,
     };
-    let report = RunReport::new(config, &totals, &[], None);
+    let mut report = RunReport::new(config, &totals, &[], None);
+    report.leaf_encoders = outcome.leaf_encoders;
     Ok(with_counters(report, outcome.counters))
 }
 
@@ -142,7 +143,8 @@ pub fn finish<O: Output>(
         output_bytes: files.iter().map(|f| f.bytes).sum(),
         pool_threads: outcome.pool_threads,
     };
-    let report = RunReport::new(config, &totals, &files, read_back);
+    let mut report = RunReport::new(config, &totals, &files, read_back);
+    report.leaf_encoders = outcome.leaf_encoders.take();
     Ok(with_counters(report, outcome.counters))
 }
 
@@ -210,6 +212,7 @@ mod tests {
             sinks: Vec::new(),
             produced: None,
             counters: None,
+            leaf_encoders: None,
         }
     }
 

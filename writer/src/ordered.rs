@@ -25,7 +25,7 @@ use parquet::arrow::ArrowWriter;
 use parquet::errors::{ParquetError, Result};
 use parquet::file::writer::SerializedFileWriter;
 
-use crate::encode::{ColumnEncoder, EncodePlan, LeafChunk, LeafWriter};
+use crate::encode::{ColumnEncoder, EncodePlan, LeafChunk, LeafEncoders, LeafWriter};
 
 /// How often a thread waiting for room rechecks its stop flag.
 const STOP_CHECK: Duration = Duration::from_millis(50);
@@ -141,15 +141,9 @@ impl<W: Write + Send> OrderedRowGroupWriter<W> {
         }
     }
 
-    /// The paths of the leaf columns shredlab's encoder writes, in file order.
-    pub fn native_columns(&self) -> Vec<String> {
-        self.plan.native_columns()
-    }
-
-    /// The paths of the leaf columns whose pages shredlab's encoder writes too (`PLAIN`
-    /// pages, levels run by run), a subset of [`Self::native_columns`].
-    pub fn native_page_columns(&self) -> Vec<String> {
-        self.plan.native_page_columns()
+    /// Which encoder writes each leaf column of the file.
+    pub fn leaf_encoders(&self) -> LeafEncoders {
+        self.plan.leaf_encoders()
     }
 
     fn lock(&self) -> MutexGuard<'_, FileState<W>> {

@@ -156,7 +156,7 @@ fn the_plain_page_property_s_cases_exercise_native_pages() {
         let writer = OrderedRowGroupWriter::try_new(Vec::new(), schema.clone(), options, 1)
             .unwrap()
             .with_encoder(ColumnEncoder::Native);
-        cases += usize::from(!writer.native_page_columns().is_empty());
+        cases += usize::from(!writer.leaf_encoders().native_pages.is_empty());
     }
     assert!(cases >= 80, "only {cases} of 200 cases have native pages");
 }
@@ -174,7 +174,7 @@ fn the_property_s_cases_exercise_the_native_encoder() {
         let writer = OrderedRowGroupWriter::try_new(Vec::new(), schema.clone(), options, 1)
             .unwrap()
             .with_encoder(ColumnEncoder::Native);
-        let native = writer.native_columns().len();
+        let native = writer.leaf_encoders().native().count();
         cases += usize::from(native > 0);
         native_leaves += native;
         leaves += ArrowSchemaConverter::new()
@@ -244,7 +244,8 @@ fn arrow_rs_encoder_and_arrow_only_properties_take_every_leaf() {
         );
         // Content-defined chunking is refused by the writer itself; otherwise no leaf is native.
         if let Ok(writer) = writer {
-            assert!(writer.with_encoder(encoder).native_columns().is_empty());
+            let encoders = writer.with_encoder(encoder).leaf_encoders();
+            assert_eq!(encoders.native().count(), 0);
         }
     }
     let expected = upstream(&schema, &groups, &plain).unwrap();
@@ -326,7 +327,7 @@ fn dictionary_pages_and_their_fallback_are_arrow_writer_s() {
             .unwrap()
             .with_encoder(ColumnEncoder::Native);
         assert_eq!(
-            writer.native_page_columns(),
+            writer.leaf_encoders().native_pages,
             ["strings.list.item", "keyed.list.item"]
         );
         let expected = upstream(&schema, &groups, &props).unwrap();
@@ -383,7 +384,10 @@ fn an_empty_row_group_with_dictionaries_is_arrow_column_writer_s() {
             .unwrap()
             .with_encoder(encoder);
         writer.append(writer.encoder(0).unwrap()).unwrap();
-        (writer.native_page_columns(), writer.into_inner().unwrap())
+        (
+            writer.leaf_encoders().native_pages,
+            writer.into_inner().unwrap(),
+        )
     };
     let (native_pages, native) = file(ColumnEncoder::Native);
     assert_eq!(native_pages, ["texts.list.item"]);

@@ -48,7 +48,7 @@ fn assert_native_pages_match(schema: &SchemaRef, batch: &RecordBatch, props: &Wr
         .unwrap()
         .with_encoder(ColumnEncoder::Native);
     assert_eq!(
-        writer.native_page_columns().len(),
+        writer.leaf_encoders().native_pages.len(),
         schema.fields().len(),
         "every leaf takes the native pages"
     );

@@ -33,6 +33,24 @@ mod values;
 pub(crate) use leaf::{LeafChunk, LeafWriter};
 pub(crate) use plan::EncodePlan;
 
+/// Which encoder wrote each leaf column of a file, by path (`a.list.item`), in file order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LeafEncoders {
+    /// Leaves whose pages shredlab's encoder writes: levels, values, statistics.
+    pub native_pages: Vec<String>,
+    /// Leaves whose levels shredlab's encoder computes, for parquet's typed column writer.
+    pub native_levels: Vec<String>,
+    /// Leaves parquet's `ArrowColumnWriter` writes.
+    pub arrow_rs: Vec<String>,
+}
+
+impl LeafEncoders {
+    /// The leaves shredlab's encoder takes part in: its own pages, then its levels only.
+    pub fn native(&self) -> impl Iterator<Item = &String> {
+        self.native_pages.iter().chain(&self.native_levels)
+    }
+}
+
 /// Which encoder writes the column chunks of a file.
 ///
 /// parquet's is the default of the writers; the pipeline's catalog entry 36 turns the native

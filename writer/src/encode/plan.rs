@@ -18,7 +18,7 @@ use super::pages::{self, PlainChunkWriter};
 use super::project::project;
 use super::shape::Nesting;
 use super::values;
-use super::ColumnEncoder;
+use super::{ColumnEncoder, LeafEncoders};
 
 /// Which encoder writes each leaf column of one file's schema.
 #[derive(Debug)]
@@ -27,6 +27,8 @@ pub(crate) struct EncodePlan {
     props: WriterPropertiesPtr,
     /// Per top-level column, per leaf: where the native encoder writes it, how.
     fields: Vec<Vec<Option<NativeLeaf>>>,
+    /// Every leaf's path, in file order.
+    paths: Vec<String>,
 }
 
 /// A leaf the native encoder writes.
@@ -66,28 +68,25 @@ impl EncodePlan {
             schema,
             props,
             fields,
+            paths: parquet_schema
+                .columns()
+                .iter()
+                .map(|descr| descr.path().string())
+                .collect(),
         }
     }
 
-    /// The paths of the leaf columns the native encoder writes, in file order.
-    pub fn native_columns(&self) -> Vec<String> {
-        self.fields
-            .iter()
-            .flatten()
-            .flatten()
-            .map(|leaf| leaf.descr.path().string())
-            .collect()
-    }
-
-    /// The paths of the native leaves whose pages the native encoder writes as well.
-    pub fn native_page_columns(&self) -> Vec<String> {
-        self.fields
-            .iter()
-            .flatten()
-            .flatten()
-            .filter(|leaf| leaf.pages)
-            .map(|leaf| leaf.descr.path().string())
-            .collect()
+    /// Which encoder writes each leaf.
+    pub fn leaf_encoders(&self) -> LeafEncoders {
+        let mut encoders = LeafEncoders::default();
+        for (leaf, path) in self.fields.iter().flatten().zip(self.paths.iter().cloned()) {
+            match leaf {
+                Some(NativeLeaf { pages: true, .. }) => encoders.native_pages.push(path),
+                Some(NativeLeaf { pages: false, .. }) => encoders.native_levels.push(path),
+                None => encoders.arrow_rs.push(path),
+            }
+        }
+        encoders
     }
 
     /// The leaf writers of one row group: `arrow` (parquet's, one per leaf, in order) with the

@@ -37,7 +37,7 @@ pub fn encoded(
     let options = ArrowWriterOptions::new().with_properties(props.clone());
     let writer = OrderedRowGroupWriter::try_new(Vec::new(), schema.clone(), options, 1)?
         .with_encoder(encoder);
-    let native = writer.native_columns();
+    let native = writer.leaf_encoders().native().cloned().collect();
     for (index, group) in groups.iter().enumerate() {
         let mut row_group = writer.encoder(index)?;
         for batch in group {
