@@ -1,7 +1,8 @@
 //! The statistics of the native encoder's own pages are `ArrowWriter`'s, byte for byte, where
 //! random data rarely goes: bounds cut inside multi-byte characters and raised past the last
 //! code point or byte, integers compared unsigned, pages whose bounds rise, fall or do
-//! neither, pages of nulls only and pages of empty lists.
+//! neither, pages of nulls only and pages of empty lists, integer dictionaries that fall back
+//! in the middle of a mini-batch.
 
 mod common;
 
@@ -185,5 +186,40 @@ fn integer_bounds_and_boundary_orders_are_arrow_writer_s() {
                 .build();
             assert_native_pages_match(&schema, &batch, &props);
         }
+    }
+}
+
+#[test]
+fn integer_dictionaries_fall_back_mid_batch_with_page_statistics() {
+    let item: FieldRef = Arc::new(Field::new("item", DataType::UInt32, true));
+    let wide: FieldRef = Arc::new(Field::new("item", DataType::Int64, true));
+    let schema = schema_of(&[("small", &item), ("wide", &wide)]);
+    let rows = 2_000;
+    let lengths = || (0..rows).map(|row| row % 4);
+    let entries: usize = lengths().sum();
+    // Few distinct values first, then ever new ones: the dictionary fills and falls back.
+    let value = |i: usize| {
+        if i < 300 {
+            (i % 7) as i64
+        } else {
+            (i * 2_654_435_761 % 100_000) as i64
+        }
+    };
+    let small = UInt32Array::from_iter((0..entries).map(|i| (i % 9 != 0).then(|| value(i) as u32)));
+    let large = Int64Array::from_iter((0..entries).map(|i| Some(-value(i) << 33)));
+    let nulls = NullBuffer::from_iter((0..rows).map(|row| row % 17 != 0));
+    let columns = vec![
+        list(&item, Arc::new(small), lengths(), Some(nulls.clone())),
+        list(&wide, Arc::new(large), lengths(), Some(nulls)),
+    ];
+    let batch = RecordBatch::try_new(schema.clone(), columns).unwrap();
+    for (dictionary_limit, batch_size) in [(64, 33), (200, 1024), (4_096, 7)] {
+        let props = WriterProperties::builder()
+            .set_statistics_enabled(EnabledStatistics::Page)
+            .set_dictionary_page_size_limit(dictionary_limit)
+            .set_data_page_size_limit(300)
+            .set_write_batch_size(batch_size)
+            .build();
+        assert_native_pages_match(&schema, &batch, &props);
     }
 }

@@ -171,6 +171,14 @@ impl Dictionary {
         }
     }
 
+    /// Bytes held: the dictionary page, its entries and table, the open page's indices.
+    pub(crate) fn memory_size(&self) -> usize {
+        self.page.capacity()
+            + self.entries.capacity() * std::mem::size_of::<(usize, usize)>()
+            + self.table.allocation_size()
+            + self.keys.capacity() * std::mem::size_of::<u32>()
+    }
+
     /// The bytes of the dictionary page so far: what parquet compares with
     /// `dictionary_page_size_limit` to fall back to `PLAIN`.
     pub(crate) fn page_size(&self) -> usize {

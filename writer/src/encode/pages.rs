@@ -272,9 +272,10 @@ impl PlainChunkWriter {
             .write_dictionary_page(CompressedPage::new(dictionary_page, size))
     }
 
-    /// Bytes held: the pages finished and the open page's values.
+    /// Bytes held: the pages finished, the open page's values and the open dictionary.
     pub fn memory_size(&self) -> usize {
-        self.pages.memory_size() + self.page.values.capacity()
+        let dictionary = self.dictionary.as_ref().map_or(0, Dictionary::memory_size);
+        self.pages.memory_size() + self.page.values.capacity() + dictionary
     }
 
     /// Finishes the chunk: the last page, the dictionary page, the offset index and the
