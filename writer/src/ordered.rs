@@ -188,7 +188,7 @@ impl<W: Write + Send> OrderedRowGroupWriter<W> {
             rows: 0,
             writers: self
                 .plan
-                .writers(self.factory.create_column_writers(index)?),
+                .writers(self.factory.create_column_writers(index)?)?,
             plan: self.plan.clone(),
         })
     }

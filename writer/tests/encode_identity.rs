@@ -21,7 +21,6 @@ use common::random_generator;
 use common::strategies::{schema, settings};
 use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::arrow::ArrowSchemaConverter;
-use parquet::basic::Compression;
 use parquet::errors::Result;
 use parquet::file::properties::{CdcOptions, EnabledStatistics, WriterProperties, WriterVersion};
 use proptest::prelude::*;
@@ -104,13 +103,13 @@ fn assert_same_bytes(
     Ok(())
 }
 
-/// `settings` under which the native encoder writes its own pages (data page v1, no
-/// compression or bloom filter; `PLAIN` values, or a dictionary for byte arrays where it is
-/// on; any statistics), but for the one column that gets column-level settings.
+/// `settings` under which the native encoder writes its own pages (data page v1, no bloom
+/// filter; `PLAIN` values, or a dictionary where it is on; any statistics and codec, of which
+/// it compresses with all but Hadoop's LZ4), but for the one column that gets column-level
+/// settings.
 fn plain_page_settings() -> impl Strategy<Value = common::strategies::Settings> {
     settings().prop_map(|settings| common::strategies::Settings {
         version: WriterVersion::PARQUET_1_0,
-        compression: Compression::UNCOMPRESSED,
         bloom: None,
         ..settings
     })

@@ -18,6 +18,7 @@ use super::stats::ChunkStatistics;
 /// The pages of one column chunk and their bookkeeping.
 pub(crate) struct ChunkPages {
     descr: ColumnDescPtr,
+    compression: Compression,
     buffer: ChunkBuffer,
     /// Data pages finished while a dictionary is open: the dictionary page goes first.
     held: Vec<CompressedPage>,
@@ -47,6 +48,7 @@ impl ChunkPages {
     /// No pages yet, for the leaf `descr` under `props`.
     pub(crate) fn new(descr: ColumnDescPtr, props: &WriterProperties) -> Self {
         Self {
+            compression: props.compression(descr.path()),
             descr,
             buffer: ChunkBuffer::default(),
             held: Vec::new(),
@@ -156,7 +158,7 @@ impl ChunkPages {
     /// Building the metadata failed.
     pub(crate) fn close(self, statistics: ChunkStatistics) -> Result<NativeColumnChunk> {
         let builder = ColumnChunkMetaData::builder(self.descr.clone())
-            .set_compression(Compression::UNCOMPRESSED)
+            .set_compression(self.compression)
             .set_encodings_mask(EncodingMask::new_from_encodings(self.encodings.iter()))
             .set_page_encoding_stats(self.encoding_stats)
             .set_total_compressed_size(self.compressed as i64)

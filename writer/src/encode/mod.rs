@@ -3,19 +3,22 @@
 //!
 //! `EncodePlan` decides per leaf column which encoder writes it. The native encoder computes
 //! the leaf's repetition and definition levels itself (`levels`: from list offsets and
-//! validity bitmaps, a whole range of rows at a time). Where the leaf has no compression or
-//! bloom filter under data page v1, it writes the pages itself (`pages`: levels RLE-encoded run
-//! by run in `rle`, `PLAIN` values copied from the Arrow buffers in `plain`, or a byte array's
-//! dictionary indices in `dictionary`; statistics, if on, in `stats` for integers and byte
-//! arrays; `chunk` keeps the pages and builds the metadata); otherwise it hands levels and values to parquet's public typed column writer,
+//! validity bitmaps, a whole range of rows at a time). Where the leaf has no bloom filter under
+//! data page v1, it writes the pages itself (`pages`: levels RLE-encoded run by run in `rle`,
+//! `PLAIN` values copied from the Arrow buffers in `plain`, or dictionary indices in
+//! `dictionary`; statistics, if on, in `stats` for integers and byte arrays; pages compressed
+//! in `compress` with Snappy, Zstandard or LZ4_RAW; `chunk` keeps the pages and builds the
+//! metadata); otherwise it hands levels and values to parquet's public typed column writer,
 //! which cuts the pages and writes the values, statistics and indexes. The finished chunk is
-//! spliced into the row group with `SerializedRowGroupWriter::append_column`. Every leaf or setting it does not support goes to
+//! spliced into the row group with `SerializedRowGroupWriter::append_column`. Every leaf or
+//! setting it does not support goes to
 //! `ArrowColumnWriter`, leaf by leaf, in the same file. `ArrowWriter`'s bytes are the oracle:
 //! the tests compare every file byte for byte.
 
 mod batches;
 mod chunk;
 mod column;
+mod compress;
 mod dictionary;
 mod leaf;
 mod levels;
@@ -55,9 +58,9 @@ impl LeafEncoders {
 ///
 /// parquet's is the default of the writers; the pipeline's catalog entry 36 turns the native
 /// one on (measured on the contacts' encoding floor: `results/vm/ab-native-encoder-floor`). It
-/// writes the same bytes; it is faster where it writes the pages itself (no compression;
-/// statistics only for integers and byte arrays), and only as fast as parquet's typed writer
-/// elsewhere.
+/// writes the same bytes; it is faster where it writes the pages itself (statistics only for
+/// integers and byte arrays; no Hadoop LZ4, gzip or Brotli), and only as fast as parquet's
+/// typed writer elsewhere.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ColumnEncoder {
     /// shredlab's encoder where it supports the leaf and the properties, parquet's

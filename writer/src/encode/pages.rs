@@ -12,7 +12,7 @@
 
 use arrow_schema::DataType;
 use bytes::Bytes;
-use parquet::basic::{Compression, Encoding, Type as PhysicalType};
+use parquet::basic::{Encoding, Type as PhysicalType};
 use parquet::column::page::{CompressedPage, Page};
 use parquet::errors::Result;
 use parquet::file::properties::{WriterProperties, WriterVersion};
@@ -21,6 +21,7 @@ use parquet::schema::types::ColumnDescPtr;
 use super::batches::{split_for_page, MiniBatch, MiniBatches};
 use super::chunk::ChunkPages;
 use super::column::NativeColumnChunk;
+use super::compress::{self, PageCodec};
 use super::dictionary::Dictionary;
 use super::levels::LeafLevels;
 use super::plain::{self, PlainValues};
@@ -29,8 +30,8 @@ use super::stats::{self, ChunkStatistics, LevelTally};
 
 /// Whether [`PlainChunkWriter`] writes the leaf `descr` (of Arrow type `data_type`) under
 /// `props`: data page v1, `PLAIN` values (or a dictionary, for byte arrays and integers), no
-/// other encoding asked for, no compression, statistics that [`stats::supported`] records and no bloom
-/// filter; types [`plain::supported`] lists.
+/// other encoding asked for, a codec [`compress::supported`] lists, statistics that
+/// [`stats::supported`] records and no bloom filter; types [`plain::supported`] lists.
 pub(crate) fn supported(
     descr: &ColumnDescPtr,
     data_type: &DataType,
@@ -42,7 +43,7 @@ pub(crate) fn supported(
         && props.writer_version() == WriterVersion::PARQUET_1_0
         && (!props.dictionary_enabled(path) || dictionary_type(physical))
         && props.encoding(path).is_none_or(|e| e == Encoding::PLAIN)
-        && props.compression(path) == Compression::UNCOMPRESSED
+        && compress::supported(props.compression(path))
         && stats::supported(descr, props)
         && props.bloom_filter_properties(path).is_none()
 }
@@ -87,12 +88,19 @@ pub(crate) struct PlainChunkWriter {
     stats: ChunkStatistics,
     def_tally: LevelTally,
     rep_tally: LevelTally,
+    /// The pages' compressor, if any.
+    codec: Option<PageCodec>,
 }
 
 impl PlainChunkWriter {
     /// A writer for the leaf `descr` under `props` (which [`supported`] accepts).
-    pub fn new(descr: ColumnDescPtr, props: &WriterProperties) -> Self {
+    ///
+    /// # Errors
+    ///
+    /// The codec could not be set up.
+    pub fn new(descr: ColumnDescPtr, props: &WriterProperties) -> Result<Self> {
         let path = descr.path();
+        let codec = PageCodec::new(props.compression(path))?;
         let page_bytes = props.column_data_page_size_limit(path);
         let width = match descr.physical_type() {
             PhysicalType::INT32 | PhysicalType::FLOAT => Some(4usize),
@@ -107,7 +115,7 @@ impl PlainChunkWriter {
         let physical = descr.physical_type();
         let dictionary = (dictionary_type(physical) && props.dictionary_enabled(path))
             .then(|| Dictionary::new(physical == PhysicalType::BYTE_ARRAY));
-        Self {
+        Ok(Self {
             batches: MiniBatches::new(&descr, props),
             page_bytes,
             page_rows: props.column_data_page_row_count_limit(path),
@@ -122,8 +130,9 @@ impl PlainChunkWriter {
             stats: ChunkStatistics::new(descr.clone(), props),
             def_tally: LevelTally::new(descr.max_def_level()),
             rep_tally: LevelTally::new(descr.max_rep_level()),
+            codec,
             descr,
-        }
+        })
     }
 
     /// Encodes one batch's share of the leaf.
@@ -231,6 +240,7 @@ impl PlainChunkWriter {
             }
         };
         let size = buf.len();
+        let buf = self.compressed(buf)?;
         let data_page = Page::DataPage {
             buf: Bytes::from(buf),
             num_values: page.levels,
@@ -262,6 +272,7 @@ impl PlainChunkWriter {
         };
         let (page, count) = dictionary.into_page();
         let size = page.len();
+        let page = self.compressed(page)?;
         let dictionary_page = Page::DictionaryPage {
             buf: Bytes::from(page),
             num_values: count as u32,
@@ -270,6 +281,14 @@ impl PlainChunkWriter {
         };
         self.pages
             .write_dictionary_page(CompressedPage::new(dictionary_page, size))
+    }
+
+    /// `page` as the chunk's codec compresses it.
+    fn compressed(&mut self, page: Vec<u8>) -> Result<Vec<u8>> {
+        match self.codec.as_mut() {
+            Some(codec) => codec.compress(&page),
+            None => Ok(page),
+        }
     }
 
     /// Bytes held: the pages finished, the open page's values and the open dictionary.

@@ -91,18 +91,24 @@ impl EncodePlan {
 
     /// The leaf writers of one row group: `arrow` (parquet's, one per leaf, in order) with the
     /// native encoder's in place of every leaf it writes.
-    pub fn writers(&self, arrow: Vec<ArrowColumnWriter>) -> Vec<LeafWriter> {
+    ///
+    /// # Errors
+    ///
+    /// A native writer's codec could not be set up.
+    pub fn writers(&self, arrow: Vec<ArrowColumnWriter>) -> Result<Vec<LeafWriter>> {
         arrow
             .into_iter()
             .zip(self.fields.iter().flatten())
-            .map(|(writer, native)| match native {
-                Some(NativeLeaf { descr, pages: true }) => {
-                    LeafWriter::Plain(PlainChunkWriter::new(descr.clone(), &self.props))
-                }
-                Some(NativeLeaf { descr, .. }) => {
-                    LeafWriter::Native(NativeColumnWriter::new(descr.clone(), &self.props))
-                }
-                None => LeafWriter::Arrow(writer),
+            .map(|(writer, native)| {
+                Ok(match native {
+                    Some(NativeLeaf { descr, pages: true }) => {
+                        LeafWriter::Plain(PlainChunkWriter::new(descr.clone(), &self.props)?)
+                    }
+                    Some(NativeLeaf { descr, .. }) => {
+                        LeafWriter::Native(NativeColumnWriter::new(descr.clone(), &self.props))
+                    }
+                    None => LeafWriter::Arrow(writer),
+                })
             })
             .collect()
     }

@@ -1,0 +1,91 @@
+//! [`PageCodec`]: page compression for the native encoder's own pages, through the same codec
+//! crates and calls parquet's compression module makes (which parquet keeps private), so the
+//! compressed bytes are the same.
+
+use parquet::basic::Compression;
+use parquet::errors::{ParquetError, Result};
+
+/// Whether [`PageCodec`] compresses as parquet does with `compression`: none, Snappy, Zstandard
+/// at any level and LZ4_RAW. Hadoop-framed LZ4, gzip and Brotli stay with parquet.
+pub(crate) fn supported(compression: Compression) -> bool {
+    matches!(
+        compression,
+        Compression::UNCOMPRESSED
+            | Compression::SNAPPY
+            | Compression::ZSTD(_)
+            | Compression::LZ4_RAW
+    )
+}
+
+/// One column chunk's page compressor.
+pub(crate) enum PageCodec {
+    /// Snappy's encoder keeps a 2 KiB table: boxed, so the writer stays small to move.
+    Snappy(Box<snap::raw::Encoder>),
+    Zstd(zstd::bulk::Compressor<'static>),
+    Lz4Raw,
+}
+
+impl std::fmt::Debug for PageCodec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Snappy(_) => "Snappy",
+            Self::Zstd(_) => "Zstd",
+            Self::Lz4Raw => "Lz4Raw",
+        })
+    }
+}
+
+impl PageCodec {
+    /// The compressor for `compression` (which [`supported`] accepts); `None` without one.
+    ///
+    /// # Errors
+    ///
+    /// A codec [`supported`] refuses, or Zstandard refused the level.
+    pub fn new(compression: Compression) -> Result<Option<Self>> {
+        Ok(match compression {
+            Compression::UNCOMPRESSED => None,
+            Compression::SNAPPY => Some(Self::Snappy(Box::new(snap::raw::Encoder::new()))),
+            Compression::ZSTD(level) => Some(Self::Zstd(
+                zstd::bulk::Compressor::new(level.compression_level()).map_err(external)?,
+            )),
+            Compression::LZ4_RAW => Some(Self::Lz4Raw),
+            other => {
+                return Err(ParquetError::NYI(format!(
+                    "{other} pages in the native encoder"
+                )))
+            }
+        })
+    }
+
+    /// `page` compressed.
+    ///
+    /// # Errors
+    ///
+    /// What the codec fails on.
+    pub fn compress(&mut self, page: &[u8]) -> Result<Vec<u8>> {
+        let mut out = Vec::with_capacity(page.len());
+        match self {
+            Self::Snappy(encoder) => {
+                out.resize(snap::raw::max_compress_len(page.len()), 0);
+                let written = encoder.compress(page, &mut out).map_err(external)?;
+                out.truncate(written);
+            }
+            Self::Zstd(compressor) => {
+                out.reserve(zstd::zstd_safe::compress_bound(page.len()));
+                compressor
+                    .compress_to_buffer(page, &mut out)
+                    .map_err(external)?;
+            }
+            Self::Lz4Raw => {
+                out.resize(lz4_flex::block::get_maximum_output_size(page.len()), 0);
+                let written = lz4_flex::block::compress_into(page, &mut out).map_err(external)?;
+                out.truncate(written);
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn external(error: impl std::error::Error + Send + Sync + 'static) -> ParquetError {
+    ParquetError::External(Box::new(error))
+}
