@@ -16,6 +16,7 @@
 //! the tests compare every file byte for byte.
 
 mod batches;
+mod bounds;
 mod chunk;
 mod column;
 mod compress;
@@ -30,6 +31,7 @@ mod rle;
 mod shape;
 mod sizes;
 mod stats;
+mod tally;
 mod truncate;
 mod values;
 

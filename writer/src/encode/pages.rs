@@ -26,7 +26,8 @@ use super::dictionary::Dictionary;
 use super::levels::LeafLevels;
 use super::plain::{self, PlainValues};
 use super::rle::HybridRle;
-use super::stats::{self, ChunkStatistics, LevelTally};
+use super::stats::{self, ChunkStatistics};
+use super::tally::LevelTally;
 
 /// Whether [`PlainChunkWriter`] writes the leaf `descr` (of Arrow type `data_type`) under
 /// `props`: data page v1, `PLAIN` values (or a dictionary, for byte arrays and integers), no

@@ -19,6 +19,7 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::statistics::{Statistics, ValueStatistics};
 use parquet::schema::types::ColumnDescPtr;
 
+use super::bounds::{Bounds, IntegerOrder};
 use super::plain::PlainValues;
 use super::truncate;
 
@@ -45,60 +46,6 @@ pub(crate) fn supported(descr: &ColumnDescPtr, props: &WriterProperties) -> bool
 fn is_decimal(descr: &ColumnDescPtr) -> bool {
     descr.converted_type() == ConvertedType::DECIMAL
         || matches!(descr.logical_type_ref(), Some(LogicalType::Decimal { .. }))
-}
-
-/// The smallest and largest value seen, as sort keys: integers widened so that one signed
-/// comparison orders them as the leaf's sort order does, byte arrays as their bytes.
-#[derive(Debug, Clone, PartialEq)]
-enum Bounds {
-    Integer(i128, i128),
-    Bytes(Vec<u8>, Vec<u8>),
-}
-
-impl Bounds {
-    fn merge(&mut self, other: &Self) {
-        match (self, other) {
-            (Self::Integer(min, max), Self::Integer(low, high)) => {
-                *min = (*min).min(*low);
-                *max = (*max).max(*high);
-            }
-            (Self::Bytes(min, max), Self::Bytes(low, high)) => {
-                if low < min {
-                    min.clone_from(low);
-                }
-                if high > max {
-                    max.clone_from(high);
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-/// How a leaf's integer values become sort keys.
-#[derive(Debug, Clone, Copy)]
-struct IntegerOrder {
-    width: usize,
-    unsigned: bool,
-}
-
-impl IntegerOrder {
-    fn key(self, bytes: &[u8]) -> i128 {
-        match (self.width, self.unsigned) {
-            (4, false) => i128::from(i32::from_le_bytes(bytes.try_into().expect("4 bytes"))),
-            (4, true) => i128::from(u32::from_le_bytes(bytes.try_into().expect("4 bytes"))),
-            (_, false) => i128::from(i64::from_le_bytes(bytes.try_into().expect("8 bytes"))),
-            (_, true) => i128::from(u64::from_le_bytes(bytes.try_into().expect("8 bytes"))),
-        }
-    }
-
-    /// The key's value as the physical type's little-endian bytes.
-    fn bytes(self, key: i128) -> Vec<u8> {
-        match self.width {
-            4 => (key as u32).to_le_bytes().to_vec(),
-            _ => (key as u64).to_le_bytes().to_vec(),
-        }
-    }
 }
 
 /// What the open page has added so far.
@@ -221,26 +168,8 @@ impl ChunkStatistics {
         if !self.enabled() || range.is_empty() {
             return;
         }
-        let bounds = match (values, self.integers) {
-            (PlainValues::Fixed { bytes, width }, Some(order)) => {
-                let mut keys = bytes[range.start * width..range.end * width]
-                    .chunks_exact(*width)
-                    .map(|value| order.key(value));
-                let first = keys.next().expect("a non-empty range");
-                let (min, max) = keys.fold((first, first), |(min, max), key| {
-                    (min.min(key), max.max(key))
-                });
-                Bounds::Integer(min, max)
-            }
-            (PlainValues::Variable { spans, data, .. }, None) => {
-                let mut values = spans[range].iter().map(|span| &data[span.clone()]);
-                let first = values.next().expect("a non-empty range");
-                let (min, max) = values.fold((first, first), |(min, max), value| {
-                    (min.min(value), max.max(value))
-                });
-                Bounds::Bytes(min.to_vec(), max.to_vec())
-            }
-            _ => return,
+        let Some(bounds) = Bounds::of(values, range, self.integers) else {
+            return;
         };
         match self.page.bounds.as_mut() {
             Some(page) => page.merge(&bounds),
@@ -289,7 +218,7 @@ impl ChunkStatistics {
             self.index.append(true, Vec::new(), Vec::new(), nulls, None);
         } else if let Some(bounds) = &page.bounds {
             if let Some(last) = &self.last_bounds {
-                let (low, high) = (bounds_order(last, bounds), bounds_order(bounds, last));
+                let (low, high) = (last.exceeds(bounds), bounds.exceeds(last));
                 self.ascending &= !low;
                 self.descending &= !high;
             }
@@ -394,20 +323,6 @@ impl ChunkStatistics {
     }
 }
 
-/// Whether `a`'s min or max lies above `b`'s: the pages stopped ascending (`a` before `b`) or
-/// descending (`b` before `a`).
-fn bounds_order(a: &Bounds, b: &Bounds) -> bool {
-    match (a, b) {
-        (Bounds::Integer(a_min, a_max), Bounds::Integer(b_min, b_max)) => {
-            a_min > b_min || a_max > b_max
-        }
-        (Bounds::Bytes(a_min, a_max), Bounds::Bytes(b_min, b_max)) => {
-            a_min > b_min || a_max > b_max
-        }
-        _ => false,
-    }
-}
-
 fn split<T>(
     bounds: Option<(Vec<u8>, Vec<u8>)>,
     decode: impl Fn(&[u8]) -> T,
@@ -422,31 +337,4 @@ fn empty_like(histogram: &LevelHistogram) -> LevelHistogram {
     let mut empty = histogram.clone();
     empty.reset();
     empty
-}
-
-/// How many times each level occurs in a mini-batch's levels: one pass gives a page its rows
-/// (repetition level 0), nulls and histograms.
-#[derive(Debug)]
-pub(crate) struct LevelTally {
-    counts: Vec<u64>,
-}
-
-impl LevelTally {
-    /// A tally of levels up to `max_level`.
-    pub fn new(max_level: i16) -> Self {
-        Self {
-            counts: vec![0; max_level.max(0) as usize + 1],
-        }
-    }
-
-    /// The count of each level in `levels` (none above the tally's maximum level).
-    pub fn count(&mut self, levels: &[i16]) -> &[u64] {
-        self.counts.fill(0);
-        for &level in levels {
-            if let Some(count) = self.counts.get_mut(level as usize) {
-                *count += 1;
-            }
-        }
-        &self.counts
-    }
 }
