@@ -65,16 +65,11 @@ impl Dictionary {
         let (spans, data, keys) = match values {
             PlainValues::Variable { spans, data, keys } => (spans, data, keys),
             PlainValues::Fixed { bytes, width } => {
+                // Dictionaries hold INT32 or INT64 values: 4 or 8 bytes.
                 let bytes = &bytes[range.start * width..range.end * width];
                 match width {
                     4 => self.append_fixed::<4>(bytes),
-                    8 => self.append_fixed::<8>(bytes),
-                    _ => {
-                        for value in bytes.chunks_exact(*width) {
-                            let index = self.intern(value);
-                            self.keys.push(index);
-                        }
-                    }
+                    _ => self.append_fixed::<8>(bytes),
                 }
                 return 0;
             }
