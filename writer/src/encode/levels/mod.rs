@@ -20,6 +20,8 @@ use parquet::errors::{ParquetError, Result};
 
 use super::shape::{ListOffsets, Nesting};
 
+mod list;
+
 /// One leaf column's share of a batch, as parquet's column writer takes it.
 #[derive(Debug)]
 pub(crate) struct LeafLevels {
@@ -192,119 +194,15 @@ fn write(
                     .try_for_each(|child| write(child, run.clone(), rep, next_rep, out))
             })
         }
-        Kind::List(offsets, child, level) => write_list(
-            node, offsets, child, *level, range, first_rep, next_rep, out,
-        ),
-    }
-}
-
-/// Appends the levels of a list's rows `range`. Each run of present, non-empty lists is one
-/// write of the child over the run's elements; the first entry of every list after the run's
-/// first then gets the level of the list's own rows.
-#[allow(clippy::too_many_arguments)]
-fn write_list(
-    node: &Node,
-    offsets: &ListOffsets,
-    child: &Node,
-    level: i16,
-    range: Range<usize>,
-    first_rep: i16,
-    next_rep: i16,
-    out: &mut [Option<LeafLevels>],
-) -> Result<()> {
-    let is_null = |row: usize| node.nulls.as_ref().is_some_and(|n| n.is_null(row));
-    // The child rows of `row`, `None` where the list is null or empty.
-    let elements_of = |row: usize| {
-        let elements = offsets.range(row);
-        (!elements.is_empty() && !is_null(row)).then_some(elements)
-    };
-    let mut reached = false;
-    // Per leaf, its entries before a run of lists: where the run's restamping starts.
-    let mut before = Vec::new();
-    let mut row = range.start;
-    while row < range.end {
-        let rep = if row == range.start {
-            first_rep
-        } else {
-            next_rep
-        };
-        let Some(first) = elements_of(row) else {
-            // A run of null lists, or of empty ones: one entry per row, all alike.
-            let null = is_null(row);
-            let mut end = row + 1;
-            while end < range.end && elements_of(end).is_none() && is_null(end) == null {
-                end += 1;
-            }
-            let def = if null { node.def - 1 } else { node.def };
-            fill(out, node.leaves.clone(), def, rep, next_rep, end - row);
-            row = end;
-            continue;
-        };
-        let (mut end, mut last) = (row + 1, first.end);
-        while end < range.end {
-            match elements_of(end) {
-                Some(elements) => last = elements.end,
-                None => break,
-            }
-            end += 1;
+        Kind::List(offsets, child, level) => {
+            let list = list::List {
+                node,
+                offsets,
+                child,
+                level: *level,
+            };
+            list::write_list(list, range, first_rep, next_rep, out)
         }
-        let elements = first.start..last;
-        if end == row + 1 {
-            write(child, elements, rep, level, out)?;
-        } else {
-            before.clear();
-            before.extend(out[node.leaves.clone()].iter().map(|leaf| {
-                leaf.as_ref()
-                    .and_then(|l| l.rep.as_ref())
-                    .map_or(0, Vec::len)
-            }));
-            write(child, elements.clone(), rep, level, out)?;
-            let starts = (row + 1..end).map(|r| offsets.range(r).start - elements.start);
-            for (leaf, &before) in out[node.leaves.clone()].iter_mut().zip(&before) {
-                let Some(rep) = leaf.as_mut().and_then(|l| l.rep.as_mut()) else {
-                    continue;
-                };
-                if child.repeated_below {
-                    restamp(&mut rep[before..], starts.clone(), level, next_rep);
-                } else {
-                    // One entry per element: the element's index is its entry's.
-                    starts
-                        .clone()
-                        .for_each(|start| rep[before + start] = next_rep);
-                }
-            }
-        }
-        reached = true;
-        row = end;
-    }
-    if reached {
-        for leaf in out[node.leaves.clone()].iter_mut().flatten() {
-            leaf.uniform = false;
-        }
-    }
-    Ok(())
-}
-
-/// Gives the entries that start the list elements `starts` (indices among the elements the
-/// entries `rep` hold, ascending) the repetition level `row_rep` of a new list. An entry starts
-/// an element where its level is at most `level`, the list's own.
-fn restamp(rep: &mut [i16], mut starts: impl Iterator<Item = usize>, level: i16, row_rep: i16) {
-    let Some(mut next) = starts.next() else {
-        return;
-    };
-    let mut element = 0;
-    for entry in rep.iter_mut() {
-        if *entry > level {
-            continue;
-        }
-        if element == next {
-            *entry = row_rep;
-            match starts.next() {
-                Some(start) => next = start,
-                None => return,
-            }
-        }
-        element += 1;
     }
 }
 

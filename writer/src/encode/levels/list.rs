@@ -1,0 +1,268 @@
+//! The levels of a list's (or map's) rows: each present, non-empty list is its elements' entries,
+//! the first of them at the level of the list's own row; a null or empty list is one entry.
+
+use std::ops::Range;
+
+use parquet::errors::Result;
+
+use super::{fill, for_each_valid_run, write, LeafLevels, Node};
+use crate::encode::shape::ListOffsets;
+
+/// Below this many rows, a list's elements are walked run by run: the spanned walk's scratch
+/// levels cost more than they save.
+const SPANNED_MIN_ROWS: usize = 64;
+
+/// A list node of the nesting, with what its rows need.
+#[derive(Clone, Copy)]
+pub(super) struct List<'a> {
+    pub node: &'a Node,
+    pub offsets: &'a ListOffsets,
+    pub child: &'a Node,
+    /// The repetition level of the list's elements.
+    pub level: i16,
+}
+
+/// Appends the levels of a list's rows `range`, the first entry at `first_rep` and every later
+/// row's first at `next_rep`.
+pub(super) fn write_list(
+    list: List<'_>,
+    range: Range<usize>,
+    first_rep: i16,
+    next_rep: i16,
+    out: &mut [Option<LeafLevels>],
+) -> Result<()> {
+    let spanned = !list.child.repeated_below
+        && range.len() >= SPANNED_MIN_ROWS
+        && elements_all_present(list, &range);
+    if spanned {
+        write_spanned(list, range, first_rep, next_rep, out)
+    } else {
+        write_runs(list, range, first_rep, next_rep, out)
+    }
+}
+
+/// Whether every element in the span of `range`'s lists belongs to a present list: no null
+/// list of the range covers elements (Arrow allows it; fixed-size lists always do).
+fn elements_all_present(list: List<'_>, range: &Range<usize>) -> bool {
+    let Some(nulls) = &list.node.nulls else {
+        return true;
+    };
+    let mut row = range.start;
+    let null_rows_empty = |from: usize, to: usize| {
+        from == to || list.offsets.range(from).start == list.offsets.range(to - 1).end
+    };
+    let mut all_empty = true;
+    let _ = for_each_valid_run(nulls, range.clone(), |valid| {
+        all_empty &= null_rows_empty(row, valid.start);
+        row = valid.end;
+        Ok(())
+    });
+    all_empty && null_rows_empty(row, range.end)
+}
+
+/// Appends the levels of `range` where each element is one entry per leaf (no list below) and
+/// every element lies under a present list: the child's levels for the whole span of elements
+/// at once, then one pass per leaf over the rows that interleaves them with the entries of
+/// null and empty lists and sets each row's first repetition level.
+fn write_spanned(
+    list: List<'_>,
+    range: Range<usize>,
+    first_rep: i16,
+    next_rep: i16,
+    out: &mut [Option<LeafLevels>],
+) -> Result<()> {
+    let span = list.offsets.range(range.start).start..list.offsets.range(range.end - 1).end;
+    let leaves = list.node.leaves.clone();
+    // The child's entries, one per element: definition levels and value positions only.
+    let mut scratch: Vec<Option<LeafLevels>> = out
+        .iter()
+        .enumerate()
+        .map(|(slot, leaf)| {
+            let leaf = leaf.as_ref().filter(|_| leaves.contains(&slot))?;
+            Some(LeafLevels {
+                def: leaf.def.as_ref().map(|_| Vec::with_capacity(span.len())),
+                rep: None,
+                values: Vec::with_capacity(span.len()),
+                array: leaf.array.clone(),
+                uniform: false,
+            })
+        })
+        .collect();
+    write(list.child, span.clone(), 0, 0, &mut scratch)?;
+    for (leaf, elements) in out[leaves.clone()].iter_mut().zip(&mut scratch[leaves]) {
+        let (Some(leaf), Some(elements)) = (leaf, elements) else {
+            continue;
+        };
+        leaf.values.append(&mut elements.values);
+        leaf.uniform &= span.is_empty();
+        if let (Some(def), Some(rep)) = (&mut leaf.def, &mut leaf.rep) {
+            let element_defs = elements.def.as_deref().unwrap_or_default();
+            let rows = Rows {
+                list,
+                range: range.clone(),
+                first_rep,
+                next_rep,
+            };
+            interleave(rows, element_defs, span.start, def, rep);
+        }
+    }
+    Ok(())
+}
+
+/// A list's rows and the repetition levels their first entries take.
+struct Rows<'a> {
+    list: List<'a>,
+    range: Range<usize>,
+    first_rep: i16,
+    next_rep: i16,
+}
+
+/// Appends one leaf's entries for `rows`: a present list's elements' definition levels (from
+/// `element_defs`, the span's, which starts at element `span_start`), one entry for a null or
+/// empty list, and each row's repetition levels.
+fn interleave(
+    rows: Rows<'_>,
+    element_defs: &[i16],
+    span_start: usize,
+    def: &mut Vec<i16>,
+    rep: &mut Vec<i16>,
+) {
+    let Rows {
+        list,
+        range,
+        first_rep,
+        next_rep,
+    } = rows;
+    let is_null = |row: usize| list.node.nulls.as_ref().is_some_and(|n| n.is_null(row));
+    for row in range.clone() {
+        rep.push(if row == range.start {
+            first_rep
+        } else {
+            next_rep
+        });
+        if is_null(row) {
+            def.push(list.node.def - 1);
+            continue;
+        }
+        let elements = list.offsets.range(row);
+        if elements.is_empty() {
+            def.push(list.node.def);
+            continue;
+        }
+        let (from, to) = (elements.start - span_start, elements.end - span_start);
+        def.extend_from_slice(&element_defs[from..to]);
+        rep.extend(std::iter::repeat_n(list.level, elements.len() - 1));
+    }
+}
+
+/// Appends the levels of a list's rows `range` run by run: each run of present, non-empty lists
+/// is one write of the child over the run's elements; the first entry of every list after the
+/// run's first then gets the level of the list's own rows.
+fn write_runs(
+    list: List<'_>,
+    range: Range<usize>,
+    first_rep: i16,
+    next_rep: i16,
+    out: &mut [Option<LeafLevels>],
+) -> Result<()> {
+    let List {
+        node,
+        offsets,
+        child,
+        level,
+    } = list;
+    let is_null = |row: usize| node.nulls.as_ref().is_some_and(|n| n.is_null(row));
+    // The child rows of `row`, `None` where the list is null or empty.
+    let elements_of = |row: usize| {
+        let elements = offsets.range(row);
+        (!elements.is_empty() && !is_null(row)).then_some(elements)
+    };
+    let mut reached = false;
+    // Per leaf, its entries before a run of lists: where the run's restamping starts.
+    let mut before = Vec::new();
+    let mut row = range.start;
+    while row < range.end {
+        let rep = if row == range.start {
+            first_rep
+        } else {
+            next_rep
+        };
+        let Some(first) = elements_of(row) else {
+            // A run of null lists, or of empty ones: one entry per row, all alike.
+            let null = is_null(row);
+            let mut end = row + 1;
+            while end < range.end && elements_of(end).is_none() && is_null(end) == null {
+                end += 1;
+            }
+            let def = if null { node.def - 1 } else { node.def };
+            fill(out, node.leaves.clone(), def, rep, next_rep, end - row);
+            row = end;
+            continue;
+        };
+        let (mut end, mut last) = (row + 1, first.end);
+        while end < range.end {
+            match elements_of(end) {
+                Some(elements) => last = elements.end,
+                None => break,
+            }
+            end += 1;
+        }
+        let elements = first.start..last;
+        if end == row + 1 {
+            write(child, elements, rep, level, out)?;
+        } else {
+            before.clear();
+            before.extend(out[node.leaves.clone()].iter().map(|leaf| {
+                leaf.as_ref()
+                    .and_then(|l| l.rep.as_ref())
+                    .map_or(0, Vec::len)
+            }));
+            write(child, elements.clone(), rep, level, out)?;
+            let starts = (row + 1..end).map(|r| offsets.range(r).start - elements.start);
+            for (leaf, &before) in out[node.leaves.clone()].iter_mut().zip(&before) {
+                let Some(rep) = leaf.as_mut().and_then(|l| l.rep.as_mut()) else {
+                    continue;
+                };
+                if child.repeated_below {
+                    restamp(&mut rep[before..], starts.clone(), level, next_rep);
+                } else {
+                    // One entry per element: the element's index is its entry's.
+                    starts
+                        .clone()
+                        .for_each(|start| rep[before + start] = next_rep);
+                }
+            }
+        }
+        reached = true;
+        row = end;
+    }
+    if reached {
+        for leaf in out[node.leaves.clone()].iter_mut().flatten() {
+            leaf.uniform = false;
+        }
+    }
+    Ok(())
+}
+
+/// Gives the entries that start the list elements `starts` (indices among the elements the
+/// entries `rep` hold, ascending) the repetition level `row_rep` of a new list. An entry starts
+/// an element where its level is at most `level`, the list's own.
+fn restamp(rep: &mut [i16], mut starts: impl Iterator<Item = usize>, level: i16, row_rep: i16) {
+    let Some(mut next) = starts.next() else {
+        return;
+    };
+    let mut element = 0;
+    for entry in rep.iter_mut() {
+        if *entry > level {
+            continue;
+        }
+        if element == next {
+            *entry = row_rep;
+            match starts.next() {
+                Some(start) => next = start,
+                None => return,
+            }
+        }
+        element += 1;
+    }
+}
