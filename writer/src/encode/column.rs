@@ -4,16 +4,17 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use bytes::Bytes;
 use parquet::column::page::{CompressedPage, PageWriteSpec, PageWriter};
 use parquet::column::writer::{get_column_writer, ColumnCloseResult, ColumnWriter};
 use parquet::errors::{ParquetError, Result};
 use parquet::file::properties::WriterProperties;
+use parquet::file::reader::Length;
 use parquet::file::writer::{SerializedPageWriter, SerializedRowGroupWriter, TrackedWrite};
 use parquet::schema::types::ColumnDescPtr;
 
 use super::batches::MiniBatches;
 use super::levels::LeafLevels;
+use super::segments::Segments;
 use super::sizes::RowBytes;
 use super::values;
 
@@ -93,7 +94,7 @@ impl NativeColumnWriter {
 
 /// A finished column chunk of a [`NativeColumnWriter`], ready to be spliced into its row group.
 pub(crate) struct NativeColumnChunk {
-    data: Bytes,
+    data: Segments,
     close: ColumnCloseResult,
 }
 
@@ -128,10 +129,7 @@ impl NativeColumnChunk {
                 .set_data_page_offset(data.len() as i64)
                 .build()?;
         }
-        Ok(Self {
-            data: Bytes::from(data),
-            close,
-        })
+        Ok(Self { data, close })
     }
 
     /// Appends the chunk to `row_group`, whose next column it must be.
@@ -150,11 +148,11 @@ impl NativeColumnChunk {
 /// The pages of one column chunk, serialized (headers and all) by parquet's page writer into a
 /// buffer shared with the [`NativeColumnWriter`] that reads it back on close.
 #[derive(Clone)]
-pub(crate) struct ChunkBuffer(Arc<Mutex<TrackedWrite<Vec<u8>>>>);
+pub(crate) struct ChunkBuffer(Arc<Mutex<TrackedWrite<Segments>>>);
 
 impl Default for ChunkBuffer {
     fn default() -> Self {
-        Self(Arc::new(Mutex::new(TrackedWrite::new(Vec::new()))))
+        Self(Arc::new(Mutex::new(TrackedWrite::new(Segments::default()))))
     }
 }
 
@@ -167,7 +165,7 @@ impl std::fmt::Debug for ChunkBuffer {
 }
 
 impl ChunkBuffer {
-    pub(crate) fn lock(&self) -> MutexGuard<'_, TrackedWrite<Vec<u8>>> {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, TrackedWrite<Segments>> {
         // Every write is one step under the lock, so a panic elsewhere left the buffer whole.
         self.0.lock().unwrap_or_else(|p| p.into_inner())
     }

@@ -28,6 +28,7 @@ mod plain;
 mod plan;
 mod project;
 mod rle;
+mod segments;
 mod shape;
 mod sizes;
 mod stats;
