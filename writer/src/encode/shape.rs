@@ -85,6 +85,7 @@ impl ListOffsets {
     }
 
     /// The child rows of row `row`.
+    #[inline]
     pub(crate) fn range(&self, row: usize) -> Range<usize> {
         match self {
             Self::Small(offsets) => offsets[row] as usize..offsets[row + 1] as usize,

@@ -73,40 +73,42 @@ fn write_spanned(
 ) -> Result<()> {
     let span = list.offsets.range(range.start).start..list.offsets.range(range.end - 1).end;
     let leaves = list.node.leaves.clone();
-    // The child's entries, one per element: definition levels and value positions only.
+    // The child's entries, one per element: definition levels, and the values the leaf's own
+    // list of positions takes as they come (a null or empty list carries none).
     let mut scratch: Vec<Option<LeafLevels>> = out
-        .iter()
+        .iter_mut()
         .enumerate()
         .map(|(slot, leaf)| {
-            let leaf = leaf.as_ref().filter(|_| leaves.contains(&slot))?;
+            let leaf = leaf.as_mut().filter(|_| leaves.contains(&slot))?;
             Some(LeafLevels {
                 def: leaf.def.as_ref().map(|_| Vec::with_capacity(span.len())),
                 rep: None,
-                values: Vec::with_capacity(span.len()),
+                values: std::mem::take(&mut leaf.values),
                 array: leaf.array.clone(),
                 uniform: false,
             })
         })
         .collect();
-    write(list.child, span.clone(), 0, 0, &mut scratch)?;
+    let written = write(list.child, span.clone(), 0, 0, &mut scratch);
+    let rows = Rows {
+        list,
+        range,
+        first_rep,
+        next_rep,
+    };
+    let layout = Layout::of(&rows, span.start);
     for (leaf, elements) in out[leaves.clone()].iter_mut().zip(&mut scratch[leaves]) {
         let (Some(leaf), Some(elements)) = (leaf, elements) else {
             continue;
         };
-        leaf.values.append(&mut elements.values);
+        leaf.values = std::mem::take(&mut elements.values);
         leaf.uniform &= span.is_empty();
         if let (Some(def), Some(rep)) = (&mut leaf.def, &mut leaf.rep) {
-            let element_defs = elements.def.as_deref().unwrap_or_default();
-            let rows = Rows {
-                list,
-                range: range.clone(),
-                first_rep,
-                next_rep,
-            };
-            interleave(rows, element_defs, span.start, def, rep);
+            layout.extend(elements.def.as_deref().unwrap_or_default(), def);
+            rep.extend_from_slice(&layout.rep);
         }
     }
-    Ok(())
+    written
 }
 
 /// A list's rows and the repetition levels their first entries take.
@@ -117,41 +119,68 @@ struct Rows<'a> {
     next_rep: i16,
 }
 
-/// Appends one leaf's entries for `rows`: a present list's elements' definition levels (from
-/// `element_defs`, the span's, which starts at element `span_start`), one entry for a null or
-/// empty list, and each row's repetition levels.
-fn interleave(
-    rows: Rows<'_>,
-    element_defs: &[i16],
-    span_start: usize,
-    def: &mut Vec<i16>,
-    rep: &mut Vec<i16>,
-) {
-    let Rows {
-        list,
-        range,
-        first_rep,
-        next_rep,
-    } = rows;
-    let is_null = |row: usize| list.node.nulls.as_ref().is_some_and(|n| n.is_null(row));
-    for row in range.clone() {
-        rep.push(if row == range.start {
-            first_rep
-        } else {
-            next_rep
-        });
-        if is_null(row) {
-            def.push(list.node.def - 1);
-            continue;
+/// Where a list's rows put their entries, the same for every leaf below it: runs of elements
+/// of consecutive present, non-empty lists, and single entries of null or empty lists, with
+/// the repetition levels of them all.
+struct Layout {
+    pieces: Vec<Piece>,
+    rep: Vec<i16>,
+}
+
+enum Piece {
+    /// Elements (from the span's first) whose entries are the elements' own.
+    Elements(Range<usize>),
+    /// One entry of a null or empty list, at this definition level.
+    Entry(i16),
+}
+
+impl Layout {
+    /// The layout of `rows`, whose elements start at element `span_start`.
+    fn of(rows: &Rows<'_>, span_start: usize) -> Self {
+        let Rows {
+            list,
+            range,
+            first_rep,
+            next_rep,
+        } = rows;
+        let mut pieces = Vec::new();
+        let mut rep = Vec::with_capacity(range.len());
+        let mut run: Option<Range<usize>> = None;
+        for row in range.clone() {
+            rep.push(if row == range.start {
+                *first_rep
+            } else {
+                *next_rep
+            });
+            let null = list.node.nulls.as_ref().is_some_and(|n| n.is_null(row));
+            let elements = list.offsets.range(row);
+            if null || elements.is_empty() {
+                pieces.extend(run.take().map(Piece::Elements));
+                let def = list.node.def - i16::from(null);
+                pieces.push(Piece::Entry(def));
+                continue;
+            }
+            let elements = elements.start - span_start..elements.end - span_start;
+            run = Some(match run {
+                Some(run) => run.start..elements.end,
+                None => elements.clone(),
+            });
+            rep.extend(std::iter::repeat_n(list.level, elements.len() - 1));
         }
-        let elements = list.offsets.range(row);
-        if elements.is_empty() {
-            def.push(list.node.def);
-            continue;
+        pieces.extend(run.map(Piece::Elements));
+        Self { pieces, rep }
+    }
+
+    /// Appends one leaf's definition levels: its elements' (`element_defs`, the span's) and
+    /// the single entries between them.
+    fn extend(&self, element_defs: &[i16], def: &mut Vec<i16>) {
+        def.reserve(self.rep.len());
+        for piece in &self.pieces {
+            match piece {
+                Piece::Elements(elements) => def.extend_from_slice(&element_defs[elements.clone()]),
+                Piece::Entry(level) => def.push(*level),
+            }
         }
-        let (from, to) = (elements.start - span_start, elements.end - span_start);
-        def.extend_from_slice(&element_defs[from..to]);
-        rep.extend(std::iter::repeat_n(list.level, elements.len() - 1));
     }
 }
 
