@@ -76,9 +76,10 @@ pub(crate) struct PlainChunkWriter {
     page_bytes: usize,
     page_rows: usize,
     dictionary_bytes: usize,
-    /// The width of a fixed-width value: a base batch of them may always fit in a page, so
-    /// that parquet never measures them.
-    width: Option<usize>,
+    /// Whether `write_batch_size` fixed-width values always fit in a data page, and in a
+    /// dictionary page, so that parquet never measures them.
+    always_fits_page: bool,
+    always_fits_dictionary: bool,
     def: Option<HybridRle>,
     rep: Option<HybridRle>,
     /// The open dictionary, until it falls back to `PLAIN`.
@@ -108,6 +109,9 @@ impl PlainChunkWriter {
             _ => None,
         };
         let dictionary_bytes = props.column_dictionary_page_size_limit(path);
+        let always_fits = |limit: usize| {
+            width.is_some_and(|w| w.saturating_mul(props.write_batch_size()) <= limit)
+        };
         let levels = |max: i16| (max > 0).then(|| HybridRle::new(bit_width(max)));
         let physical = descr.physical_type();
         let dictionary = (dictionary_type(physical) && props.dictionary_enabled(path))
@@ -117,7 +121,8 @@ impl PlainChunkWriter {
             page_bytes,
             page_rows: props.column_data_page_row_count_limit(path),
             dictionary_bytes,
-            width,
+            always_fits_page: always_fits(page_bytes),
+            always_fits_dictionary: always_fits(dictionary_bytes),
             def: levels(descr.max_def_level()),
             rep: levels(descr.max_rep_level()),
             dictionary,
@@ -140,13 +145,12 @@ impl PlainChunkWriter {
         let max_def = self.descr.max_def_level();
         let values = PlainValues::of(&leaf.array, &leaf.values, self.descr.physical_type())?;
         let mut cache = vec![u32::MAX; values.key_count()];
-        let base = self.batches.base(leaf);
         for batch in self.batches.of(leaf, max_def) {
-            let limit = match self.dictionary {
-                Some(_) => self.dictionary_bytes,
-                None => self.page_bytes,
+            let always_fits = match self.dictionary {
+                Some(_) => self.always_fits_dictionary,
+                None => self.always_fits_page,
             };
-            if self.width.is_some_and(|w| w.saturating_mul(base) <= limit) {
+            if always_fits {
                 self.write_mini_batch(leaf, &values, batch, &mut cache)?;
                 continue;
             }

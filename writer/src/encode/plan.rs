@@ -225,6 +225,12 @@ fn file_supported(props: &WriterPropertiesPtr) -> bool {
 
 /// Which of `field`'s leaves (with their descriptors) the native encoder writes, and how.
 ///
+/// Only leaves inside a list or map: there parquet's `compute_leaves` always materializes the
+/// repetition levels, so its column writer cuts mini-batches of `write_batch_size` levels as it
+/// does for the native encoder's. A flat leaf can get compact levels from `compute_leaves`,
+/// which change where mini-batches, and so pages, end; and with no levels to save, the native
+/// encoder's extra copies of its values (gathered, paged, spliced) made flat leaves slower than
+/// `ArrowColumnWriter` when it took them (commit c1c34b9, reverted).
 fn native_leaves(
     field: &Field,
     leaves: Vec<ColumnDescPtr>,
@@ -245,12 +251,12 @@ fn native_leaves(
     expected
         .iter()
         .zip(leaves)
-        .map(|((data_type, _, _), descr)| {
+        .map(|((data_type, _, rep), descr)| {
             let pages = pages::supported(&descr, data_type, props);
             let typed = values::written_as(data_type, descr.physical_type())
                 && MiniBatches::new(&descr, props).budget_checks_agree(&descr, props)
                 && !dictionary_byte_array(&descr, props);
-            (pages || typed).then_some(NativeLeaf { descr, pages })
+            (*rep > 0 && (pages || typed)).then_some(NativeLeaf { descr, pages })
         })
         .collect()
 }

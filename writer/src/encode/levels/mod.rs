@@ -33,11 +33,10 @@ pub(crate) struct LeafLevels {
     pub values: Vec<usize>,
     /// The leaf's Arrow array.
     pub array: ArrayRef,
-    /// Whether `compute_leaves` would hand these levels over as uniform runs: the leaf has
-    /// definition levels, all the same, no list on its path had an element in the batch, and
-    /// they were never spelled out one by one (`Kind::Leaf`). Its column writer then cuts
-    /// mini-batches of `data_page_row_count_limit` levels instead of `write_batch_size`, which
-    /// moves page boundaries.
+    /// Whether `compute_leaves` would hand these levels over as uniform runs: no list on the
+    /// leaf's path had an element in the batch, and every definition level is the same. Its
+    /// column writer then cuts mini-batches of `data_page_row_count_limit` levels instead of
+    /// `write_batch_size`, which moves page boundaries.
     pub uniform: bool,
 }
 
@@ -57,12 +56,7 @@ struct Node {
 }
 
 enum Kind {
-    /// A leaf; `spelled_out` where parquet's `write_leaf` appends its definition levels one by
-    /// one, so that they are never uniform: the array has a logical null buffer that is not all
-    /// null (even one without a null) and the leaf has definition levels.
-    Leaf {
-        spelled_out: bool,
-    },
+    Leaf,
     Struct(Vec<Node>),
     /// A list or map: its child's ranges, the child, and the repetition level of its elements.
     List(ListOffsets, Box<Node>, i16),
@@ -108,7 +102,7 @@ pub(crate) fn compute(
     write(&root, 0..array.len(), 0, 0, &mut out)?;
     for leaf in out.iter_mut().flatten() {
         let def = leaf.def.as_deref().unwrap_or_default();
-        leaf.uniform &= leaf.def.is_some() && def.iter().all(|&level| level == def[0]);
+        leaf.uniform &= leaf.rep.is_some() && def.iter().all(|&level| level == def[0]);
     }
     Ok(out)
 }
@@ -122,8 +116,7 @@ fn build(
     leaves: &mut Vec<(ArrayRef, i16, i16)>,
 ) -> Result<Node> {
     let nullable = field.is_nullable();
-    let all_logical = array.logical_nulls();
-    let logical = all_logical.clone().filter(|n| n.null_count() > 0);
+    let logical = array.logical_nulls().filter(|n| n.null_count() > 0);
     let (nulls, forbidden) = if nullable {
         (logical, None)
     } else {
@@ -134,8 +127,7 @@ fn build(
     let kind = match Nesting::of(field.data_type()) {
         Some(Nesting::Leaf) => {
             leaves.push((array.clone(), def, parent_rep));
-            let spelled_out = def > 0 && all_logical.is_some_and(|n| n.null_count() != n.len());
-            Kind::Leaf { spelled_out }
+            Kind::Leaf
         }
         Some(Nesting::Struct) => {
             let DataType::Struct(fields) = field.data_type() else {
@@ -163,7 +155,7 @@ fn build(
         }
     };
     let repeated_below = match &kind {
-        Kind::Leaf { .. } => false,
+        Kind::Leaf => false,
         Kind::Struct(children) => children.iter().any(|child| child.repeated_below),
         Kind::List(..) => true,
     };
@@ -191,11 +183,8 @@ fn write(
     }
     check_reachable(node, &range)?;
     match &node.kind {
-        Kind::Leaf { spelled_out } => match &mut out[node.leaves.start] {
-            Some(leaf) => {
-                leaf.uniform &= !spelled_out;
-                write_leaf(leaf, node, range, first_rep, next_rep)
-            }
+        Kind::Leaf => match &mut out[node.leaves.start] {
+            Some(leaf) => write_leaf(leaf, node, range, first_rep, next_rep),
             None => Ok(()),
         },
         Kind::Struct(children) => {
