@@ -104,36 +104,38 @@ impl Dictionary {
         };
         self.keys.reserve(bytes.len() / N);
         for value in bytes.chunks_exact(N) {
-            let value = widen(value);
-            let Self {
-                page,
-                table,
-                hasher,
-                ..
-            } = self;
-            let stored = |index: &u32| {
-                let start = *index as usize * N;
-                widen(&page[start..start + N])
-            };
-            let index = match table.entry(
-                hasher.hash_one(value),
-                |index| stored(index) == value,
-                |index| hasher.hash_one(stored(index)),
-            ) {
-                Entry::Occupied(found) => *found.get(),
-                Entry::Vacant(slot) => {
-                    let index = self.entries.len() as u32;
-                    self.entries.push((page.len(), N));
-                    page.extend_from_slice(&value.to_le_bytes()[..N]);
-                    slot.insert(index);
-                    index
-                }
-            };
+            let word = widen(value);
+            let hash = self.hasher.hash_one(word);
+            let index = self.index_of(
+                value,
+                hash,
+                |stored| widen(stored) == word,
+                |hasher, stored| hasher.hash_one(widen(stored)),
+            );
             self.keys.push(index);
         }
     }
 
     fn intern(&mut self, value: &[u8]) -> u32 {
+        let hash = self.hasher.hash_one(value);
+        self.index_of(
+            value,
+            hash,
+            |stored| stored == value,
+            |hasher, stored| hasher.hash_one(stored),
+        )
+    }
+
+    /// The index of `value`, whose hash is `hash`, adding it to the dictionary if it is new:
+    /// `same` says whether a stored value's bytes are `value`'s, `rehash` hashes a stored
+    /// value's bytes as `hash` was made when the table grows.
+    fn index_of(
+        &mut self,
+        value: &[u8],
+        hash: u64,
+        same: impl Fn(&[u8]) -> bool,
+        rehash: impl Fn(&ahash::RandomState, &[u8]) -> u64,
+    ) -> u32 {
         let Self {
             page,
             entries,
@@ -147,9 +149,9 @@ impl Dictionary {
             &page[start..start + len]
         };
         let entry = table.entry(
-            hasher.hash_one(value),
-            |index| stored(index) == value,
-            |index| hasher.hash_one(stored(index)),
+            hash,
+            |index| same(stored(index)),
+            |index| rehash(hasher, stored(index)),
         );
         match entry {
             Entry::Occupied(found) => *found.get(),
