@@ -18,7 +18,10 @@ pub(crate) struct HybridRle {
     bit_width: u8,
     /// The finished runs.
     out: Vec<u8>,
-    /// The open bit-packed run's values, its last group possibly partial.
+    /// The open bit-packed run's whole groups, packed, and how many there are.
+    packed: Vec<u8>,
+    groups: usize,
+    /// The values of the open group: fewer than eight.
     pending: Vec<u64>,
     /// The last value put and how many times in a row it came.
     current: u64,
@@ -31,7 +34,9 @@ impl HybridRle {
         Self {
             bit_width,
             out: Vec::new(),
-            pending: Vec::with_capacity(GROUP * MAX_GROUPS),
+            packed: Vec::with_capacity(usize::from(bit_width) * MAX_GROUPS),
+            groups: 0,
+            pending: Vec::with_capacity(GROUP),
             current: 0,
             repeat: 0,
         }
@@ -57,10 +62,7 @@ impl HybridRle {
                     .count();
                 self.repeat += run;
                 at += run;
-            } else if self.repeat < GROUP
-                && self.pending.len().is_multiple_of(GROUP)
-                && values.len() - at >= GROUP
-            {
+            } else if self.repeat < GROUP && self.pending.is_empty() && values.len() - at >= GROUP {
                 self.put_group(&values[at..at + GROUP], &widen);
                 at += GROUP;
             } else {
@@ -74,17 +76,14 @@ impl HybridRle {
     fn put_group<T: Copy>(&mut self, group: &[T], widen: impl Fn(T) -> u64) {
         let first = widen(group[0]);
         if group.iter().all(|&next| widen(next) == first) {
-            if !self.pending.is_empty() {
+            if self.groups > 0 {
                 self.close_bit_packed_run();
             }
             self.current = first;
             self.repeat = GROUP;
         } else {
-            self.pending.extend(group.iter().map(|&next| widen(next)));
+            self.pack_group(group.iter().map(|&next| widen(next)));
             self.current = widen(group[GROUP - 1]);
-            if self.pending.len() / GROUP + 1 >= MAX_GROUPS {
-                self.close_bit_packed_run();
-            }
         }
     }
 
@@ -103,7 +102,7 @@ impl HybridRle {
             self.current = value;
         }
         self.pending.push(value);
-        if self.pending.len().is_multiple_of(GROUP) {
+        if self.pending.len() == GROUP {
             self.commit_group();
         }
     }
@@ -114,24 +113,30 @@ impl HybridRle {
         self.flush();
         sink.extend_from_slice(&self.out);
         self.out.clear();
+        self.packed.clear();
+        self.groups = 0;
         self.pending.clear();
         self.current = 0;
         self.repeat = 0;
     }
 
     fn flush(&mut self) {
-        if self.pending.is_empty() && self.repeat == 0 {
+        if self.pending.is_empty() && self.groups == 0 && self.repeat == 0 {
             return;
         }
-        let tail = self.pending.len() % GROUP;
-        let all_repeat = self.pending.len() == tail && (self.repeat == tail || tail == 0);
+        let tail = self.pending.len();
+        let all_repeat = self.groups == 0 && (self.repeat == tail || tail == 0);
         if self.repeat > 0 && all_repeat {
             self.flush_rle_run();
         } else {
             if tail > 0 {
-                self.pending.resize(self.pending.len() + GROUP - tail, 0);
+                let pending = std::mem::take(&mut self.pending);
+                let padded = pending.iter().copied().chain(std::iter::repeat(0));
+                self.pack_group(padded.take(GROUP));
+                self.pending = pending;
+                self.pending.clear();
             }
-            if !self.pending.is_empty() {
+            if self.groups > 0 {
                 self.close_bit_packed_run();
             }
             self.repeat = 0;
@@ -149,53 +154,60 @@ impl HybridRle {
         self.out
             .extend_from_slice(&self.current.to_le_bytes()[..bytes]);
         self.pending.clear();
+        self.packed.clear();
+        self.groups = 0;
         self.repeat = 0;
     }
 
     fn commit_group(&mut self) {
         if self.repeat >= GROUP {
             // The group repeats one value: it becomes an RLE run, closing the bit-packed one.
-            self.pending.truncate(self.pending.len() - GROUP);
-            if !self.pending.is_empty() {
+            self.pending.clear();
+            if self.groups > 0 {
                 self.close_bit_packed_run();
             }
             return;
         }
-        if self.pending.len() / GROUP + 1 >= MAX_GROUPS {
-            self.close_bit_packed_run();
-        }
+        let pending = std::mem::take(&mut self.pending);
+        self.pack_group(pending.iter().copied());
+        self.pending = pending;
+        self.pending.clear();
         self.repeat = 0;
     }
 
+    /// Adds a whole group of eight values to the open bit-packed run, closing it at its
+    /// longest.
+    fn pack_group(&mut self, group: impl Iterator<Item = u64>) {
+        pack(group, self.bit_width, &mut self.packed);
+        self.groups += 1;
+        if self.groups + 1 >= MAX_GROUPS {
+            self.close_bit_packed_run();
+        }
+    }
+
     fn close_bit_packed_run(&mut self) {
-        let groups = self.pending.len() / GROUP;
-        self.out.push(((groups << 1) | 1) as u8);
-        pack(&self.pending, self.bit_width, &mut self.out);
-        self.pending.clear();
+        self.out.push(((self.groups << 1) | 1) as u8);
+        self.out.extend_from_slice(&self.packed);
+        self.packed.clear();
+        self.groups = 0;
     }
 }
 
-/// Packs `values` (a whole number of groups of eight) `bit_width` bits each (at most 32),
-/// least significant first: each group fills `bit_width` bytes.
-fn pack(values: &[u64], bit_width: u8, out: &mut Vec<u8>) {
+/// Packs one group of eight values `bit_width` bits each (at most 32), least significant
+/// first: the group fills `bit_width` bytes.
+fn pack(group: impl Iterator<Item = u64>, bit_width: u8, out: &mut Vec<u8>) {
     let width = u32::from(bit_width);
     if width <= 8 {
         // The common case, levels and small dictionaries: a group in one machine word.
-        let width = width as usize;
-        for group in values.chunks_exact(GROUP) {
-            let bits = group
-                .iter()
-                .enumerate()
-                .fold(0u64, |bits, (index, &value)| {
-                    bits | value << (index * width)
-                });
-            out.extend_from_slice(&bits.to_le_bytes()[..width]);
-        }
+        let bits = group.enumerate().fold(0u64, |bits, (index, value)| {
+            bits | value << (index as u32 * width)
+        });
+        out.extend_from_slice(&bits.to_le_bytes()[..width as usize]);
         return;
     }
     // Fewer than 8 bits wait in the word between values, so a value of up to 56 bits fits.
     let (mut bits, mut filled) = (0u64, 0u32);
-    for &value in values {
+    for value in group {
         bits |= value << filled;
         filled += width;
         while filled >= 8 {
