@@ -80,10 +80,12 @@ fn write_spanned(
         .enumerate()
         .map(|(slot, leaf)| {
             let leaf = leaf.as_mut().filter(|_| leaves.contains(&slot))?;
+            let mut values = std::mem::take(&mut leaf.values);
+            values.reserve(span.len());
             Some(LeafLevels {
                 def: leaf.def.as_ref().map(|_| Vec::with_capacity(span.len())),
                 rep: None,
-                values: std::mem::take(&mut leaf.values),
+                values,
                 array: leaf.array.clone(),
                 uniform: false,
             })
@@ -96,7 +98,7 @@ fn write_spanned(
         first_rep,
         next_rep,
     };
-    let layout = Layout::of(&rows, span.start);
+    let layout = Layout::of(&rows, &span);
     for (leaf, elements) in out[leaves.clone()].iter_mut().zip(&mut scratch[leaves]) {
         let (Some(leaf), Some(elements)) = (leaf, elements) else {
             continue;
@@ -135,16 +137,18 @@ enum Piece {
 }
 
 impl Layout {
-    /// The layout of `rows`, whose elements start at element `span_start`.
-    fn of(rows: &Rows<'_>, span_start: usize) -> Self {
+    /// The layout of `rows`, whose lists' elements are `span`.
+    fn of(rows: &Rows<'_>, span: &Range<usize>) -> Self {
         let Rows {
             list,
             range,
             first_rep,
             next_rep,
         } = rows;
-        let mut pieces = Vec::new();
-        let mut rep = Vec::with_capacity(range.len());
+        // Every row is at most a piece, and one entry or its list's elements.
+        let mut pieces = Vec::with_capacity(range.len());
+        let mut rep = Vec::with_capacity(range.len() + span.len());
+        let span_start = span.start;
         let mut run: Option<Range<usize>> = None;
         for row in range.clone() {
             rep.push(if row == range.start {
