@@ -91,7 +91,8 @@ fn write_spanned(
             })
         })
         .collect();
-    let written = write(list.child, span.clone(), 0, 0, &mut scratch);
+    // On an error the levels are dropped, with the positions taken out of `out`.
+    write(list.child, span.clone(), 0, 0, &mut scratch)?;
     let rows = Rows {
         list,
         range,
@@ -110,7 +111,7 @@ fn write_spanned(
             rep.extend_from_slice(&layout.rep);
         }
     }
-    written
+    Ok(())
 }
 
 /// A list's rows and the repetition levels their first entries take.
