@@ -257,6 +257,17 @@ mod tests {
     }
 
     #[test]
+    fn a_bit_packed_run_ends_at_63_groups() {
+        let alternating: Vec<i16> = (0..510).map(|i| i % 2).collect();
+        let out = encode(1, &alternating);
+        // 63 groups, (63 << 1) | 1, then the last 6 values padded to one group.
+        assert_eq!(out[0], 0x7f);
+        assert_eq!(out[64], 0x03);
+        assert_eq!(out.len(), 1 + 63 + 1 + 1);
+        assert_eq!(out[65], 0b0010_1010);
+    }
+
+    #[test]
     fn finishing_starts_a_fresh_page() {
         let mut rle = HybridRle::new(1);
         let mut first = Vec::new();

@@ -52,6 +52,7 @@ fn elements_all_present(list: List<'_>, range: &Range<usize>) -> bool {
         from == to || list.offsets.range(from).start == list.offsets.range(to - 1).end
     };
     let mut all_empty = true;
+    // The visit never fails, so neither does the walk.
     let _ = for_each_valid_run(nulls, range.clone(), |valid| {
         all_empty &= null_rows_empty(row, valid.start);
         row = valid.end;
@@ -253,19 +254,7 @@ fn write_runs(
             }));
             write(child, elements.clone(), rep, level, out)?;
             let starts = (row + 1..end).map(|r| offsets.range(r).start - elements.start);
-            for (leaf, &before) in out[node.leaves.clone()].iter_mut().zip(&before) {
-                let Some(rep) = leaf.as_mut().and_then(|l| l.rep.as_mut()) else {
-                    continue;
-                };
-                if child.repeated_below {
-                    restamp(&mut rep[before..], starts.clone(), level, next_rep);
-                } else {
-                    // One entry per element: the element's index is its entry's.
-                    starts
-                        .clone()
-                        .for_each(|start| rep[before + start] = next_rep);
-                }
-            }
+            restamp_leaves(list, out, &before, starts, next_rep);
         }
         reached = true;
         row = end;
@@ -276,6 +265,31 @@ fn write_runs(
         }
     }
     Ok(())
+}
+
+/// Gives the first entry of each list of a run but its first (`starts`: their first elements,
+/// counted from the run's) the repetition level `row_rep` of a new row, in every leaf below
+/// `list`; `before` holds each leaf's entries before the run.
+fn restamp_leaves(
+    list: List<'_>,
+    out: &mut [Option<LeafLevels>],
+    before: &[usize],
+    starts: impl Iterator<Item = usize> + Clone,
+    row_rep: i16,
+) {
+    for (leaf, &before) in out[list.node.leaves.clone()].iter_mut().zip(before) {
+        let Some(rep) = leaf.as_mut().and_then(|l| l.rep.as_mut()) else {
+            continue;
+        };
+        if list.child.repeated_below {
+            restamp(&mut rep[before..], starts.clone(), list.level, row_rep);
+        } else {
+            // One entry per element: the element's index is its entry's.
+            starts
+                .clone()
+                .for_each(|start| rep[before + start] = row_rep);
+        }
+    }
 }
 
 /// Gives the entries that start the list elements `starts` (indices among the elements the

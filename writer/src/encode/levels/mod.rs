@@ -1,8 +1,10 @@
 //! Repetition and definition levels computed from the Arrow nesting, range by range.
 //!
 //! Each node hands whole ranges to its children: a struct passes its runs of valid rows down at
-//! once, a list the child range of each run of present, non-empty lists, and a leaf appends its
-//! levels for a range in one pass over its validity bitmap. The levels are the Dremel
+//! once, a list the child range of each run of present, non-empty lists (or, with no list below
+//! it and no null list covering elements, its whole span of elements once, interleaved with the
+//! entries of its null and empty lists: `list.rs`), and a leaf appends its levels for a range in
+//! one pass over its validity bitmap. The levels are the Dremel
 //! encoding of the Arrow data under the Parquet schema parquet's `ArrowSchemaConverter` makes
 //! of it (an optional field adds one definition level, a list or map its repeated group one
 //! definition and one repetition level), so they are the ones `compute_leaves` gives; the
