@@ -107,7 +107,7 @@ def test_random_arguments_are_taken_or_refused_with_a_value_or_type_error(
     with reader:
         for _, batch in zip(range(2), reader):
             assert batch.num_rows > 0
-    assert settled(before) == before
+    assert settled(before) <= before
 
 
 TABLE = pa.Table.from_batches(shredlab.contacts(2_000, batch_size=500).read_all().to_batches())
@@ -260,4 +260,4 @@ def test_ctrl_c_at_a_random_point_leaves_no_thread_and_the_earlier_file_whole(de
                 assert pq.read_metadata(path).num_rows == 400_000
     del reader
     gc.collect()
-    assert settled(before) == before
+    assert settled(before) <= before

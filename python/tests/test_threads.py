@@ -24,20 +24,20 @@ def test_a_reader_dropped_early_stops_its_threads(threads_before: int):
     assert thread_count() >= threads_before + 3
     del reader
     gc.collect()
-    assert settled(threads_before) == threads_before
+    assert settled(threads_before) <= threads_before
 
 
 def test_a_reader_read_to_the_end_has_no_threads_left(threads_before: int):
     reader = shredlab.contacts(100_000, threads=3)
     assert reader.read_all().num_rows == 100_000
-    assert settled(threads_before) == threads_before
+    assert settled(threads_before) <= threads_before
 
 
 def test_close_stops_the_threads_and_later_reads_raise(threads_before: int):
     reader = shredlab.contacts(BIG, threads=3)
     reader.read_next_batch()
     reader.close()
-    assert settled(threads_before) == threads_before
+    assert settled(threads_before) <= threads_before
     with pytest.raises(pa.ArrowInvalid, match="closed"):
         reader.read_all()
     with pytest.raises(pa.ArrowInvalid, match="closed"):
@@ -48,7 +48,7 @@ def test_leaving_a_with_block_stops_the_threads(threads_before: int):
     with shredlab.generate(ROOT / "specs" / "otel-logs.json", BIG // 1000, threads=2) as reader:
         assert reader.read_next_batch().num_rows > 0
         assert thread_count() >= threads_before + 2
-    assert settled(threads_before) == threads_before
+    assert settled(threads_before) <= threads_before
 
 
 def test_ctrl_c_interrupts_a_loop_over_the_batches(threads_before: int):
@@ -61,7 +61,7 @@ def test_ctrl_c_interrupts_a_loop_over_the_batches(threads_before: int):
     timer.join()
     assert time.monotonic() - started < 5
     reader.close()
-    assert settled(threads_before) == threads_before
+    assert settled(threads_before) <= threads_before
 
 
 def test_ctrl_c_interrupts_read_all(threads_before: int):
@@ -83,7 +83,7 @@ def test_ctrl_c_interrupts_read_all(threads_before: int):
         assert "Ctrl-C" in str(stopped)
     assert time.monotonic() - started < 5
     # The threads stopped with the interrupt, before the reader is closed.
-    assert settled(threads_before) == threads_before
+    assert settled(threads_before) <= threads_before
     with pytest.raises(OSError, match="Ctrl-C"):
         reader.read_next_batch()
 
@@ -95,7 +95,7 @@ def test_ctrl_c_interrupts_a_write_and_leaves_no_file(threads_before: int, tmp_p
     timer.join()
     gc.collect()
     assert list(tmp_path.iterdir()) == []
-    assert settled(threads_before) == threads_before
+    assert settled(threads_before) <= threads_before
 
 
 def test_ctrl_c_interrupts_a_digest(threads_before: int):
@@ -104,7 +104,7 @@ def test_ctrl_c_interrupts_a_digest(threads_before: int):
         shredlab.digest(shredlab.contacts(BIG))
     timer.join()
     gc.collect()
-    assert settled(threads_before) == threads_before
+    assert settled(threads_before) <= threads_before
 
 
 def test_ctrl_c_interrupts_the_digest_of_one_big_batch():
