@@ -34,10 +34,16 @@ pub(super) fn write_list(
     let spanned = !list.child.repeated_below
         && range.len() >= SPANNED_MIN_ROWS
         && elements_all_present(list, &range);
+    let rows = Rows {
+        list,
+        range,
+        first_rep,
+        next_rep,
+    };
     if spanned {
-        write_spanned(list, range, first_rep, next_rep, out)
+        write_spanned(&rows, out)
     } else {
-        write_runs(list, range, first_rep, next_rep, out)
+        write_runs(&rows, out)
     }
 }
 
@@ -65,13 +71,8 @@ fn elements_all_present(list: List<'_>, range: &Range<usize>) -> bool {
 /// every element lies under a present list: the child's levels for the whole span of elements
 /// at once, then one pass per leaf over the rows that interleaves them with the entries of
 /// null and empty lists and sets each row's first repetition level.
-fn write_spanned(
-    list: List<'_>,
-    range: Range<usize>,
-    first_rep: i16,
-    next_rep: i16,
-    out: &mut [Option<LeafLevels>],
-) -> Result<()> {
+fn write_spanned(rows: &Rows<'_>, out: &mut [Option<LeafLevels>]) -> Result<()> {
+    let Rows { list, range, .. } = rows;
     let span = list.offsets.range(range.start).start..list.offsets.range(range.end - 1).end;
     let leaves = list.node.leaves.clone();
     // The child's entries, one per element: definition levels, and the values the leaf's own
@@ -94,13 +95,7 @@ fn write_spanned(
         .collect();
     // On an error the levels are dropped, with the positions taken out of `out`.
     write(list.child, span.clone(), 0, 0, &mut scratch)?;
-    let rows = Rows {
-        list,
-        range,
-        first_rep,
-        next_rep,
-    };
-    let layout = Layout::of(&rows, &span);
+    let layout = Layout::of(rows, &span);
     for (leaf, elements) in out[leaves.clone()].iter_mut().zip(&mut scratch[leaves]) {
         let (Some(leaf), Some(elements)) = (leaf, elements) else {
             continue;
@@ -123,6 +118,16 @@ struct Rows<'a> {
     next_rep: i16,
 }
 
+impl Rows<'_> {
+    /// The repetition level of `row`'s first entry.
+    fn rep_at(&self, row: usize) -> i16 {
+        match row == self.range.start {
+            true => self.first_rep,
+            false => self.next_rep,
+        }
+    }
+}
+
 /// Where a list's rows put their entries, the same for every leaf below it: runs of elements
 /// of consecutive present, non-empty lists, and single entries of null or empty lists, with
 /// the repetition levels of them all.
@@ -141,23 +146,14 @@ enum Piece {
 impl Layout {
     /// The layout of `rows`, whose lists' elements are `span`.
     fn of(rows: &Rows<'_>, span: &Range<usize>) -> Self {
-        let Rows {
-            list,
-            range,
-            first_rep,
-            next_rep,
-        } = rows;
+        let Rows { list, range, .. } = rows;
         // Every row is at most a piece, and one entry or its list's elements.
         let mut pieces = Vec::with_capacity(range.len());
         let mut rep = Vec::with_capacity(range.len() + span.len());
         let span_start = span.start;
         let mut run: Option<Range<usize>> = None;
         for row in range.clone() {
-            rep.push(if row == range.start {
-                *first_rep
-            } else {
-                *next_rep
-            });
+            rep.push(rows.rep_at(row));
             let null = list.node.nulls.as_ref().is_some_and(|n| n.is_null(row));
             let elements = list.offsets.range(row);
             if null || elements.is_empty() {
@@ -193,13 +189,9 @@ impl Layout {
 /// Appends the levels of a list's rows `range` run by run: each run of present, non-empty lists
 /// is one write of the child over the run's elements; the first entry of every list after the
 /// run's first then gets the level of the list's own rows.
-fn write_runs(
-    list: List<'_>,
-    range: Range<usize>,
-    first_rep: i16,
-    next_rep: i16,
-    out: &mut [Option<LeafLevels>],
-) -> Result<()> {
+fn write_runs(rows: &Rows<'_>, out: &mut [Option<LeafLevels>]) -> Result<()> {
+    let Rows { list, next_rep, .. } = *rows;
+    let range = rows.range.clone();
     let List {
         node,
         offsets,
@@ -217,11 +209,7 @@ fn write_runs(
     let mut before = Vec::new();
     let mut row = range.start;
     while row < range.end {
-        let rep = if row == range.start {
-            first_rep
-        } else {
-            next_rep
-        };
+        let rep = rows.rep_at(row);
         let Some(first) = elements_of(row) else {
             // A run of null lists, or of empty ones: one entry per row, all alike.
             let null = is_null(row);
