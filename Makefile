@@ -29,7 +29,7 @@ help:
 	@echo "make scaling [PROCS= CORES_PER_PROC= ROWS_PER_PROC= SCALING_RUNS= N=]  multi-process bandwidth scaling"
 	@echo "make list             the experiment catalog"
 	@echo "make docs             rewrite docs/catalog.md from the catalog (after adding an entry)"
-	@echo "make writer-bench     ParallelArrowWriter vs ArrowWriter, both allocators [REPS= SPEC= SPEC_ROWS=]"
+	@echo "make writer-bench     ParallelArrowWriter vs ArrowWriter, both allocators [REPS= SPEC= SPEC_ROWS= BASELINE=arrow-rs-encoder]"
 	@echo "make leaf-costs [LEAF_ROWS= LEAF_ROUNDS=]  arrow-rs's encoding CPU per leaf column and stage: contacts, presets, writer matrix"
 	@echo "make peers [ROWS= RUNS= PEER_COMPRESSIONS= SCAN_RUNS= READ_EXPERIMENTS=]"
 	@echo "                      pyarrow, DuckDB, polars, DataFusion and the Rust writers; read back by three readers"

@@ -38,6 +38,7 @@
 : "${SCALING_OUTPUT:=}"                       # where the processes write (empty: /dev/shm when writable, else out/)
 ## make writer-bench
 : "${REPS:=5}"                                # repetitions of each cell
+: "${BASELINE:=arrow-writer}"                 # what ParallelArrowWriter is compared with: arrow-writer, or arrow-rs-encoder (itself with arrow-rs's column encoder)
 ## make leaf-costs
 : "${LEAF_ROWS:=1000000}"                     # rows of each workload
 : "${LEAF_ROUNDS:=5}"                         # rounds each figure is the median of

@@ -12,6 +12,7 @@ use shredlab_bench::peers::{ipc, layout, timed_write};
 use shredlab_bench::writer_bench::Contender;
 use shredlab_experiments::gate::Digest;
 use shredlab_generator::{contact_schema, PhoneTypeEncoding};
+use shredlab_writer::encode::ColumnEncoder;
 use shredlab_writer::FileOptions;
 
 fn digest(batches: &[RecordBatch]) -> Digest {
@@ -91,11 +92,11 @@ fn both_rust_writers_write_the_same_bytes_and_report_them() {
     let mut files = Vec::new();
     for (name, contender) in [
         ("arrow", Contender::ArrowWriter),
-        ("parallel", Contender::Parallel(2)),
+        ("parallel", Contender::Parallel(2, ColumnEncoder::default())),
     ] {
         let path = dir.path().join(format!("{name}.parquet"));
         let options = FileOptions {
-            writeback_step: matches!(contender, Contender::Parallel(_)).then_some(1 << 20),
+            writeback_step: matches!(contender, Contender::Parallel(..)).then_some(1 << 20),
             ..FileOptions::default()
         };
         let record =

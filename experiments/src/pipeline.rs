@@ -27,7 +27,7 @@ use crate::generation::{generate_claimed, BatchClaims, Generation};
 use crate::joined::{
     join_started, Joined, Produced, ProducerResult, Spawner, StopOnPanic, WriterResult, Written,
 };
-use crate::leaf_encoders::LeafEncoders;
+use crate::leaf_encoders::{column_encoder, LeafEncoders};
 use crate::milestones::Milestones;
 use crate::output::{SinkFactory, SinkKind};
 use crate::properties::writer_properties;
@@ -161,7 +161,10 @@ fn encoder_kind(config: &PipelineConfig, counters: Option<&Arc<PhaseCounters>>) 
     if !config.optimizations.has(Optimization::ParallelWriter) {
         return EncoderKind::Upstream;
     }
-    let parallel = config.writer_memory.parallel_options(config.pool_threads);
+    let parallel = config
+        .writer_memory
+        .parallel_options(config.pool_threads)
+        .with_encoder(column_encoder(config));
     EncoderKind::Parallel(match counters {
         Some(counters) => {
             parallel.with_worker_observer(Arc::new(EncoderObserver(Arc::clone(counters))))

@@ -14,6 +14,7 @@ use parquet::errors::{ParquetError, Result};
 use parquet::file::metadata::{KeyValue, ParquetMetaData, RowGroupMetaData};
 use parquet::file::properties::WriterProperties;
 
+use crate::encode::LeafEncoders;
 use crate::{ParallelArrowWriter, ParallelOptions};
 
 /// Bytes the synchronous writer has produced and the async sink has not yet taken.
@@ -267,6 +268,12 @@ impl<W: AsyncFileWriter> AsyncParallelArrowWriter<W> {
     /// See [`ParallelArrowWriter::in_progress_rows`].
     pub fn in_progress_rows(&self) -> usize {
         self.writer().map_or(0, |w| w.in_progress_rows())
+    }
+
+    /// See [`ParallelArrowWriter::leaf_encoders`].
+    pub fn leaf_encoders(&self) -> LeafEncoders {
+        self.writer()
+            .map_or_else(|_| LeafEncoders::default(), |w| w.leaf_encoders())
     }
 
     /// Bytes encoded so far.

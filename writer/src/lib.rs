@@ -42,8 +42,11 @@
 //! # Design
 //!
 //! The writer is built on parquet's low-level API, the same parts `ArrowWriter` is built from:
-//! the row-group writer factory, `compute_leaves`, one `ArrowColumnWriter` per leaf column and
-//! `ArrowColumnChunk::append_to_row_group`. Only where and when those parts run differs.
+//! the file writer, the row-group writer factory, `compute_leaves`, one `ArrowColumnWriter` per
+//! leaf column and `ArrowColumnChunk::append_to_row_group`; for the leaves it supports,
+//! shredlab's column encoder ([`encode`]) takes the place of `compute_leaves` and
+//! `ArrowColumnWriter` and writes the same column chunk. Only where and when those parts run
+//! differs.
 //!
 //! ```text
 //!  write(batch) --> budget: Arrow bytes queued for workers; write blocks while it is spent

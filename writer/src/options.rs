@@ -5,6 +5,8 @@ use std::sync::Arc;
 
 use parquet::errors::ParquetError;
 
+use crate::encode::ColumnEncoder;
+
 /// The environment variable that sets the worker count when the builder does not.
 pub const THREADS_ENV: &str = "SHREDLAB_WRITER_THREADS";
 
@@ -44,6 +46,7 @@ pub struct ParallelOptions {
     row_groups_in_flight: usize,
     inline_threshold: usize,
     observer: Option<Observer>,
+    encoder: ColumnEncoder,
 }
 
 impl Default for ParallelOptions {
@@ -54,13 +57,14 @@ impl Default for ParallelOptions {
             row_groups_in_flight: 2,
             inline_threshold: 128 * 1024,
             observer: None,
+            encoder: ColumnEncoder::default(),
         }
     }
 }
 
 impl ParallelOptions {
     /// Default settings: workers from [`THREADS_ENV`] or the machine, a 32 MiB budget for
-    /// queued Arrow data, two row groups in flight.
+    /// queued Arrow data, two row groups in flight, shredlab's column encoder.
     pub fn new() -> Self {
         Self::default()
     }
@@ -96,6 +100,20 @@ impl ParallelOptions {
     pub fn with_worker_observer(mut self, observer: Arc<dyn WorkerObserver>) -> Self {
         self.observer = Some(Observer(observer));
         self
+    }
+
+    /// Writes the column chunks with `encoder`: shredlab's own, the default, where it supports
+    /// the leaf, or parquet's `ArrowColumnWriter` for every leaf. The bytes are the same. With
+    /// `max_row_group_bytes` set in the properties every leaf is parquet's, whose size estimate
+    /// decides where `ArrowWriter` cuts the row groups.
+    pub fn with_encoder(mut self, encoder: ColumnEncoder) -> Self {
+        self.encoder = encoder;
+        self
+    }
+
+    /// The column encoder asked for.
+    pub fn encoder(&self) -> ColumnEncoder {
+        self.encoder
     }
 
     /// The observer told of each worker, if any.

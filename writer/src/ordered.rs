@@ -18,9 +18,7 @@ use std::time::Duration;
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
-use parquet::arrow::arrow_writer::{
-    compute_leaves, ArrowColumnWriter, ArrowRowGroupWriterFactory, ArrowWriterOptions,
-};
+use parquet::arrow::arrow_writer::{ArrowRowGroupWriterFactory, ArrowWriterOptions};
 use parquet::arrow::ArrowWriter;
 use parquet::errors::{ParquetError, Result};
 use parquet::file::writer::SerializedFileWriter;
@@ -76,8 +74,9 @@ impl<W: Write + Send> std::fmt::Debug for OrderedRowGroupWriter<W> {
 
 impl<W: Write + Send> OrderedRowGroupWriter<W> {
     /// A file of `schema` written to `sink` with `ArrowWriter`'s `options`, at most `window`
-    /// row groups (at least 1) encoding or waiting at a time, every leaf written by parquet's
-    /// `ArrowColumnWriter` unless [`Self::with_encoder`] chooses shredlab's encoder.
+    /// row groups (at least 1) encoding or waiting at a time, each leaf written by shredlab's
+    /// encoder where it supports the leaf and by parquet's `ArrowColumnWriter` otherwise, or
+    /// every leaf by parquet's with [`Self::with_encoder`]`(`[`ColumnEncoder::ArrowRs`]`)`.
     ///
     /// # Errors
     ///
@@ -102,7 +101,7 @@ impl<W: Write + Send> OrderedRowGroupWriter<W> {
             schema.clone(),
             file.schema_descr(),
             file.properties().clone(),
-            ColumnEncoder::default(),
+            ColumnEncoder::Native,
         );
         Ok(Self {
             factory,
@@ -351,26 +350,6 @@ impl RowGroupEncoder {
     fn close(self) -> Result<Vec<LeafChunk>> {
         self.writers.into_iter().map(LeafWriter::close).collect()
     }
-}
-
-/// Levels `batch`'s columns and writes each leaf to its column writer, in leaf order: what
-/// `ArrowWriter` does with a batch inside one row group.
-pub(crate) fn write_leaves(
-    schema: &SchemaRef,
-    writers: &mut [ArrowColumnWriter],
-    batch: &RecordBatch,
-) -> Result<()> {
-    check_columns(schema, batch)?;
-    let mut writers = writers.iter_mut();
-    for (field, column) in schema.fields().iter().zip(batch.columns()) {
-        for computed in compute_leaves(field, column)? {
-            writers
-                .next()
-                .expect("one writer per leaf")
-                .write(&computed)?;
-        }
-    }
-    Ok(())
 }
 
 /// Refuses a batch whose column count differs from the schema's.

@@ -7,37 +7,36 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
 use arrow_array::ArrayRef;
-use arrow_schema::{FieldRef, SchemaRef};
-use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnChunk};
 use parquet::errors::ParquetError;
 
-use crate::board::{Board, Claim, Done, PlacedLeaf, Sizes, Task};
+use crate::board::{Board, Claim, Done, FieldWriters, Sizes, Task};
 use crate::budget::{Budget, Permit};
+use crate::encode::{EncodePlan, LeafChunk};
 use crate::options::WorkerObserver;
 use crate::sync::{lock, wait_counted};
 
 impl Claim {
-    /// Runs the task; a panic becomes an error.
-    pub(crate) fn run(self, field: &FieldRef) -> Result<Done, ParquetError> {
+    /// Runs the task, encoding as `plan` says; a panic becomes an error.
+    pub(crate) fn run(self, plan: &EncodePlan) -> Result<Done, ParquetError> {
         let Self {
-            mut leaves, task, ..
+            mut leaves,
+            task,
+            field,
+            ..
         } = self;
         let outcome = catch_unwind(AssertUnwindSafe(|| match task {
             Task::Encode(columns, permits) => {
                 for column in &columns {
-                    let computed = compute_leaves(field, column)?;
-                    for placed in &mut leaves {
-                        placed.writer.write(&computed[placed.index_in_field])?;
-                    }
+                    plan.write_field(field, &mut leaves.writers, column)?;
                 }
                 // The batches are encoded: their budget goes back before the lane does.
                 drop(permits);
-                let sizes = Sizes::of(&leaves);
+                let sizes = Sizes::of(&leaves.writers);
                 Ok(Done::Encoded(leaves, sizes))
             }
-            Task::Close => leaves
-                .into_iter()
-                .map(|placed| Ok((placed.leaf, placed.writer.close()?)))
+            Task::Close => (leaves.first_leaf..)
+                .zip(leaves.writers)
+                .map(|(leaf, writer)| Ok((leaf, writer.close()?)))
                 .collect::<Result<_, ParquetError>>()
                 .map(Done::Closed),
         }));
@@ -86,7 +85,7 @@ impl Shared {
     }
 }
 
-fn run_worker(worker: usize, schema: SchemaRef, shared: Arc<Shared>, budget: Arc<Budget>) {
+fn run_worker(worker: usize, plan: Arc<EncodePlan>, shared: Arc<Shared>, budget: Arc<Budget>) {
     let mut board = shared.lock();
     let mut told_budget = false;
     while !board.shutdown {
@@ -94,7 +93,7 @@ fn run_worker(worker: usize, schema: SchemaRef, shared: Arc<Shared>, budget: Arc
             Some(claim) => {
                 drop(board);
                 let (index, field) = (claim.row_group, claim.field);
-                let done = claim.run(&schema.fields()[field]);
+                let done = claim.run(&plan);
                 board = shared.lock();
                 board.hand_back(index, field, done);
                 if board.watchers > 0 {
@@ -121,11 +120,11 @@ pub(crate) struct WorkerPool {
 }
 
 impl WorkerPool {
-    /// Starts `size` workers encoding columns of `schema`, fed by a writer bounded by `budget`;
-    /// `observer` is told on each worker's thread as it starts.
+    /// Starts `size` workers encoding columns as `plan` says, fed by a writer bounded by
+    /// `budget`; `observer` is told on each worker's thread as it starts.
     pub(crate) fn new(
         size: usize,
-        schema: &SchemaRef,
+        plan: &Arc<EncodePlan>,
         budget: &Arc<Budget>,
         observer: Option<Arc<dyn WorkerObserver>>,
     ) -> Result<Self, ParquetError> {
@@ -134,8 +133,8 @@ impl WorkerPool {
             threads: Vec::with_capacity(size),
         };
         for worker in 0..size {
-            let (schema, shared, budget, observer) = (
-                SchemaRef::clone(schema),
+            let (plan, shared, budget, observer) = (
+                Arc::clone(plan),
                 Arc::clone(&pool.shared),
                 Arc::clone(budget),
                 observer.clone(),
@@ -145,7 +144,7 @@ impl WorkerPool {
                 .spawn(move || {
                     // Dropped on this thread once the worker is done.
                     let _watch = observer.map(|o| o.worker_started());
-                    run_worker(worker, schema, shared, budget);
+                    run_worker(worker, plan, shared, budget);
                 })
                 .map_err(|e| ParquetError::External(Box::new(e)))?;
             pool.threads.push(thread);
@@ -159,7 +158,7 @@ impl WorkerPool {
     }
 
     /// Hands the pool row group `index`'s writers, grouped by field (`lanes[f]`: field `f`'s).
-    pub(crate) fn start(&self, index: usize, lanes: Vec<Vec<PlacedLeaf>>) {
+    pub(crate) fn start(&self, index: usize, lanes: Vec<FieldWriters>) {
         self.shared.lock().start(index, lanes);
     }
 
@@ -192,7 +191,7 @@ impl WorkerPool {
 
     /// Waits for the oldest row group, `index`, to be closed, and returns its chunks in leaf
     /// order (or its first error).
-    pub(crate) fn finish(&self, index: usize) -> Result<Vec<ArrowColumnChunk>, ParquetError> {
+    pub(crate) fn finish(&self, index: usize) -> Result<Vec<LeafChunk>, ParquetError> {
         let mut board = self.shared.lock_when(|board| board.finished(index));
         let row_group = board.remove(index)?;
         drop(board);
@@ -220,7 +219,7 @@ mod tests {
     use arrow_schema::DataType;
 
     use super::*;
-    use crate::board::fixtures::{column, lanes, schema};
+    use crate::board::fixtures::{column, lanes, plan, schema};
 
     /// A byte-array column writer handed Int32 values hits an `unreachable!` in parquet: a real
     /// panic inside the encoding code, on a worker thread.
@@ -228,7 +227,7 @@ mod tests {
     fn a_panic_while_encoding_becomes_an_error_and_the_pool_goes_on() {
         let budget = Budget::new(1 << 20);
         let arrow_schema = schema(&[DataType::Int32]);
-        let pool = WorkerPool::new(2, &arrow_schema, &budget, None).unwrap();
+        let pool = WorkerPool::new(2, &plan(&arrow_schema), &budget, None).unwrap();
 
         pool.start(0, lanes(&schema(&[DataType::Utf8])));
         pool.write(0, [(column(1), budget.acquire(4))]).unwrap();

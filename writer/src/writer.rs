@@ -17,6 +17,7 @@ use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 
 use crate::budget::Budget;
+use crate::encode::{ColumnEncoder, EncodePlan, LeafEncoders};
 use crate::options::ParallelOptions;
 use crate::worker::WorkerPool;
 use row_groups::{Placement, RowGroup};
@@ -130,17 +131,19 @@ use row_groups::{Placement, RowGroup};
 /// # Type support
 ///
 /// It writes whatever `ArrowWriter` writes, and refuses what it refuses, with one exception
-/// (content-defined chunking, below), because the parts
-/// that decide the file are `ArrowWriter`'s own: the constructor builds an `ArrowWriter` with
-/// the given options and takes its file writer and column-writer factory
-/// ([`ArrowWriter::into_serialized_writer`]), and every leaf column is levelled by parquet's
-/// `compute_leaves` and encoded by parquet's `ArrowColumnWriter`. Schema conversion, every
-/// other [`WriterProperties`] setting and every [`ArrowWriterOptions`] setting (an explicit Parquet
-/// schema, the schema root, skipping the Arrow metadata, a page store) therefore act as they do
-/// in `ArrowWriter`. The tests compare the bytes with `ArrowWriter`'s over primitives, dates,
-/// times, timestamps, decimals, strings, binaries and their views, dictionaries, fixed-size
-/// binaries, lists, large lists, fixed-size lists, structs and maps nested up to three levels,
-/// all-null and empty batches, and random property sets.
+/// (content-defined chunking, below), because the parts that decide the file are
+/// `ArrowWriter`'s own: the constructor builds an `ArrowWriter` with the given options and takes
+/// its file writer and column-writer factory ([`ArrowWriter::into_serialized_writer`]). Each
+/// leaf column is encoded by shredlab's encoder ([`crate::encode`]) where it supports the leaf
+/// and the properties, and by parquet's `compute_leaves` and `ArrowColumnWriter` otherwise, or
+/// everywhere with [`ParallelOptions::with_encoder`]`(`[`ColumnEncoder::ArrowRs`]`)`; both write
+/// the same bytes ([`Self::leaf_encoders`] says which wrote what). Schema conversion, every
+/// other [`WriterProperties`] setting and every [`ArrowWriterOptions`] setting (an explicit
+/// Parquet schema, the schema root, skipping the Arrow metadata, a page store) therefore act as
+/// they do in `ArrowWriter`. The tests compare the bytes with `ArrowWriter`'s over primitives,
+/// dates, times, timestamps, decimals, strings, binaries and their views, dictionaries,
+/// fixed-size binaries, lists, large lists, fixed-size lists, structs and maps nested up to
+/// three levels, all-null and empty batches, and random property sets, with either encoder.
 ///
 /// Refused:
 ///
@@ -169,8 +172,9 @@ pub struct ParallelArrowWriter<W: Write + Send> {
     file: SerializedFileWriter<W>,
     factory: ArrowRowGroupWriterFactory,
     schema: SchemaRef,
-    /// For each leaf: its top-level field and its position among that field's leaves.
-    leaf_fields: Vec<(usize, usize)>,
+    plan: Arc<EncodePlan>,
+    /// For each leaf: its top-level field.
+    leaf_fields: Vec<usize>,
     max_rows: Option<usize>,
     max_bytes: Option<usize>,
     /// Workers to start when the first row group moves off the calling thread (0 or 1: never).
@@ -262,12 +266,20 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
             ));
         }
         let descriptor = file.schema_descr();
-        let mut leaf_fields = Vec::with_capacity(descriptor.num_columns());
-        for leaf in 0..descriptor.num_columns() {
-            let field = descriptor.get_column_root_idx(leaf);
-            let index_in_field = leaf_fields.iter().filter(|(f, _)| *f == field).count();
-            leaf_fields.push((field, index_in_field));
-        }
+        let leaf_fields: Vec<usize> = (0..descriptor.num_columns())
+            .map(|leaf| descriptor.get_column_root_idx(leaf))
+            .collect();
+        // Only `ArrowColumnWriter`'s size estimate cuts row groups where `ArrowWriter` does.
+        let encoder = match properties.max_row_group_bytes() {
+            Some(_) => ColumnEncoder::ArrowRs,
+            None => parallel.encoder(),
+        };
+        let plan = EncodePlan::new(
+            Arc::clone(&schema),
+            descriptor,
+            Arc::clone(&properties),
+            encoder,
+        );
         // Workers start only when a row group first outgrows the inline threshold.
         let workers = if leaf_fields.len() > 1 {
             threads.min(leaf_fields.len())
@@ -281,6 +293,7 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
             file,
             factory,
             schema,
+            plan: Arc::new(plan),
             leaf_fields,
             workers,
             pool: None,
@@ -362,7 +375,9 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         self.file.flushed_row_groups()
     }
 
-    /// Estimated encoded size of the row group being filled, as [`ArrowWriter::in_progress_size`].
+    /// Estimated encoded size of the row group being filled, as [`ArrowWriter::in_progress_size`]
+    /// where parquet's `ArrowColumnWriter` writes a leaf; for leaves shredlab's encoder writes,
+    /// the memory they hold, which their encoded bytes do not outgrow.
     pub fn in_progress_size(&self) -> usize {
         self.current_sizes().map_or(0, |s| s.estimated)
     }
@@ -382,6 +397,11 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         };
         let workers = self.pool.as_ref().map_or(0, WorkerPool::held_memory);
         self.budget.used() + inline + workers
+    }
+
+    /// Which encoder writes each leaf column, by path, in file order.
+    pub fn leaf_encoders(&self) -> LeafEncoders {
+        self.plan.leaf_encoders()
     }
 
     /// Encoding threads started so far: 0 while every row group has stayed on the calling

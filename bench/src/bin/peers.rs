@@ -22,6 +22,7 @@ use shredlab_experiments::compression::CompressionSpec;
 use shredlab_experiments::config::newest_file_options;
 use shredlab_experiments::gate::Digest;
 use shredlab_experiments::run::available_cores;
+use shredlab_writer::encode::ColumnEncoder;
 use shredlab_writer::FileOptions;
 
 #[derive(Debug, Parser)]
@@ -147,7 +148,8 @@ fn main() -> Result<()> {
             let contender = match writer {
                 RustWriter::Arrow => Contender::ArrowWriter,
                 RustWriter::Parallel => {
-                    Contender::Parallel(threads.unwrap_or_else(available_cores).max(1))
+                    let threads = threads.unwrap_or_else(available_cores).max(1);
+                    Contender::Parallel(threads, ColumnEncoder::default())
                 }
             };
             let props = WriterProperties::builder()

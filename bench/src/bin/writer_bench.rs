@@ -1,4 +1,5 @@
-//! `writer-bench`: ParallelArrowWriter against parquet's ArrowWriter, cell by cell.
+//! `writer-bench`: ParallelArrowWriter against parquet's ArrowWriter, or against itself with
+//! arrow-rs's column encoder, cell by cell.
 
 use std::path::PathBuf;
 
@@ -9,10 +10,10 @@ use anyhow::{Context, Result};
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use clap::builder::RangedU64ValueParser;
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 use parquet::file::properties::WriterProperties;
 use shredlab_bench::writer_bench::cells::{markdown, CellResult};
-use shredlab_bench::writer_bench::{compare, spec_table, table, Shape};
+use shredlab_bench::writer_bench::{compare, spec_table, table, Contender, Shape};
 use shredlab_experiments::alloc::{self, Allocator, SwitchableAllocator};
 use shredlab_experiments::build_info::BUILD;
 use shredlab_experiments::compression::CompressionSpec;
@@ -21,11 +22,15 @@ use shredlab_experiments::run::available_cores;
 use shredlab_experiments::source::{BatchSource, ContactSource};
 use shredlab_experiments::workload::SpecWorkload;
 use shredlab_generator::SkewConfig;
+use shredlab_writer::encode::ColumnEncoder;
 
-/// Compare ParallelArrowWriter with parquet's ArrowWriter on in-memory batches written to a
-/// byte-counting sink; both writers alternate within each cell.
+/// Compare ParallelArrowWriter with a baseline on in-memory batches written to a byte-counting
+/// sink; both writers alternate within each cell.
 #[derive(Debug, Parser)]
 struct Args {
+    /// The writer ParallelArrowWriter (with shredlab's column encoder) is compared with.
+    #[arg(long, value_enum, default_value_t = Baseline::ArrowWriter)]
+    baseline: Baseline,
     /// Repetitions per writer and cell (at least; short cells repeat until each writer has run
     /// for 0.25 s).
     #[arg(long, default_value_t = 5, value_parser = count(1_000))]
@@ -59,6 +64,24 @@ struct Args {
     output: PathBuf,
 }
 
+/// What `--baseline` names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Baseline {
+    /// parquet's `ArrowWriter`.
+    ArrowWriter,
+    /// `ParallelArrowWriter` with arrow-rs's column encoder: what shredlab's own encoder gains.
+    ArrowRsEncoder,
+}
+
+impl Baseline {
+    fn contender(self, threads: usize) -> Contender {
+        match self {
+            Self::ArrowWriter => Contender::ArrowWriter,
+            Self::ArrowRsEncoder => Contender::Parallel(threads, ColumnEncoder::ArrowRs),
+        }
+    }
+}
+
 /// The most rows one cell may hold: every cell is generated in memory before it is timed.
 const MAX_ROWS: u64 = 100_000_000;
 
@@ -86,11 +109,16 @@ fn cell(
     args: &Args,
     threads: usize,
 ) -> Result<CellResult> {
-    let (arrow_writer, parallel) = compare(
+    let baseline = args.baseline.contender(threads);
+    let contenders = [
+        baseline,
+        Contender::Parallel(threads, ColumnEncoder::Native),
+    ];
+    let (baseline_stats, parallel) = compare(
         schema,
         batches,
         &properties(compression),
-        threads,
+        contenders,
         args.reps,
     )?;
     let result = CellResult {
@@ -100,16 +128,17 @@ fn cell(
         compression: compression.to_string(),
         arrow_bytes: arrow_bytes(batches),
         threads,
-        speedup: arrow_writer.median_s / parallel.median_s,
-        arrow_writer,
+        speedup: baseline_stats.median_s / parallel.median_s,
+        baseline: baseline_stats,
         parallel,
     };
     eprintln!(
-        "{shape:>8} {columns:>3} cols {rows:>8} rows {compression:<8} ArrowWriter {:.4} s, parallel {:.4} s: {:.2}x (CPU s {:.2} vs {:.2})",
-        result.arrow_writer.median_s,
+        "{shape:>8} {columns:>3} cols {rows:>8} rows {compression:<8} {} {:.4} s, parallel {:.4} s: {:.2}x (CPU s {:.2} vs {:.2})",
+        baseline.name(),
+        result.baseline.median_s,
         result.parallel.median_s,
         result.speedup,
-        result.arrow_writer.median_cpu_s.unwrap_or(f64::NAN),
+        result.baseline.median_cpu_s.unwrap_or(f64::NAN),
         result.parallel.median_cpu_s.unwrap_or(f64::NAN),
     );
     Ok(result)
@@ -211,12 +240,14 @@ fn write_results(
     std::fs::create_dir_all(&args.output)
         .with_context(|| format!("cannot create {}", args.output.display()))?;
     let stem = format!("writer-bench-{}", allocator.name());
+    let baseline = args.baseline.contender(threads).name();
     std::fs::write(
         args.output.join(format!("{stem}.json")),
         serde_json::to_string_pretty(cells)?,
     )?;
     let header = format!(
-        "# ParallelArrowWriter vs ArrowWriter ({} allocator)\n\nMedians of at least {} alternating repetitions per \
+        "# ParallelArrowWriter vs {baseline} ({} allocator)\n\nBaseline: {baseline}; parallel: \
+         ParallelArrowWriter with shredlab's column encoder. Medians of at least {} alternating repetitions per \
          writer (a cell shorter than 0.25 s repeats until each writer has run that long; the JSON lists \
          every repetition), {threads} encoder workers, batches of 100-10,000 rows (contacts and spec workloads: 4,096) written to a \
          byte-counting sink. CPU s: median user + system time of the whole process during one \
@@ -224,9 +255,13 @@ fn write_results(
          (encoded pages buffered, plus Arrow data queued for workers). RSS: growth of the \
          process's peak RSS during one write (memory the allocator kept from earlier repetitions \
          is not counted again, so it understates). \
-         Command: `make writer-bench`, built from commit {} (dirty: {}).",
+         Command: `make writer-bench{}`, built from commit {} (dirty: {}).",
         allocator.name(),
         args.reps,
+        match args.baseline {
+            Baseline::ArrowWriter => "",
+            Baseline::ArrowRsEncoder => " BASELINE=arrow-rs-encoder",
+        },
         BUILD.commit,
         BUILD.dirty_text(),
     );

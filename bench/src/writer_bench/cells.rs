@@ -20,11 +20,12 @@ pub struct CellResult {
     pub arrow_bytes: u64,
     /// Encoder workers of the parallel writer.
     pub threads: usize,
-    /// parquet's `ArrowWriter`.
-    pub arrow_writer: WriterStats,
-    /// `ParallelArrowWriter`.
+    /// The baseline: parquet's `ArrowWriter`, or `ParallelArrowWriter` with arrow-rs's column
+    /// encoder (the results' header names it).
+    pub baseline: WriterStats,
+    /// `ParallelArrowWriter` with shredlab's column encoder.
     pub parallel: WriterStats,
-    /// `ArrowWriter` median over parallel median.
+    /// Baseline median over parallel median.
     pub speedup: f64,
 }
 
@@ -46,7 +47,7 @@ fn mib(bytes: Option<u64>) -> String {
     )
 }
 
-/// The results as a Markdown table.
+/// The results as a Markdown table under `header`, which names the baseline.
 pub fn markdown(cells: &[CellResult], header: &str) -> String {
     let right = |name| (name, Align::Right);
     let mut table = Table::new([
@@ -54,16 +55,16 @@ pub fn markdown(cells: &[CellResult], header: &str) -> String {
         right("cols"),
         right("rows"),
         ("compression", Align::Left),
-        right("ArrowWriter s"),
+        right("baseline s"),
         right("parallel s"),
         right("speedup"),
-        right("CPU s ArrowWriter"),
+        right("CPU s baseline"),
         right("CPU s parallel"),
         right("parallel Arrow MiB/s"),
         right("output MiB"),
-        right("held MiB ArrowWriter"),
+        right("held MiB baseline"),
         right("held MiB parallel"),
-        right("RSS +MiB ArrowWriter"),
+        right("RSS +MiB baseline"),
         right("RSS +MiB parallel"),
     ]);
     let in_mib = |bytes: usize| format!("{:.1}", bytes as f64 / (1024.0 * 1024.0));
@@ -73,16 +74,16 @@ pub fn markdown(cells: &[CellResult], header: &str) -> String {
             c.columns.to_string(),
             c.rows.to_string(),
             c.compression.clone(),
-            format!("{:.4}", c.arrow_writer.median_s),
+            format!("{:.4}", c.baseline.median_s),
             format!("{:.4}", c.parallel.median_s),
             format!("{:.2}x", c.speedup),
-            cpu(c.arrow_writer.median_cpu_s),
+            cpu(c.baseline.median_cpu_s),
             cpu(c.parallel.median_cpu_s),
             format!("{:.0}", c.parallel_mib_per_s()),
             format!("{:.1}", c.parallel.output_bytes as f64 / (1024.0 * 1024.0)),
-            in_mib(c.arrow_writer.peak_writer_bytes),
+            in_mib(c.baseline.peak_writer_bytes),
             in_mib(c.parallel.peak_writer_bytes),
-            mib(c.arrow_writer.peak_extra_bytes),
+            mib(c.baseline.peak_extra_bytes),
             mib(c.parallel.peak_extra_bytes),
         ]);
     }

@@ -10,6 +10,7 @@ use parquet::arrow::ArrowWriter;
 use parquet::errors::Result;
 use parquet::file::properties::WriterProperties;
 use serde::Serialize;
+use shredlab_writer::encode::ColumnEncoder;
 use shredlab_writer::{ParallelArrowWriter, ParallelOptions};
 
 use crate::stats::median;
@@ -30,13 +31,24 @@ impl Write for CountingSink {
     }
 }
 
-/// The two writers compared.
+/// A writer compared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Contender {
     /// parquet's `ArrowWriter`.
     ArrowWriter,
-    /// `shredlab_writer::ParallelArrowWriter` with this many workers.
-    Parallel(usize),
+    /// `shredlab_writer::ParallelArrowWriter` with this many workers and column encoder.
+    Parallel(usize, ColumnEncoder),
+}
+
+impl Contender {
+    /// The writer's name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::ArrowWriter => "ArrowWriter",
+            Self::Parallel(_, ColumnEncoder::Native) => "ParallelArrowWriter",
+            Self::Parallel(_, ColumnEncoder::ArrowRs) => "ParallelArrowWriter (arrow-rs encoder)",
+        }
+    }
 }
 
 /// One timed write of all batches.
@@ -68,9 +80,11 @@ pub fn write_all<W: Write + Send>(
             }
             writer.into_inner()?
         }
-        Contender::Parallel(threads) => {
+        Contender::Parallel(threads, encoder) => {
             let options = ArrowWriterOptions::new().with_properties(props.clone());
-            let parallel = ParallelOptions::new().with_threads(threads);
+            let parallel = ParallelOptions::new()
+                .with_threads(threads)
+                .with_encoder(encoder);
             let mut writer = ParallelArrowWriter::try_new_with_parallel_options(
                 sink,
                 schema.clone(),
@@ -162,38 +176,31 @@ fn repetitions(reps: usize, seconds: f64) -> usize {
     needed.clamp(reps, MAX_REPS.max(reps))
 }
 
-/// Both writers on the same batches, alternating which goes first: `reps` times each, or more
-/// when a run is short (see [`MIN_TOTAL_SECONDS`]).
+/// Two writers (`[baseline, candidate]`) on the same batches, alternating which goes first:
+/// `reps` times each, or more when a run is short (see [`MIN_TOTAL_SECONDS`]). Returns their
+/// figures in the same order.
 pub fn compare(
     schema: &SchemaRef,
     batches: &[RecordBatch],
     props: &WriterProperties,
-    threads: usize,
+    contenders: [Contender; 2],
     reps: usize,
 ) -> Result<(WriterStats, WriterStats)> {
-    let (mut upstream, mut parallel) = (Vec::new(), Vec::new());
+    let mut runs: [Vec<Repetition>; 2] = [Vec::new(), Vec::new()];
     let mut planned = reps.max(1);
     let mut rep = 0;
     while rep < planned {
-        let order = if rep % 2 == 0 {
-            [Contender::ArrowWriter, Contender::Parallel(threads)]
-        } else {
-            [Contender::Parallel(threads), Contender::ArrowWriter]
-        };
-        for contender in order {
-            let run = write_once(contender, schema, batches, props)?;
-            match contender {
-                Contender::ArrowWriter => upstream.push(run),
-                Contender::Parallel(_) => parallel.push(run),
-            }
+        let order = if rep % 2 == 0 { [0, 1] } else { [1, 0] };
+        for side in order {
+            runs[side].push(write_once(contenders[side], schema, batches, props)?);
         }
         if rep == 0 {
-            let slower = upstream[0].seconds.max(parallel[0].seconds);
+            let slower = runs[0][0].seconds.max(runs[1][0].seconds);
             planned = repetitions(planned, slower);
         }
         rep += 1;
     }
-    Ok((stats(&upstream), stats(&parallel)))
+    Ok((stats(&runs[0]), stats(&runs[1])))
 }
 
 #[cfg(test)]

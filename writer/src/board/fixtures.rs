@@ -4,7 +4,8 @@ use arrow_array::{ArrayRef, Int32Array};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use parquet::arrow::ArrowWriter;
 
-use super::PlacedLeaf;
+use super::FieldWriters;
+use crate::encode::{ColumnEncoder, EncodePlan, LeafWriter};
 
 /// A schema of nullable fields `f0`, `f1`, ... of these types.
 pub(crate) fn schema(fields: &[DataType]) -> SchemaRef {
@@ -15,21 +16,38 @@ pub(crate) fn schema(fields: &[DataType]) -> SchemaRef {
     Arc::new(Schema::new(fields.collect::<Vec<_>>()))
 }
 
-/// One lane per field of `schema`, its writers made by parquet's own factory.
-pub(crate) fn lanes(schema: &SchemaRef) -> Vec<Vec<PlacedLeaf>> {
+/// One lane per field of `schema` (each field one leaf), its writers parquet's, made by its own
+/// factory.
+pub(crate) fn lanes(schema: &SchemaRef) -> Vec<FieldWriters> {
     let (_, factory) = ArrowWriter::try_new(Vec::new(), SchemaRef::clone(schema), None)
         .unwrap()
         .into_serialized_writer()
         .unwrap();
     let writers = factory.create_column_writers(0).unwrap();
-    let placed = writers.into_iter().enumerate().map(|(leaf, writer)| {
-        vec![PlacedLeaf {
-            leaf,
-            index_in_field: 0,
-            writer,
-        }]
-    });
+    let placed = writers
+        .into_iter()
+        .enumerate()
+        .map(|(leaf, writer)| FieldWriters {
+            first_leaf: leaf,
+            writers: vec![LeafWriter::Arrow(writer)],
+        });
     placed.collect()
+}
+
+/// The encoding plan of `schema` under parquet's default properties.
+pub(crate) fn plan(schema: &SchemaRef) -> Arc<EncodePlan> {
+    let (file, _) = ArrowWriter::try_new(Vec::new(), SchemaRef::clone(schema), None)
+        .unwrap()
+        .into_serialized_writer()
+        .unwrap();
+    let props = Arc::clone(file.properties());
+    let plan = EncodePlan::new(
+        SchemaRef::clone(schema),
+        file.schema_descr(),
+        props,
+        ColumnEncoder::Native,
+    );
+    Arc::new(plan)
 }
 
 /// A one-row Int32 column holding `value`.

@@ -5,35 +5,33 @@
 use std::collections::VecDeque;
 
 use arrow_array::ArrayRef;
-use parquet::arrow::arrow_writer::{ArrowColumnChunk, ArrowColumnWriter};
 use parquet::errors::ParquetError;
 
 use crate::budget::Permit;
+use crate::encode::{LeafChunk, LeafWriter};
 
-/// A column writer and where its leaf sits in the schema.
-pub(crate) struct PlacedLeaf {
-    /// Index of the leaf among all leaves of the schema.
-    pub leaf: usize,
-    /// Position of the leaf among its field's leaves.
-    pub index_in_field: usize,
-    /// The writer.
-    pub writer: ArrowColumnWriter,
+/// One top-level field's column writers, in leaf order, and where they sit in the schema.
+pub(crate) struct FieldWriters {
+    /// Index of the field's first leaf among all leaves of the schema.
+    pub first_leaf: usize,
+    /// One writer per leaf of the field.
+    pub writers: Vec<LeafWriter>,
 }
 
 /// Sizes of column writers.
 #[derive(Debug, Default, Clone, Copy)]
 pub(crate) struct Sizes {
-    /// Estimated encoded bytes, as `ArrowColumnWriter::get_estimated_total_bytes`.
+    /// Estimated encoded bytes, as `LeafWriter::estimated_total_bytes`.
     pub estimated: usize,
-    /// Memory held, as `ArrowColumnWriter::memory_size`.
+    /// Memory held, as `LeafWriter::memory_size`.
     pub memory: usize,
 }
 
 impl Sizes {
-    pub(crate) fn of(leaves: &[PlacedLeaf]) -> Self {
-        leaves.iter().fold(Self::default(), |sizes, l| Self {
-            estimated: sizes.estimated + l.writer.get_estimated_total_bytes(),
-            memory: sizes.memory + l.writer.memory_size(),
+    pub(crate) fn of(writers: &[LeafWriter]) -> Self {
+        writers.iter().fold(Self::default(), |sizes, w| Self {
+            estimated: sizes.estimated + w.estimated_total_bytes(),
+            memory: sizes.memory + w.memory_size(),
         })
     }
 
@@ -48,7 +46,7 @@ impl Sizes {
 /// One field's column writers for one row group, with the batches waiting for them.
 struct Lane {
     /// The writers; `None` while a worker holds them, and once they are closed.
-    leaves: Option<Vec<PlacedLeaf>>,
+    leaves: Option<FieldWriters>,
     /// The field's column of each batch not yet encoded, oldest first, with the budget it holds.
     queued: VecDeque<(ArrayRef, Permit)>,
     /// The worker that last held the lane.
@@ -68,7 +66,7 @@ pub(crate) struct RowGroupWork {
     /// Lanes not closed yet.
     open: usize,
     /// Closed chunks with their leaf index.
-    chunks: Vec<(usize, ArrowColumnChunk)>,
+    chunks: Vec<(usize, LeafChunk)>,
     /// The first encoding error; the row group's remaining work is then dropped.
     error: Option<ParquetError>,
 }
@@ -92,7 +90,7 @@ impl RowGroupWork {
     }
 
     /// The chunks of a finished row group in leaf order, or its first error.
-    pub(crate) fn into_chunks(self) -> Result<Vec<ArrowColumnChunk>, ParquetError> {
+    pub(crate) fn into_chunks(self) -> Result<Vec<LeafChunk>, ParquetError> {
         if let Some(error) = self.error {
             return Err(error);
         }
@@ -114,7 +112,7 @@ pub(crate) enum Task {
 pub(crate) struct Claim {
     pub row_group: usize,
     pub field: usize,
-    pub leaves: Vec<PlacedLeaf>,
+    pub leaves: FieldWriters,
     pub task: Task,
 }
 
@@ -126,9 +124,9 @@ impl Claim {
 /// What a claim produced.
 pub(crate) enum Done {
     /// The writers, to hand back, and their sizes now.
-    Encoded(Vec<PlacedLeaf>, Sizes),
-    /// The lane's chunks.
-    Closed(Vec<(usize, ArrowColumnChunk)>),
+    Encoded(FieldWriters, Sizes),
+    /// The lane's chunks, each with its leaf's index in the schema.
+    Closed(Vec<(usize, LeafChunk)>),
 }
 
 fn not_encoding(index: usize) -> ParquetError {
@@ -157,14 +155,14 @@ impl Board {
 
     /// Adds row group `index` with its writers grouped by field (`lanes[f]`: field `f`'s). Each
     /// lane starts out preferring the worker that last held the same field.
-    pub(crate) fn start(&mut self, index: usize, lanes: Vec<Vec<PlacedLeaf>>) {
+    pub(crate) fn start(&mut self, index: usize, lanes: Vec<FieldWriters>) {
         let owners: Vec<Option<usize>> = match self.row_groups.back() {
             Some(previous) => previous.lanes.iter().map(|l| l.owner).collect(),
             None => vec![None; lanes.len()],
         };
         let open = lanes.len();
         let lanes = lanes.into_iter().zip(owners).map(|(leaves, owner)| Lane {
-            sizes: Sizes::of(&leaves),
+            sizes: Sizes::of(&leaves.writers),
             leaves: Some(leaves),
             queued: VecDeque::new(),
             owner,

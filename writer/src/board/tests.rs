@@ -5,7 +5,7 @@ use std::sync::Arc;
 use arrow_array::{Array, Int32Array};
 use arrow_schema::{DataType, SchemaRef};
 
-use super::fixtures::{column, lanes, schema};
+use super::fixtures::{column, lanes, plan, schema};
 use super::*;
 use crate::budget::Budget;
 
@@ -67,7 +67,7 @@ fn a_worker_takes_its_own_lane_first_then_any_lane_with_work() {
     let held = board.row_group(0).unwrap();
     assert_eq!((held.held, held.lanes[0].queued.len()), (2, 0));
 
-    let sizes = Sizes::of(&own.leaves);
+    let sizes = Sizes::of(&own.leaves.writers);
     board.hand_back(0, 0, Ok(Done::Encoded(own.leaves, sizes)));
     queue(&mut board, 0, 0, 3, &budget);
     let stolen = board.claim(0).expect("worker 0 is out of work of its own");
@@ -80,6 +80,7 @@ fn the_oldest_row_group_goes_first_and_lanes_close_once_their_queue_is_empty() {
     let budget = Budget::new(1 << 20);
     let schema = schema(&[DataType::Int32, DataType::Int32]);
     let mut board = board_with(&schema, 2, &[0, 0]);
+    let plan = plan(&schema);
     queue(&mut board, 1, 0, 1, &budget);
     queue(&mut board, 0, 1, 0, &budget);
     board.row_group(0).unwrap().closing = true;
@@ -92,7 +93,7 @@ fn the_oldest_row_group_goes_first_and_lanes_close_once_their_queue_is_empty() {
         };
         let (row_group, field) = (claim.row_group, claim.field);
         claims.push((row_group, field, kind));
-        let done = claim.run(&schema.fields()[field]);
+        let done = claim.run(&plan);
         board.hand_back(row_group, field, done);
     }
     assert_eq!(

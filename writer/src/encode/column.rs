@@ -25,6 +25,11 @@ pub(crate) struct NativeColumnWriter {
     batches: MiniBatches,
     max_def: i16,
     row_bytes: Option<RowBytes>,
+    /// Bytes in the page store when the last batch was written.
+    handed_over: usize,
+    /// Bytes of levels and values given to the typed writer that it may still hold: those since
+    /// it last handed a page over (it exposes no size of its own).
+    held: usize,
 }
 
 impl std::fmt::Debug for NativeColumnWriter {
@@ -53,6 +58,8 @@ impl NativeColumnWriter {
             batches,
             max_def,
             row_bytes,
+            handed_over: 0,
+            held: 0,
         }
     }
 
@@ -66,15 +73,23 @@ impl NativeColumnWriter {
             row_bytes.add(leaf, self.max_def);
         }
         let batches = self.batches.of(leaf, self.max_def);
-        values::write(&mut self.writer, leaf, &batches)
+        let given = values::write(&mut self.writer, leaf, &batches)?;
+        let handed_over = self.pages.lock().bytes_written();
+        // A page handed over during this batch may hold any part of it: count it all.
+        self.held = match handed_over == self.handed_over {
+            true => self.held + given,
+            false => given,
+        };
+        self.handed_over = handed_over;
+        Ok(())
     }
 
-    /// Bytes of the pages the typed writer has handed over. Not counted: the open page, and,
-    /// while a dictionary is in use, the dictionary and the data pages the typed writer keeps
-    /// until the chunk closes (it exposes no size for them), so this can stay near 0 for a whole
-    /// row group: do not cut row groups on it.
+    /// Bytes held, estimated (the typed writer exposes no size of its own): the pages it has
+    /// handed over, and every level and value given to it since it last handed one over, in
+    /// their unencoded form, which the pages, and a dictionary it keeps until the chunk closes,
+    /// seldom outgrow.
     pub fn memory_size(&self) -> usize {
-        self.pages.lock().bytes_written()
+        self.handed_over + self.held
     }
 
     /// Finishes the chunk: the last page, the dictionary page, the statistics and indexes.

@@ -47,13 +47,23 @@ impl LeafWriter {
         }
     }
 
-    /// Memory held: buffered pages, dictionaries, levels (for the native encoder, only the
-    /// pages it has finished: see `NativeColumnWriter::memory_size`).
+    /// Memory held: buffered pages, dictionaries, values and levels (estimated for parquet's
+    /// typed writer: see `NativeColumnWriter::memory_size`).
     pub fn memory_size(&self) -> usize {
         match self {
             Self::Native(writer) => writer.memory_size(),
             Self::Plain(writer) => writer.memory_size(),
             Self::Arrow(writer) => writer.memory_size(),
+        }
+    }
+
+    /// The chunk's encoded size so far, estimated: `ArrowColumnWriter`'s own estimate, or for
+    /// the native encoder the memory it holds, which its pages' bytes do not outgrow. Only the
+    /// former cuts row groups where `ArrowWriter` does (`max_row_group_bytes`).
+    pub fn estimated_total_bytes(&self) -> usize {
+        match self {
+            Self::Arrow(writer) => writer.get_estimated_total_bytes(),
+            native => native.memory_size(),
         }
     }
 

@@ -59,17 +59,18 @@ impl LeafEncoders {
 
 /// Which encoder writes the column chunks of a file.
 ///
-/// parquet's is the default of the writers; the pipeline's catalog entry 36 turns the native
-/// one on (measured on the contacts' encoding floor: `results/vm/ab-native-encoder-floor`). It
-/// writes the same bytes; it is faster where it writes the pages itself (statistics only for
-/// integers and byte arrays; no Hadoop LZ4, gzip or Brotli), and only as fast as parquet's
-/// typed writer elsewhere.
+/// The native one is the writers' default; the pipeline's catalog entries before 36 keep
+/// parquet's, and 36 turns the native one on (measured on the contacts' encoding floor:
+/// `results/vm/ab-native-encoder-floor`). Both write the same bytes. The native encoder is
+/// faster where it writes the pages itself (leaves inside lists and maps; statistics only for
+/// integers and byte arrays; no Hadoop LZ4, gzip or Brotli), and only as fast as parquet's typed
+/// writer elsewhere.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ColumnEncoder {
     /// shredlab's encoder where it supports the leaf and the properties, parquet's
     /// `ArrowColumnWriter` for the rest.
+    #[default]
     Native,
     /// parquet's `ArrowColumnWriter` for every leaf.
-    #[default]
     ArrowRs,
 }

@@ -128,31 +128,63 @@ impl EncodePlan {
                 self.schema.fields().len()
             )));
         }
-        let mut writers = writers.iter_mut();
-        let columns = self.schema.fields().iter().zip(batch.columns());
-        for ((field, column), leaves) in columns.zip(&self.fields) {
-            let wanted: Vec<bool> = leaves.iter().map(Option::is_some).collect();
-            let native = match wanted.contains(&true) {
-                true => {
-                    check_type(field, column)?;
-                    levels::compute(field, column, &wanted)?
-                }
-                false => Vec::new(),
-            };
-            let arrow = arrow_leaves(field, column, &wanted)?;
-            for index in 0..leaves.len() {
-                let writer = writers.next().ok_or_else(too_few_writers)?;
-                let data = match native.get(index).and_then(Option::as_ref) {
-                    Some(levels) => LeafData::Native(levels),
-                    None => LeafData::Arrow(
-                        arrow
-                            .get(index)
-                            .and_then(Option::as_ref)
-                            .ok_or_else(|| missing_leaf(field, index))?,
-                    ),
-                };
-                writer.write(data)?;
+        let mut rest = writers;
+        for (field, column) in batch.columns().iter().enumerate() {
+            let leaves = self.fields[field].len();
+            if rest.len() < leaves {
+                return Err(writers_not_per_leaf());
             }
+            let (these, others) = rest.split_at_mut(leaves);
+            self.write_field(field, these, column)?;
+            rest = others;
+        }
+        match rest.is_empty() {
+            true => Ok(()),
+            false => Err(writers_not_per_leaf()),
+        }
+    }
+
+    /// Encodes `column`, one batch's column of top-level field `field`, into `writers`: that
+    /// field's leaf writers, in leaf order.
+    ///
+    /// # Errors
+    ///
+    /// `writers` are not the field's, or what the encoders fail on.
+    pub fn write_field(
+        &self,
+        field: usize,
+        writers: &mut [LeafWriter],
+        column: &ArrayRef,
+    ) -> Result<()> {
+        let (Some(leaves), Some(field)) = (self.fields.get(field), self.schema.fields().get(field))
+        else {
+            return Err(ParquetError::General(format!(
+                "the writer's schema has no field {field}"
+            )));
+        };
+        if writers.len() != leaves.len() {
+            return Err(writers_not_per_leaf());
+        }
+        let wanted: Vec<bool> = leaves.iter().map(Option::is_some).collect();
+        let native = match wanted.contains(&true) {
+            true => {
+                check_type(field, column)?;
+                levels::compute(field, column, &wanted)?
+            }
+            false => Vec::new(),
+        };
+        let arrow = arrow_leaves(field, column, &wanted)?;
+        for (index, writer) in writers.iter_mut().enumerate() {
+            let data = match native.get(index).and_then(Option::as_ref) {
+                Some(levels) => LeafData::Native(levels),
+                None => LeafData::Arrow(
+                    arrow
+                        .get(index)
+                        .and_then(Option::as_ref)
+                        .ok_or_else(|| missing_leaf(field, index))?,
+                ),
+            };
+            writer.write(data)?;
         }
         Ok(())
     }
@@ -213,8 +245,8 @@ fn missing_leaf(field: &Field, index: usize) -> ParquetError {
     ))
 }
 
-fn too_few_writers() -> ParquetError {
-    ParquetError::General("the row group has fewer leaf writers than the schema has leaves".into())
+fn writers_not_per_leaf() -> ParquetError {
+    ParquetError::General("the leaf writers given are not one per leaf of the schema".into())
 }
 
 /// Whether the file's properties leave room for the native encoder: content-defined chunking

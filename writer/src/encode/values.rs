@@ -9,7 +9,7 @@ use arrow_buffer::{ArrowNativeType, ScalarBuffer};
 use arrow_schema::DataType;
 use parquet::basic::Type as PhysicalType;
 use parquet::column::writer::{ColumnWriter, ColumnWriterImpl};
-use parquet::data_type::{ByteArray, DataType as ParquetDataType};
+use parquet::data_type::{AsBytes, ByteArray, DataType as ParquetDataType};
 use parquet::errors::{ParquetError, Result};
 
 use super::batches::MiniBatch;
@@ -56,7 +56,8 @@ pub(crate) fn written_as(data_type: &DataType, physical: PhysicalType) -> bool {
 }
 
 /// Writes `leaf` (its values, definition and repetition levels) to `writer`, one call per
-/// mini-batch of `batches` (levels and values ranges).
+/// mini-batch of `batches` (levels and values ranges); returns the bytes handed over (values in
+/// their physical form, two per level).
 ///
 /// # Errors
 ///
@@ -65,7 +66,7 @@ pub(crate) fn write(
     writer: &mut ColumnWriter<'_>,
     leaf: &LeafLevels,
     batches: &[MiniBatch],
-) -> Result<()> {
+) -> Result<usize> {
     let (array, at) = (&leaf.array, leaf.values.as_slice());
     match writer {
         ColumnWriter::BoolColumnWriter(typed) => {
@@ -97,13 +98,15 @@ fn write_batches<T: ParquetDataType>(
     values: &[T::T],
     leaf: &LeafLevels,
     batches: &[MiniBatch],
-) -> Result<()> {
+) -> Result<usize> {
     for (levels, range) in batches {
         let def = leaf.def.as_ref().map(|d| &d[levels.clone()]);
         let rep = leaf.rep.as_ref().map(|r| &r[levels.clone()]);
         typed.write_batch(&values[range.clone()], def, rep)?;
     }
-    Ok(())
+    let level_bytes = |levels: &Option<Vec<i16>>| levels.as_ref().map_or(0, |l| 2 * l.len());
+    let value_bytes: usize = values.iter().map(|v| v.as_bytes().len()).sum();
+    Ok(value_bytes + level_bytes(&leaf.def) + level_bytes(&leaf.rep))
 }
 
 /// A batch's values of a fixed-width leaf, in its physical type.

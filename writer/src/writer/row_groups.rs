@@ -5,18 +5,18 @@
 use std::io::Write;
 
 use arrow_array::{Array, ArrayRef, RecordBatch};
-use parquet::arrow::arrow_writer::{ArrowColumnChunk, ArrowColumnWriter};
 use parquet::errors::Result;
 
 use super::ParallelArrowWriter;
-use crate::board::{PlacedLeaf, Sizes};
-use crate::ordered::{check_columns, write_leaves};
+use crate::board::{FieldWriters, Sizes};
+use crate::encode::{LeafChunk, LeafWriter};
+use crate::ordered::check_columns;
 use crate::worker::WorkerPool;
 
 /// Where the column writers of the row group being filled live.
 pub(super) enum Placement {
     /// On the calling thread, exactly as `ArrowWriter` keeps them.
-    Inline(Vec<ArrowColumnWriter>),
+    Inline(Vec<LeafWriter>),
     /// On the worker pool.
     Pooled,
 }
@@ -89,7 +89,9 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
 
     fn start_row_group(&mut self) -> Result<()> {
         let index = self.row_groups_started;
-        let writers = self.factory.create_column_writers(index)?;
+        let writers = self
+            .plan
+            .writers(self.factory.create_column_writers(index)?)?;
         self.row_groups_started += 1;
         // Once one row group has outgrown the calling thread, later ones start on the pool.
         let placement = if self.pool.is_some() {
@@ -112,7 +114,7 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         let (index, rows) = (current.index, current.rows);
         match &mut current.placement {
             Placement::Inline(writers) => {
-                write_leaves(&self.schema, writers, batch)?;
+                self.plan.write(writers, batch)?;
                 if self.workers > 1
                     && rows * self.leaf_fields.len() >= self.options.inline_threshold()
                 {
@@ -144,7 +146,7 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
             let observer = self.options.worker_observer();
             self.pool = Some(WorkerPool::new(
                 self.workers,
-                &self.schema,
+                &self.plan,
                 &self.budget,
                 observer,
             )?);
@@ -159,17 +161,19 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
 
     /// Hands row group `index`'s writers to the pool, grouped by field: a field's leaves stay
     /// together so its levels are computed once per batch.
-    fn place(&self, index: usize, writers: Vec<ArrowColumnWriter>) {
-        let mut lanes: Vec<Vec<PlacedLeaf>> = (0..self.schema.fields().len())
-            .map(|_| Vec::new())
+    fn place(&self, index: usize, writers: Vec<LeafWriter>) {
+        let mut lanes: Vec<FieldWriters> = (0..self.schema.fields().len())
+            .map(|_| FieldWriters {
+                first_leaf: 0,
+                writers: Vec::new(),
+            })
             .collect();
         for (leaf, writer) in writers.into_iter().enumerate() {
-            let (field, index_in_field) = self.leaf_fields[leaf];
-            lanes[field].push(PlacedLeaf {
-                leaf,
-                index_in_field,
-                writer,
-            });
+            let lane = &mut lanes[self.leaf_fields[leaf]];
+            if lane.writers.is_empty() {
+                lane.first_leaf = leaf;
+            }
+            lane.writers.push(writer);
         }
         self.pool().start(index, lanes);
     }
@@ -179,10 +183,7 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
             return Ok(Sizes::default());
         };
         match &current.placement {
-            Placement::Inline(writers) => Ok(writers.iter().fold(Sizes::default(), |s, w| Sizes {
-                estimated: s.estimated + w.get_estimated_total_bytes(),
-                memory: s.memory + w.memory_size(),
-            })),
+            Placement::Inline(writers) => Ok(Sizes::of(writers)),
             Placement::Pooled => self.pool().sizes(current.index),
         }
     }
@@ -198,7 +199,7 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
                 self.drain_in_flight(0)?;
                 let chunks = writers
                     .into_iter()
-                    .map(ArrowColumnWriter::close)
+                    .map(LeafWriter::close)
                     .collect::<Result<Vec<_>>>()?;
                 self.append(chunks)
             }
@@ -220,7 +221,7 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         Ok(())
     }
 
-    fn append(&mut self, chunks: Vec<ArrowColumnChunk>) -> Result<()> {
+    fn append(&mut self, chunks: Vec<LeafChunk>) -> Result<()> {
         let mut row_group = self.file.next_row_group()?;
         for chunk in chunks {
             chunk.append_to_row_group(&mut row_group)?;

@@ -17,6 +17,7 @@ use parquet::file::properties::WriterProperties;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus as StdRng;
 use shredlab_generator::spec::{Distribution, Params, Spec, SpecGenerator};
+use shredlab_writer::encode::ColumnEncoder;
 use shredlab_writer::{ParallelArrowWriter, ParallelOptions};
 
 /// One column kind of the matrix.
@@ -243,7 +244,7 @@ fn schema_leaves(schema: &SchemaRef) -> usize {
 }
 
 /// Parallel settings that exercise every path: inline only, always pooled, migration midway,
-/// one and three row groups in flight.
+/// one and three row groups in flight; shredlab's column encoder (the default) and arrow-rs's.
 pub fn parallel_settings() -> Vec<ParallelOptions> {
     vec![
         ParallelOptions::new().with_threads(1),
@@ -253,7 +254,8 @@ pub fn parallel_settings() -> Vec<ParallelOptions> {
         ParallelOptions::new()
             .with_threads(3)
             .with_inline_threshold(5_000)
-            .with_row_groups_in_flight(1),
+            .with_row_groups_in_flight(1)
+            .with_encoder(ColumnEncoder::ArrowRs),
         ParallelOptions::new()
             .with_threads(4)
             .with_inline_threshold(0)
