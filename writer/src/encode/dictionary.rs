@@ -23,10 +23,26 @@ pub(crate) struct Dictionary {
     /// Where each distinct value's bytes lie in `page`, by index.
     entries: Vec<(usize, usize)>,
     /// The indices, found by their value's hash: values are stored once, in `page`.
-    table: HashTable<u32>,
+    table: HashTable<Slot>,
     hasher: ahash::RandomState,
     /// The open data page's indices.
     keys: Vec<u32>,
+}
+
+/// A distinct value's index and 32 bits of its hash: the table grows, and tells most other
+/// values apart, without reading the stored bytes (each a cache miss in a large dictionary).
+#[derive(Clone, Copy)]
+struct Slot {
+    index: u32,
+    hash: u32,
+}
+
+impl Slot {
+    /// The table's hash of a slot: the 32 bits twice, so that both the bucket (low bits) and
+    /// the tag hashbrown keeps per bucket (high bits) come from them.
+    fn table_hash(hash: u32) -> u64 {
+        (u64::from(hash) << 32) | u64::from(hash)
+    }
 }
 
 impl std::fmt::Debug for Dictionary {
@@ -106,63 +122,45 @@ impl Dictionary {
         for value in bytes.chunks_exact(N) {
             let word = widen(value);
             let hash = self.hasher.hash_one(word);
-            let index = self.index_of(
-                value,
-                hash,
-                |stored| widen(stored) == word,
-                |hasher, stored| hasher.hash_one(widen(stored)),
-            );
+            let index = self.index_of(value, hash, |stored| widen(stored) == word);
             self.keys.push(index);
         }
     }
 
     fn intern(&mut self, value: &[u8]) -> u32 {
         let hash = self.hasher.hash_one(value);
-        self.index_of(
-            value,
-            hash,
-            |stored| stored == value,
-            |hasher, stored| hasher.hash_one(stored),
-        )
+        self.index_of(value, hash, |stored| stored == value)
     }
 
     /// The index of `value`, whose hash is `hash`, adding it to the dictionary if it is new:
-    /// `same` says whether a stored value's bytes are `value`'s, `rehash` hashes a stored
-    /// value's bytes as `hash` was made when the table grows.
-    fn index_of(
-        &mut self,
-        value: &[u8],
-        hash: u64,
-        same: impl Fn(&[u8]) -> bool,
-        rehash: impl Fn(&ahash::RandomState, &[u8]) -> u64,
-    ) -> u32 {
+    /// `same` says whether a stored value's bytes are `value`'s.
+    fn index_of(&mut self, value: &[u8], hash: u64, same: impl Fn(&[u8]) -> bool) -> u32 {
         let Self {
             page,
             entries,
             table,
-            hasher,
             byte_arrays,
             ..
         } = self;
-        let stored = |index: &u32| {
-            let (start, len) = entries[*index as usize];
-            &page[start..start + len]
-        };
+        let short = hash as u32;
         let entry = table.entry(
-            hash,
-            |index| same(stored(index)),
-            |index| rehash(hasher, stored(index)),
+            Slot::table_hash(short),
+            |slot| {
+                let (start, len) = entries[slot.index as usize];
+                slot.hash == short && same(&page[start..start + len])
+            },
+            |slot| Slot::table_hash(slot.hash),
         );
         match entry {
-            Entry::Occupied(found) => *found.get(),
-            Entry::Vacant(slot) => {
+            Entry::Occupied(found) => found.get().index,
+            Entry::Vacant(vacant) => {
                 let index = entries.len() as u32;
                 if *byte_arrays {
                     page.extend_from_slice(&(value.len() as u32).to_le_bytes());
                 }
                 entries.push((page.len(), value.len()));
                 page.extend_from_slice(value);
-                slot.insert(index);
+                vacant.insert(Slot { index, hash: short });
                 index
             }
         }
