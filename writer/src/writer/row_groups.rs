@@ -15,7 +15,7 @@ use crate::worker::WorkerPool;
 
 /// Where the column writers of the row group being filled live.
 pub(super) enum Placement {
-    /// On the calling thread, exactly as `ArrowWriter` keeps them.
+    /// On the calling thread, where `ArrowWriter` keeps its column writers.
     Inline(Vec<LeafWriter>),
     /// On the worker pool.
     Pooled,
