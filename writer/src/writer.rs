@@ -377,7 +377,8 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
 
     /// Estimated encoded size of the row group being filled, as [`ArrowWriter::in_progress_size`]
     /// where parquet's `ArrowColumnWriter` writes a leaf; for leaves shredlab's encoder writes,
-    /// the memory they hold, which their encoded bytes do not outgrow.
+    /// the memory they hold: an estimate, not a bound (no test checks it), that their encoded
+    /// bytes seldom outgrow.
     pub fn in_progress_size(&self) -> usize {
         self.current_sizes().map_or(0, |s| s.estimated)
     }

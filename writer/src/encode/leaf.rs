@@ -58,8 +58,8 @@ impl LeafWriter {
     }
 
     /// The chunk's encoded size so far, estimated: `ArrowColumnWriter`'s own estimate, or for
-    /// the native encoder the memory it holds, which its pages' bytes do not outgrow. Only the
-    /// former cuts row groups where `ArrowWriter` does (`max_row_group_bytes`).
+    /// the native encoder the memory it holds, which its pages' bytes seldom outgrow (not a
+    /// bound). Only the former cuts row groups where `ArrowWriter` does (`max_row_group_bytes`).
     pub fn estimated_total_bytes(&self) -> usize {
         match self {
             Self::Arrow(writer) => writer.get_estimated_total_bytes(),
