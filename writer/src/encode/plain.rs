@@ -152,14 +152,36 @@ impl<'a> PlainValues<'a> {
             Self::Variable { spans, data, .. } => {
                 let spans = &spans[range];
                 let total: usize = spans.iter().map(Range::len).sum();
-                page.reserve(total + 4 * spans.len());
+                page.reserve(total + 4 * spans.len() + SHORT);
                 for span in spans {
                     page.extend_from_slice(&(span.len() as u32).to_le_bytes());
-                    page.extend_from_slice(&data[span.clone()]);
+                    append_bytes(page, data, span.clone());
                 }
                 total as i64
             }
         }
+    }
+}
+
+/// Byte arrays up to this long are copied as one fixed-size block.
+const SHORT: usize = 16;
+
+/// Appends `data[span]` to `page`. A short value is copied as the [`SHORT`] bytes from its
+/// start, then cut back to its length, where `data` holds that many: a copy of known size
+/// compiles to two moves, where a call to `memcpy` per value cost more than the copy (a fifth
+/// of the encoding CPU of the contacts' phone numbers).
+#[inline]
+fn append_bytes(page: &mut Vec<u8>, data: &[u8], span: Range<usize>) {
+    let block = data
+        .get(span.start..)
+        .and_then(|rest| rest.first_chunk::<SHORT>());
+    match block {
+        Some(block) if span.len() <= SHORT => {
+            let end = page.len() + span.len();
+            page.extend_from_slice(block);
+            page.truncate(end);
+        }
+        _ => page.extend_from_slice(&data[span]),
     }
 }
 

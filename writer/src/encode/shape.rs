@@ -93,4 +93,22 @@ impl ListOffsets {
             Self::Fixed(size) => row * size..(row + 1) * size,
         }
     }
+
+    /// Calls `visit` with each row of `rows` and its element count, in order.
+    #[inline]
+    pub(crate) fn for_each_len(&self, rows: Range<usize>, mut visit: impl FnMut(usize, usize)) {
+        match self {
+            Self::Small(offsets) => lengths(&offsets[rows.start..=rows.end], rows.start, visit),
+            Self::Large(offsets) => lengths(&offsets[rows.start..=rows.end], rows.start, visit),
+            Self::Fixed(size) => rows.for_each(|row| visit(row, *size)),
+        }
+    }
+}
+
+/// Calls `visit` with each row from `first` on and its length, from consecutive `offsets`.
+#[inline]
+fn lengths<O: Copy + Into<i64>>(offsets: &[O], first: usize, mut visit: impl FnMut(usize, usize)) {
+    for (row, pair) in (first..).zip(offsets.windows(2)) {
+        visit(row, (pair[1].into() - pair[0].into()) as usize);
+    }
 }
