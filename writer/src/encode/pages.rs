@@ -222,7 +222,17 @@ impl PlainChunkWriter {
             ..OpenPage::default()
         };
         let page = std::mem::replace(&mut self.page, next);
-        let mut buf = Vec::with_capacity(page.values.len() + 64);
+        // Room for the whole page, so that it is never copied again while it is assembled.
+        let levels: usize = [self.rep.as_ref(), self.def.as_ref()]
+            .into_iter()
+            .flatten()
+            .map(|rle| 4 + rle.len_bound())
+            .sum();
+        let values = match &self.dictionary {
+            Some(dictionary) => dictionary.estimated_data_page_size() + 1,
+            None => page.values.len(),
+        };
+        let mut buf = Vec::with_capacity(levels + values);
         for rle in [self.rep.as_mut(), self.def.as_mut()].into_iter().flatten() {
             let start = buf.len();
             buf.extend_from_slice(&[0; 4]);

@@ -34,7 +34,8 @@ impl HybridRle {
         Self {
             bit_width,
             out: Vec::new(),
-            packed: Vec::with_capacity(usize::from(bit_width) * MAX_GROUPS),
+            // Room for the whole run and the eight bytes `pack` writes before cutting back.
+            packed: Vec::with_capacity(usize::from(bit_width) * MAX_GROUPS + 8),
             groups: 0,
             pending: Vec::with_capacity(GROUP),
             current: 0,
@@ -120,6 +121,13 @@ impl HybridRle {
         self.repeat = 0;
     }
 
+    /// At most how many bytes [`Self::finish_into`] would append now: the finished runs, the
+    /// open bit-packed run and what closing it or the open RLE run adds (a group of padding,
+    /// an indicator of up to ten bytes, a value of up to eight).
+    pub(crate) fn len_bound(&self) -> usize {
+        self.out.len() + self.packed.len() + usize::from(self.bit_width) + 10 + 8
+    }
+
     fn flush(&mut self) {
         if self.pending.is_empty() && self.groups == 0 && self.repeat == 0 {
             return;
@@ -202,7 +210,11 @@ fn pack(group: impl Iterator<Item = u64>, bit_width: u8, out: &mut Vec<u8>) {
         let bits = group.enumerate().fold(0u64, |bits, (index, value)| {
             bits | value << (index as u32 * width)
         });
-        out.extend_from_slice(&bits.to_le_bytes()[..width as usize]);
+        // All eight bytes, then cut back: a copy of known size, where one of `width` bytes
+        // was a call to `memcpy` per group.
+        let end = out.len() + width as usize;
+        out.extend_from_slice(&bits.to_le_bytes());
+        out.truncate(end);
         return;
     }
     // Fewer than 8 bits wait in the word between values, so a value of up to 56 bits fits.
