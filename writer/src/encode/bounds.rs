@@ -36,8 +36,8 @@ impl Bounds {
                 });
                 Self::Integer(min, max)
             }
-            (PlainValues::Variable { spans, data, .. }, None) => {
-                let mut values = spans[range].iter().map(|span| &data[span.clone()]);
+            (PlainValues::Variable { .. }, None) => {
+                let mut values = range.map(|value| values.byte_array(value));
                 let first = values.next().expect("a non-empty range");
                 let (min, max) = values.fold((first, first), |(min, max), value| {
                     (min.min(value), max.max(value))

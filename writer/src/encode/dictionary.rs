@@ -93,17 +93,21 @@ impl Dictionary {
         let mut bytes = 0;
         self.keys.reserve(range.len());
         for value in range {
-            let span = spans[value].clone();
-            bytes += span.len() as i64;
             let index = match keys {
                 Some(keys) => {
+                    let span = spans[keys[value]].clone();
+                    bytes += span.len() as i64;
                     let cached = &mut cache[keys[value]];
                     if *cached == u32::MAX {
                         *cached = self.intern(&data[span]);
                     }
                     *cached
                 }
-                None => self.intern(&data[span]),
+                None => {
+                    let span = spans[value].clone();
+                    bytes += span.len() as i64;
+                    self.intern(&data[span])
+                }
             };
             self.keys.push(index);
         }

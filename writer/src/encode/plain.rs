@@ -28,13 +28,22 @@ pub(crate) fn supported(data_type: &DataType, physical: PhysicalType) -> bool {
 pub(crate) enum PlainValues<'a> {
     /// Values of `width` bytes each, encoded.
     Fixed { bytes: Vec<u8>, width: usize },
-    /// Byte arrays: each value's range in `data`, and for an Arrow dictionary array each
-    /// value's key.
+    /// Byte arrays: ranges of `data`, one per value, or for an Arrow dictionary array one per
+    /// dictionary value, which each value's key picks.
     Variable {
         spans: Vec<Range<usize>>,
         data: &'a [u8],
         keys: Option<Vec<usize>>,
     },
+}
+
+/// The range of a byte-array value in its buffer: `spans[value]`, or through the value's key.
+#[inline]
+fn span_of(spans: &[Range<usize>], keys: Option<&[usize]>, value: usize) -> Range<usize> {
+    match keys {
+        Some(keys) => spans[keys[value]].clone(),
+        None => spans[value].clone(),
+    }
 }
 
 impl<'a> PlainValues<'a> {
@@ -53,15 +62,16 @@ impl<'a> PlainValues<'a> {
             });
         }
         if let Some(dictionary) = array.as_any_dictionary_opt() {
-            // Spans of the dictionary's values, picked by key. A dictionary without values has
-            // no value to pick: every key is null.
+            // The spans of the dictionary's values, and each value's key. A dictionary without
+            // values has no value to pick: every key is null.
             let keys = match dictionary.values().is_empty() {
                 true => Vec::new(),
                 false => dictionary.normalized_keys(),
             };
             let keys: Vec<usize> = at.iter().map(|&i| keys[i]).collect();
+            let every: Vec<usize> = (0..dictionary.values().len()).collect();
             let Self::Variable { spans, data, .. } =
-                Self::of(dictionary.values(), &keys, physical)?
+                Self::of(dictionary.values(), &every, physical)?
             else {
                 return Err(unsupported(array.data_type()));
             };
@@ -109,14 +119,25 @@ impl<'a> PlainValues<'a> {
         })
     }
 
-    /// One more than the largest Arrow dictionary key among the values (0 without keys): the
-    /// size of a cache indexed by key.
+    /// How many keys an Arrow dictionary array's values can have (0 without keys): the size of
+    /// a cache indexed by key.
     pub(crate) fn key_count(&self) -> usize {
         match self {
             Self::Variable {
-                keys: Some(keys), ..
-            } => keys.iter().max().map_or(0, |&key| key + 1),
+                spans,
+                keys: Some(_),
+                ..
+            } => spans.len(),
             _ => 0,
+        }
+    }
+
+    /// The bytes of byte-array value `value` (none for fixed-width values).
+    #[inline]
+    pub(crate) fn byte_array(&self, value: usize) -> &'a [u8] {
+        match self {
+            Self::Variable { spans, data, keys } => &data[span_of(spans, keys.as_deref(), value)],
+            Self::Fixed { .. } => &[],
         }
     }
 
@@ -149,13 +170,15 @@ impl<'a> PlainValues<'a> {
                 page.extend_from_slice(&bytes[range.start * width..range.end * width]);
                 0
             }
-            Self::Variable { spans, data, .. } => {
-                let spans = &spans[range];
-                let total: usize = spans.iter().map(Range::len).sum();
-                page.reserve(total + 4 * spans.len() + SHORT);
-                for span in spans {
+            Self::Variable { spans, data, keys } => {
+                let keys = keys.as_deref();
+                let span = |value| span_of(spans, keys, value);
+                let total: usize = range.clone().map(|value| span(value).len()).sum();
+                page.reserve(total + 4 * range.len() + SHORT);
+                for value in range {
+                    let span = span(value);
                     page.extend_from_slice(&(span.len() as u32).to_le_bytes());
-                    append_bytes(page, data, span.clone());
+                    append_bytes(page, data, span);
                 }
                 total as i64
             }
