@@ -137,6 +137,8 @@ struct Layout {
     /// Per entry, a null or empty list's definition level or [`ELEMENT`]; empty where every
     /// entry is an element's.
     def: Vec<i16>,
+    /// Where [`Self::def`] is not empty: the entry of each element, in order.
+    elements: Vec<usize>,
 }
 
 /// In [`Layout::def`], an entry that is an element's: the leaf's own levels give its level.
@@ -157,6 +159,7 @@ impl Layout {
         };
         let mut at = 0;
         let nulls = list.node.nulls.as_ref();
+        let mut elements = Vec::new();
         if def.is_empty() {
             list.offsets.for_each_len(range.clone(), |_, len| {
                 rep[at] = rows.next_rep;
@@ -171,36 +174,35 @@ impl Layout {
                 def[at] = if len == 0 { own } else { ELEMENT };
                 at += len.max(1);
             });
+            elements.reserve(span.len());
+            elements.extend(
+                (0..)
+                    .zip(&def)
+                    .filter(|(_, &d)| d == ELEMENT)
+                    .map(|(i, _)| i),
+            );
         }
         if let Some(first) = rep.first_mut() {
             *first = rows.first_rep;
         }
-        Self { rep, def }
+        Self { rep, def, elements }
     }
 
     /// Appends one leaf's definition levels: its elements' (`element_defs`, the span's) with
-    /// the entries of null and empty lists between them.
+    /// the entries of null and empty lists between them. The entries are copied whole, then
+    /// each element's level stored at its entry: no store waits on the one before, where a
+    /// merge walking both carried its position from entry to entry.
     fn extend(&self, element_defs: &[i16], def: &mut Vec<i16>) {
         if self.def.is_empty() {
             def.extend_from_slice(element_defs);
             return;
         }
-        let Some(last) = element_defs.len().checked_sub(1) else {
-            def.extend_from_slice(&self.def);
-            return;
-        };
-        // Without branches on the kind of entry, as in `of`.
-        let mut element = 0;
-        def.extend(self.def.iter().map(|&entry| {
-            let level = element_defs[element.min(last)];
-            let is_element = entry == ELEMENT;
-            element += usize::from(is_element);
-            if is_element {
-                level
-            } else {
-                entry
-            }
-        }));
+        let start = def.len();
+        def.extend_from_slice(&self.def);
+        let entries = &mut def[start..];
+        for (&at, &level) in self.elements.iter().zip(element_defs) {
+            entries[at] = level;
+        }
     }
 }
 
