@@ -56,14 +56,21 @@ impl HybridRle {
         let mut at = 0;
         while at < values.len() {
             let value = widen(values[at]);
-            if self.repeat >= GROUP && self.current == value {
+            let whole_group = values.len() - at >= GROUP;
+            let open_run = self.repeat >= GROUP;
+            if open_run && self.current == value {
                 let run = values[at..]
                     .iter()
                     .take_while(|&&next| widen(next) == value)
                     .count();
                 self.repeat += run;
                 at += run;
-            } else if self.repeat < GROUP && self.pending.is_empty() && values.len() - at >= GROUP {
+            } else if whole_group && (open_run || self.pending.is_empty()) {
+                if open_run {
+                    // The run ends here. parquet then stages the next eight values one at a
+                    // time from nothing staged, which decides them as one group would.
+                    self.flush_rle_run();
+                }
                 self.put_group(&values[at..at + GROUP], &widen);
                 at += GROUP;
             } else {
@@ -232,7 +239,42 @@ fn pack(group: impl Iterator<Item = u64>, bit_width: u8, out: &mut Vec<u8>) {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::HybridRle;
+
+    /// Runs of random lengths (0 to 40) of random levels up to `max`.
+    fn runs(max: i16) -> impl Strategy<Value = Vec<i16>> {
+        prop::collection::vec((0..=max, 0usize..40), 0..60).prop_map(|runs| {
+            runs.into_iter()
+                .flat_map(|(level, count)| std::iter::repeat_n(level, count))
+                .collect()
+        })
+    }
+
+    proptest! {
+        /// Whole runs and groups at a time give the bytes of `put`, parquet's `RleEncoder::put`
+        /// one value at a time, however the values are split into calls.
+        #[test]
+        fn batched_puts_are_value_by_value_puts(levels in runs(3), cuts in prop::collection::vec(0usize..200, 0..6)) {
+            let mut one_by_one = HybridRle::new(2);
+            levels.iter().for_each(|&level| one_by_one.put(level as u64));
+            let mut expected = Vec::new();
+            one_by_one.finish_into(&mut expected);
+
+            let mut batched = HybridRle::new(2);
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(levels.len())).collect();
+            cuts.sort_unstable();
+            let mut start = 0;
+            for end in cuts.into_iter().chain([levels.len()]) {
+                batched.put_levels(&levels[start..end]);
+                start = end;
+            }
+            let mut actual = Vec::new();
+            batched.finish_into(&mut actual);
+            prop_assert_eq!(actual, expected);
+        }
+    }
 
     fn encode(bit_width: u8, levels: &[i16]) -> Vec<u8> {
         let mut rle = HybridRle::new(bit_width);
