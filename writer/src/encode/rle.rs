@@ -82,16 +82,20 @@ impl HybridRle {
 
     /// Encodes a group of eight values that starts on a group boundary, no RLE run open.
     fn put_group<T: Copy>(&mut self, group: &[T], widen: impl Fn(T) -> u64) {
-        let first = widen(group[0]);
-        if group.iter().all(|&next| widen(next) == first) {
+        let values: [u64; GROUP] = std::array::from_fn(|index| widen(group[index]));
+        // All eight compared, without stopping at the first that differs: no branch per value.
+        let uniform = values
+            .iter()
+            .fold(true, |same, &next| same & (next == values[0]));
+        if uniform {
             if self.groups > 0 {
                 self.close_bit_packed_run();
             }
-            self.current = first;
+            self.current = values[0];
             self.repeat = GROUP;
         } else {
-            self.pack_group(group.iter().map(|&next| widen(next)));
-            self.current = widen(group[GROUP - 1]);
+            self.pack_group(values.into_iter());
+            self.current = values[GROUP - 1];
         }
     }
 
