@@ -169,13 +169,16 @@ impl Layout {
                 def[at] = if len == 0 { own } else { ELEMENT };
                 at += len.max(1);
             });
-            elements.reserve(span.len());
-            elements.extend(
-                (0..)
-                    .zip(&def)
-                    .filter(|(_, &d)| d == ELEMENT)
-                    .map(|(i, _)| i),
-            );
+            // Each entry is written at the next element's slot, which moves on past elements
+            // only: no branch on the kind of entry. The slot after the last takes the entries
+            // of lists after it.
+            elements.resize(span.len() + 1, 0);
+            let mut next = 0;
+            for (entry, &level) in def.iter().enumerate() {
+                elements[next] = entry;
+                next += usize::from(level == ELEMENT);
+            }
+            elements.truncate(span.len());
         }
         if let Some(first) = rep.first_mut() {
             *first = rows.first_rep;
