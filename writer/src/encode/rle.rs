@@ -196,6 +196,8 @@ impl HybridRle {
 
     /// Adds a whole group of eight values to the open bit-packed run, closing it at its
     /// longest.
+    // Inlined into the group loop (it was a call per group, 2.5% of the contacts' samples).
+    #[inline]
     fn pack_group(&mut self, group: impl Iterator<Item = u64>) {
         pack(group, self.bit_width, &mut self.packed);
         self.groups += 1;
@@ -214,6 +216,7 @@ impl HybridRle {
 
 /// Packs one group of eight values `bit_width` bits each (at most 32), least significant
 /// first: the group fills `bit_width` bytes.
+#[inline]
 fn pack(group: impl Iterator<Item = u64>, bit_width: u8, out: &mut Vec<u8>) {
     let width = u32::from(bit_width);
     if width <= 8 {
