@@ -78,8 +78,8 @@ impl Dictionary {
         range: Range<usize>,
         cache: &mut [u32],
     ) -> i64 {
-        let (spans, data, keys) = match values {
-            PlainValues::Variable { spans, data, keys } => (spans, data, keys),
+        let keys = match values {
+            PlainValues::Variable { keys, .. } => keys.as_deref(),
             PlainValues::Fixed { bytes, width } => {
                 // Dictionaries hold INT32 or INT64 values: 4 or 8 bytes.
                 let bytes = &bytes[range.start * width..range.end * width];
@@ -93,21 +93,17 @@ impl Dictionary {
         let mut bytes = 0;
         self.keys.reserve(range.len());
         for value in range {
+            let value_bytes = values.byte_array(value);
+            bytes += value_bytes.len() as i64;
             let index = match keys {
                 Some(keys) => {
-                    let span = spans[keys[value]].clone();
-                    bytes += span.len() as i64;
                     let cached = &mut cache[keys[value]];
                     if *cached == u32::MAX {
-                        *cached = self.intern(&data[span]);
+                        *cached = self.intern(value_bytes);
                     }
                     *cached
                 }
-                None => {
-                    let span = spans[value].clone();
-                    bytes += span.len() as i64;
-                    self.intern(&data[span])
-                }
+                None => self.intern(value_bytes),
             };
             self.keys.push(index);
         }

@@ -65,7 +65,8 @@ impl HybridRle {
                     .count();
                 self.repeat += run;
                 at += run;
-            } else if whole_group && (open_run || self.pending.is_empty()) {
+            } else if whole_group && self.pending.is_empty() {
+                // Nothing is staged while a run is open: it took its eight values whole.
                 if open_run {
                     // The run ends here. parquet then stages the next eight values one at a
                     // time from nothing staged, which decides them as one group would.
