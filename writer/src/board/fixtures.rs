@@ -34,7 +34,8 @@ pub(crate) fn lanes(schema: &SchemaRef) -> Vec<FieldWriters> {
     placed.collect()
 }
 
-/// The encoding plan of `schema` under parquet's default properties.
+/// The encoding plan of `schema` under parquet's default properties, with parquet's encoder for
+/// every leaf, as [`lanes`] has.
 pub(crate) fn plan(schema: &SchemaRef) -> Arc<EncodePlan> {
     let (file, _) = ArrowWriter::try_new(Vec::new(), SchemaRef::clone(schema), None)
         .unwrap()
@@ -45,7 +46,7 @@ pub(crate) fn plan(schema: &SchemaRef) -> Arc<EncodePlan> {
         SchemaRef::clone(schema),
         file.schema_descr(),
         props,
-        ColumnEncoder::Native,
+        ColumnEncoder::ArrowRs,
     );
     Arc::new(plan)
 }

@@ -36,8 +36,8 @@ impl MiniBatches {
     }
 
     /// Whether the column writer's byte-budget checks, which skip the values of fixed-width
-    /// types when `write_batch_size` of them cannot overflow a page, decide alike with
-    /// [`Self::writer_batch_size`] as with the file's `write_batch_size`.
+    /// types when a base batch of them cannot overflow a page, decide alike with
+    /// [`Self::writer_batch_size`] as with either base `ArrowColumnWriter` uses.
     pub(crate) fn budget_checks_agree(
         &self,
         descr: &ColumnDescriptor,
@@ -58,9 +58,22 @@ impl MiniBatches {
             props.column_dictionary_page_size_limit(path),
         ];
         let fits = |batch: usize, limit: usize| width.saturating_mul(batch) <= limit;
-        limits
-            .iter()
-            .all(|&limit| fits(self.levels, limit) == fits(self.writer_batch_size(), limit))
+        // Either size can be a batch's base: `write_batch_size`, or the row count limit where
+        // a flat leaf's definition levels are uniform.
+        limits.iter().all(|&limit| {
+            let wanted = fits(self.writer_batch_size(), limit);
+            fits(self.levels, limit) == wanted && fits(self.uniform, limit) == wanted
+        })
+    }
+
+    /// The levels of one of `leaf`'s mini-batches before it is extended to a record's end:
+    /// what parquet's column writer calls the base batch size, and sizes its static checks of
+    /// fixed-width values by.
+    pub(crate) fn base(&self, leaf: &LeafLevels) -> usize {
+        match leaf.uniform {
+            true => self.uniform,
+            false => self.levels,
+        }
     }
 
     /// The mini-batches of `leaf`: each one's range of levels and range of values.
@@ -68,11 +81,8 @@ impl MiniBatches {
         let def = leaf.def.as_deref();
         let rep = leaf.rep.as_deref();
         let count = def.or(rep).map_or(leaf.values.len(), <[i16]>::len);
-        let (size, records) = match leaf.uniform {
-            true => (self.uniform, None),
-            false => (self.levels, rep),
-        };
-        cut(0..count, 0, size, records, def, max_def)
+        let records = rep.filter(|_| !leaf.uniform);
+        cut(0..count, 0, self.base(leaf), records, def, max_def)
     }
 }
 

@@ -188,7 +188,13 @@ impl ChunkBuffer {
 
 impl PageWriter for ChunkBuffer {
     fn write_page(&mut self, page: CompressedPage) -> Result<PageWriteSpec> {
-        SerializedPageWriter::new(&mut self.lock()).write_page(page)
+        let mut sink = self.lock();
+        // Parquet's page writer writes the data in one call past its small buffer.
+        sink.inner_mut()
+            .expect(Some(page.compressed_page().buffer().clone()));
+        let written = SerializedPageWriter::new(&mut sink).write_page(page);
+        sink.inner_mut().expect(None);
+        written
     }
 
     fn close(&mut self) -> Result<()> {

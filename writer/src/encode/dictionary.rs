@@ -79,7 +79,7 @@ impl Dictionary {
         cache: &mut [u32],
     ) -> i64 {
         let keys = match values {
-            PlainValues::Variable { keys, .. } => keys.as_deref(),
+            PlainValues::Variable { keys, .. } => keys.as_ref(),
             PlainValues::Fixed { bytes, width } => {
                 // Dictionaries hold INT32 or INT64 values: 4 or 8 bytes.
                 let bytes = &bytes[range.start * width..range.end * width];
@@ -97,7 +97,7 @@ impl Dictionary {
             bytes += value_bytes.len() as i64;
             let index = match keys {
                 Some(keys) => {
-                    let cached = &mut cache[keys[value]];
+                    let cached = &mut cache[keys.get(value)];
                     if *cached == u32::MAX {
                         *cached = self.intern(value_bytes);
                     }

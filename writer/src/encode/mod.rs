@@ -31,6 +31,7 @@ mod rle;
 mod segments;
 mod shape;
 mod sizes;
+mod spans;
 mod stats;
 mod tally;
 mod truncate;
@@ -62,9 +63,10 @@ impl LeafEncoders {
 /// The native one is the writers' default; the pipeline's catalog entries before 36 keep
 /// parquet's, and 36 turns the native one on (measured on the contacts' encoding floor:
 /// `results/vm/ab-native-encoder-floor`). Both write the same bytes. The native encoder is
-/// faster where it writes the pages itself (leaves inside lists and maps; statistics only for
-/// integers and byte arrays; no Hadoop LZ4, gzip or Brotli), and only as fast as parquet's typed
-/// writer elsewhere.
+/// faster where it writes the pages itself (statistics only for integers and byte arrays; no
+/// Hadoop LZ4, gzip or Brotli; data page v1; no bloom filter); elsewhere it computes the levels
+/// of leaves inside lists and maps for parquet's typed writer and leaves the rest to
+/// `ArrowColumnWriter`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ColumnEncoder {
     /// shredlab's encoder where it supports the leaf and the properties, parquet's

@@ -60,11 +60,33 @@ fn dictionary_type(physical: PhysicalType) -> bool {
 /// The page being filled.
 #[derive(Debug, Default)]
 struct OpenPage {
-    /// `PLAIN` values (while no dictionary is open).
+    /// Room for the page's encoded levels, then its `PLAIN` values (while no dictionary is
+    /// open): levels that fit are written in front of the values, which are then not copied
+    /// again to assemble the page.
     values: Vec<u8>,
+    /// The bytes of room before the values.
+    room: usize,
     levels: u32,
     rows: u32,
     byte_array_bytes: i64,
+}
+
+impl OpenPage {
+    /// An empty page with `room` bytes for its levels and `capacity` for its values.
+    fn new(room: usize, capacity: usize) -> Self {
+        let mut values = Vec::with_capacity(room + capacity);
+        values.resize(room, 0);
+        Self {
+            values,
+            room,
+            ..Self::default()
+        }
+    }
+
+    /// The bytes of `PLAIN` values so far.
+    fn values_len(&self) -> usize {
+        self.values.len() - self.room
+    }
 }
 
 /// Encodes one leaf column of one row group into data pages.
@@ -76,15 +98,16 @@ pub(crate) struct PlainChunkWriter {
     page_bytes: usize,
     page_rows: usize,
     dictionary_bytes: usize,
-    /// Whether `write_batch_size` fixed-width values always fit in a data page, and in a
-    /// dictionary page, so that parquet never measures them.
-    always_fits_page: bool,
-    always_fits_dictionary: bool,
+    /// The width of a fixed-width value: a base batch of them may always fit in a page, so
+    /// that parquet never measures them.
+    width: Option<usize>,
     def: Option<HybridRle>,
     rep: Option<HybridRle>,
     /// The open dictionary, until it falls back to `PLAIN`.
     dictionary: Option<Dictionary>,
     page: OpenPage,
+    /// The room the next page leaves for its levels.
+    level_room: usize,
     pages: ChunkPages,
     stats: ChunkStatistics,
     def_tally: LevelTally,
@@ -109,9 +132,6 @@ impl PlainChunkWriter {
             _ => None,
         };
         let dictionary_bytes = props.column_dictionary_page_size_limit(path);
-        let always_fits = |limit: usize| {
-            width.is_some_and(|w| w.saturating_mul(props.write_batch_size()) <= limit)
-        };
         let levels = |max: i16| (max > 0).then(|| HybridRle::new(bit_width(max)));
         let physical = descr.physical_type();
         let dictionary = (dictionary_type(physical) && props.dictionary_enabled(path))
@@ -121,12 +141,12 @@ impl PlainChunkWriter {
             page_bytes,
             page_rows: props.column_data_page_row_count_limit(path),
             dictionary_bytes,
-            always_fits_page: always_fits(page_bytes),
-            always_fits_dictionary: always_fits(dictionary_bytes),
+            width,
             def: levels(descr.max_def_level()),
             rep: levels(descr.max_rep_level()),
             dictionary,
-            page: OpenPage::default(),
+            page: OpenPage::new(LEVEL_SLACK, 0),
+            level_room: LEVEL_SLACK,
             pages: ChunkPages::new(descr.clone(), props),
             stats: ChunkStatistics::new(descr.clone(), props),
             def_tally: LevelTally::new(descr.max_def_level()),
@@ -145,12 +165,13 @@ impl PlainChunkWriter {
         let max_def = self.descr.max_def_level();
         let values = PlainValues::of(&leaf.array, &leaf.values, self.descr.physical_type())?;
         let mut cache = vec![u32::MAX; values.key_count()];
+        let base = self.batches.base(leaf);
         for batch in self.batches.of(leaf, max_def) {
-            let always_fits = match self.dictionary {
-                Some(_) => self.always_fits_dictionary,
-                None => self.always_fits_page,
+            let limit = match self.dictionary {
+                Some(_) => self.dictionary_bytes,
+                None => self.page_bytes,
             };
-            if always_fits {
+            if self.width.is_some_and(|w| w.saturating_mul(base) <= limit) {
                 self.write_mini_batch(leaf, &values, batch, &mut cache)?;
                 continue;
             }
@@ -199,7 +220,7 @@ impl PlainChunkWriter {
         self.page.levels += levels.len() as u32;
         let estimate = match &self.dictionary {
             Some(dictionary) => dictionary.estimated_data_page_size(),
-            None => self.page.values.len(),
+            None => self.page.values_len(),
         };
         let full = self.page.rows as usize >= self.page_rows || estimate >= self.page_bytes;
         if self.page.levels > 0 && full {
@@ -217,43 +238,36 @@ impl PlainChunkWriter {
     fn flush_page(&mut self) -> Result<()> {
         // The next page's values take as much room (up to the page limit): no regrowth page
         // after page.
-        let next = OpenPage {
-            values: Vec::with_capacity(self.page.values.capacity().min(self.page_bytes)),
-            ..OpenPage::default()
-        };
-        let page = std::mem::replace(&mut self.page, next);
-        // Room for the whole page, so that it is never copied again while it is assembled.
-        let levels: usize = [self.rep.as_ref(), self.def.as_ref()]
-            .into_iter()
-            .flatten()
-            .map(|rle| 4 + rle.len_bound())
-            .sum();
-        let values = match &self.dictionary {
-            Some(dictionary) => dictionary.estimated_data_page_size() + 1,
-            None => page.values.len(),
-        };
-        let mut buf = Vec::with_capacity(levels + values);
-        for rle in [self.rep.as_mut(), self.def.as_mut()].into_iter().flatten() {
-            let start = buf.len();
-            buf.extend_from_slice(&[0; 4]);
-            rle.finish_into(&mut buf);
-            let length = (buf.len() - start - 4) as u32;
-            buf[start..start + 4].copy_from_slice(&length.to_le_bytes());
-        }
-        let encoding = match self.dictionary.as_mut() {
+        let capacity = self.page.values.capacity().min(self.page_bytes);
+        let page = std::mem::replace(&mut self.page, OpenPage::new(self.level_room, capacity));
+        let levels = self.finish_levels();
+        // The next page's levels most likely take about as many bytes as this one's.
+        self.level_room = levels.len() + levels.len() / 4 + LEVEL_SLACK;
+        let (buf, start, encoding) = match self.dictionary.as_mut() {
             Some(dictionary) => {
+                let mut buf = levels;
+                buf.reserve(dictionary.estimated_data_page_size() + 1);
                 dictionary.finish_page_into(&mut buf);
-                Encoding::RLE_DICTIONARY
+                (buf, 0, Encoding::RLE_DICTIONARY)
+            }
+            None if levels.len() <= page.room => {
+                let (mut buf, start) = (page.values, page.room - levels.len());
+                buf[start..page.room].copy_from_slice(&levels);
+                (buf, start, Encoding::PLAIN)
             }
             None => {
-                buf.extend_from_slice(&page.values);
-                Encoding::PLAIN
+                let mut buf = levels;
+                buf.extend_from_slice(&page.values[page.room..]);
+                (buf, 0, Encoding::PLAIN)
             }
         };
-        let size = buf.len();
-        let buf = self.compressed(buf)?;
+        let size = buf.len() - start;
+        let buf = match self.codec.as_mut() {
+            Some(codec) => Bytes::from(codec.compress(&buf[start..])?),
+            None => Bytes::from(buf).slice(start..),
+        };
         let data_page = Page::DataPage {
-            buf: Bytes::from(buf),
+            buf,
             num_values: page.levels,
             encoding,
             def_level_encoding: Encoding::RLE,
@@ -266,6 +280,24 @@ impl PlainChunkWriter {
         let hold = self.dictionary.is_some();
         let finished = CompressedPage::new(data_page, size);
         self.pages.add_data_page(finished, page.rows, bytes, hold)
+    }
+
+    /// The open page's repetition and definition levels, each with its 4-byte length.
+    fn finish_levels(&mut self) -> Vec<u8> {
+        let bound: usize = [self.rep.as_ref(), self.def.as_ref()]
+            .into_iter()
+            .flatten()
+            .map(|rle| 4 + rle.len_bound())
+            .sum();
+        let mut buf = Vec::with_capacity(bound);
+        for rle in [self.rep.as_mut(), self.def.as_mut()].into_iter().flatten() {
+            let start = buf.len();
+            buf.extend_from_slice(&[0; 4]);
+            rle.finish_into(&mut buf);
+            let length = (buf.len() - start - 4) as u32;
+            buf[start..start + 4].copy_from_slice(&length.to_le_bytes());
+        }
+        buf
     }
 
     /// Ends the dictionary: its open page, the dictionary page, the data pages held for it;
@@ -322,6 +354,9 @@ impl PlainChunkWriter {
         self.pages.close(self.stats)
     }
 }
+
+/// Bytes of room for a page's levels beyond what the last page's took.
+const LEVEL_SLACK: usize = 64;
 
 /// The bits of the largest level, as parquet's level encoder counts them.
 fn bit_width(max_level: i16) -> u8 {

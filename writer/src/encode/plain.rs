@@ -5,11 +5,14 @@
 use std::ops::Range;
 
 use arrow_array::cast::AsArray;
-use arrow_array::{Array, ArrayRef, OffsetSizeTrait};
+use arrow_array::types::{BinaryType, ByteArrayType, LargeBinaryType, LargeUtf8Type, Utf8Type};
+use arrow_array::{Array, ArrayRef, GenericByteArray};
+use arrow_buffer::Buffer;
 use arrow_schema::DataType;
 use parquet::basic::Type as PhysicalType;
 use parquet::errors::{ParquetError, Result};
 
+use super::spans::{Keys, Selection, Spans};
 use super::values::{self, fixed_width_values, FixedWidth};
 
 /// Whether [`PlainValues`] encodes leaves of the Arrow type `data_type` written as the physical
@@ -26,92 +29,54 @@ pub(crate) fn supported(data_type: &DataType, physical: PhysicalType) -> bool {
 /// A batch's values of one leaf, in the order its levels carry them.
 #[derive(Debug)]
 pub(crate) enum PlainValues<'a> {
-    /// Values of `width` bytes each, encoded.
-    Fixed { bytes: Vec<u8>, width: usize },
-    /// Byte arrays: ranges of `data`, one per value, or for an Arrow dictionary array one per
-    /// dictionary value, which each value's key picks.
+    /// Values of `width` bytes each, encoded: the Arrow buffer itself where the values are
+    /// consecutive and already in that form.
+    Fixed { bytes: Buffer, width: usize },
+    /// Byte arrays: where each value lies in `data`, or for an Arrow dictionary array where
+    /// each dictionary value does, which each value's key picks.
     Variable {
-        spans: Vec<Range<usize>>,
+        spans: Spans<'a>,
         data: &'a [u8],
-        keys: Option<Vec<usize>>,
+        keys: Option<Keys>,
     },
 }
 
-/// The range of a byte-array value in its buffer: `spans[value]`, or through the value's key.
-#[inline]
-fn span_of(spans: &[Range<usize>], keys: Option<&[usize]>, value: usize) -> Range<usize> {
+/// The range of a byte-array value in its buffer: `spans`' own, or through the value's key.
+#[inline(always)]
+fn span_of(spans: &Spans<'_>, keys: Option<&Keys>, value: usize) -> Range<usize> {
     match keys {
-        Some(keys) => spans[keys[value]].clone(),
-        None => spans[value].clone(),
+        Some(keys) => spans.span(keys.get(value)),
+        None => spans.span(value),
     }
 }
 
 impl<'a> PlainValues<'a> {
-    /// The values of `array` at the positions `at`, for a leaf of type `physical`.
+    /// The values of `array` at the increasing positions `at`, for a leaf of type `physical`.
     ///
     /// # Errors
     ///
     /// An Arrow type the encoder does not write as `physical`.
     pub(crate) fn of(array: &'a ArrayRef, at: &[usize], physical: PhysicalType) -> Result<Self> {
+        let selection = Selection::of(at);
         if physical != PhysicalType::BYTE_ARRAY {
-            return Ok(match fixed_width_values(array, at, physical)? {
-                FixedWidth::Int32(values) => fixed(&values, i32::to_le_bytes),
-                FixedWidth::Int64(values) => fixed(&values, i64::to_le_bytes),
-                FixedWidth::Float(values) => fixed(&values, f32::to_le_bytes),
-                FixedWidth::Double(values) => fixed(&values, f64::to_le_bytes),
-            });
+            return fixed_width(array, &selection, at, physical);
         }
         if let Some(dictionary) = array.as_any_dictionary_opt() {
-            // The spans of the dictionary's values, and each value's key. A dictionary without
-            // values has no value to pick: every key is null.
+            // Every dictionary value's span, and each selected value's key. A dictionary
+            // without values has no value to pick: every key is null.
             let keys = match dictionary.values().is_empty() {
                 true => Vec::new(),
                 false => dictionary.normalized_keys(),
             };
-            let keys: Vec<usize> = at.iter().map(|&i| keys[i]).collect();
-            let every: Vec<usize> = (0..dictionary.values().len()).collect();
-            let Self::Variable { spans, data, .. } =
-                Self::of(dictionary.values(), &every, physical)?
-            else {
-                return Err(unsupported(array.data_type()));
-            };
+            let every = Selection::Run(0..dictionary.values().len());
+            let (spans, data) = byte_arrays(dictionary.values(), &every)?;
             return Ok(Self::Variable {
                 spans,
                 data,
-                keys: Some(keys),
+                keys: Some(Keys::new(keys, &selection)),
             });
         }
-        let (spans, data) = match array.data_type() {
-            DataType::Utf8 => {
-                let strings = array.as_string::<i32>();
-                (
-                    spans(strings.value_offsets(), at),
-                    strings.values().as_slice(),
-                )
-            }
-            DataType::LargeUtf8 => {
-                let strings = array.as_string::<i64>();
-                (
-                    spans(strings.value_offsets(), at),
-                    strings.values().as_slice(),
-                )
-            }
-            DataType::Binary => {
-                let binary = array.as_binary::<i32>();
-                (
-                    spans(binary.value_offsets(), at),
-                    binary.values().as_slice(),
-                )
-            }
-            DataType::LargeBinary => {
-                let binary = array.as_binary::<i64>();
-                (
-                    spans(binary.value_offsets(), at),
-                    binary.values().as_slice(),
-                )
-            }
-            other => return Err(unsupported(other)),
-        };
+        let (spans, data) = byte_arrays(array, &selection)?;
         Ok(Self::Variable {
             spans,
             data,
@@ -133,10 +98,10 @@ impl<'a> PlainValues<'a> {
     }
 
     /// The bytes of byte-array value `value` (none for fixed-width values).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn byte_array(&self, value: usize) -> &'a [u8] {
         match self {
-            Self::Variable { spans, data, keys } => &data[span_of(spans, keys.as_deref(), value)],
+            Self::Variable { spans, data, keys } => &data[span_of(spans, keys.as_ref(), value)],
             Self::Fixed { .. } => &[],
         }
     }
@@ -150,9 +115,13 @@ impl<'a> PlainValues<'a> {
             // parquet does not measure dictionary arrays' values: they fit.
             Self::Variable { keys: Some(_), .. } => range.len(),
             Self::Variable { spans, .. } => {
+                let bound = spans.bound(range.clone());
+                if bound.is_some_and(|bytes| bytes.saturating_add(4 * range.len()) <= budget) {
+                    return range.len();
+                }
                 let mut total = 0usize;
-                for (index, span) in spans[range.clone()].iter().enumerate() {
-                    total = total.saturating_add(span.len() + 4);
+                for (index, value) in range.clone().enumerate() {
+                    total = total.saturating_add(spans.span(value).len() + 4);
                     if total > budget {
                         return index + 1;
                     }
@@ -171,7 +140,7 @@ impl<'a> PlainValues<'a> {
                 0
             }
             Self::Variable { spans, data, keys } => {
-                let keys = keys.as_deref();
+                let keys = keys.as_ref();
                 let span = |value| span_of(spans, keys, value);
                 let total: usize = range.clone().map(|value| span(value).len()).sum();
                 page.reserve(total + 4 * range.len() + SHORT);
@@ -208,18 +177,76 @@ fn append_bytes(page: &mut Vec<u8>, data: &[u8], span: Range<usize>) {
     }
 }
 
+/// The values of a fixed-width leaf: borrowed from the Arrow buffer where they are consecutive
+/// and stored as parquet stores them (the same width, little-endian), gathered and converted
+/// otherwise.
+fn fixed_width<'a>(
+    array: &ArrayRef,
+    selection: &Selection<'_>,
+    at: &[usize],
+    physical: PhysicalType,
+) -> Result<PlainValues<'a>> {
+    let width = match physical {
+        PhysicalType::INT32 | PhysicalType::FLOAT => 4,
+        _ => 8,
+    };
+    let same_form = cfg!(target_endian = "little")
+        && !matches!(array.data_type(), DataType::Dictionary(..))
+        && array.data_type().primitive_width() == Some(width);
+    if let (Selection::Run(run), true) = (selection, same_form) {
+        let data = array.to_data();
+        let start = (data.offset() + run.start) * width;
+        let bytes = data.buffers()[0].slice_with_length(start, run.len() * width);
+        return Ok(PlainValues::Fixed { bytes, width });
+    }
+    Ok(match fixed_width_values(array, at, physical)? {
+        FixedWidth::Int32(values) => fixed(&values, i32::to_le_bytes),
+        FixedWidth::Int64(values) => fixed(&values, i64::to_le_bytes),
+        FixedWidth::Float(values) => fixed(&values, f32::to_le_bytes),
+        FixedWidth::Double(values) => fixed(&values, f64::to_le_bytes),
+    })
+}
+
 fn fixed<'a, T: Copy, const N: usize>(values: &[T], encode: fn(T) -> [u8; N]) -> PlainValues<'a> {
     let mut bytes = Vec::with_capacity(values.len() * N);
     for &value in values {
         bytes.extend_from_slice(&encode(value));
     }
-    PlainValues::Fixed { bytes, width: N }
+    PlainValues::Fixed {
+        bytes: Buffer::from_vec(bytes),
+        width: N,
+    }
 }
 
-fn spans<O: OffsetSizeTrait>(offsets: &[O], at: &[usize]) -> Vec<Range<usize>> {
-    at.iter()
-        .map(|&i| offsets[i].as_usize()..offsets[i + 1].as_usize())
-        .collect()
+/// The spans of `selection`'s values of a byte-array `array`, and its value buffer.
+fn byte_arrays<'a>(
+    array: &'a ArrayRef,
+    selection: &Selection<'_>,
+) -> Result<(Spans<'a>, &'a [u8])> {
+    Ok(match array.data_type() {
+        DataType::Utf8 => spans(array.as_bytes::<Utf8Type>(), selection, Spans::Offsets),
+        DataType::LargeUtf8 => spans(
+            array.as_bytes::<LargeUtf8Type>(),
+            selection,
+            Spans::LargeOffsets,
+        ),
+        DataType::Binary => spans(array.as_bytes::<BinaryType>(), selection, Spans::Offsets),
+        DataType::LargeBinary => spans(
+            array.as_bytes::<LargeBinaryType>(),
+            selection,
+            Spans::LargeOffsets,
+        ),
+        other => return Err(unsupported(other)),
+    })
+}
+
+fn spans<'a, T: ByteArrayType>(
+    array: &'a GenericByteArray<T>,
+    selection: &Selection<'_>,
+    borrowed: fn(&'a [T::Offset]) -> Spans<'a>,
+) -> (Spans<'a>, &'a [u8]) {
+    let spans = Spans::new(array.value_offsets(), selection, borrowed);
+    (spans, array.values().as_slice())
 }
 
 fn unsupported(data_type: &DataType) -> ParquetError {

@@ -1,6 +1,7 @@
 //! [`Segments`]: a column chunk's bytes kept as the pieces they were written in, so that a
 //! growing chunk never copies what it already holds (a `Vec` that doubles copies a chunk's
-//! bytes about once more), read back in order when the chunk is spliced into its row group.
+//! bytes about once more), and a page's data announced beforehand is kept without a copy; read
+//! back in order when the chunk is spliced into its row group.
 
 use std::collections::VecDeque;
 use std::io::{Read, Write};
@@ -14,14 +15,30 @@ use parquet::file::reader::{ChunkReader, Length};
 pub(crate) struct Segments {
     pieces: Vec<Bytes>,
     len: u64,
+    /// Bytes about to be written from where they lie: kept as they are, not copied.
+    expected: Option<Bytes>,
+}
+
+impl Segments {
+    /// Announces that `bytes` are about to be written (a page's data, through parquet's page
+    /// writer): a write of exactly their memory keeps `bytes` as its piece instead of a copy.
+    pub(crate) fn expect(&mut self, bytes: Option<Bytes>) {
+        self.expected = bytes;
+    }
 }
 
 impl Write for Segments {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if !buf.is_empty() {
-            self.pieces.push(Bytes::copy_from_slice(buf));
-            self.len += buf.len() as u64;
+        if buf.is_empty() {
+            return Ok(0);
         }
+        let same = |bytes: &mut Bytes| bytes.as_ptr() == buf.as_ptr() && bytes.len() == buf.len();
+        let piece = match self.expected.take_if(same) {
+            Some(bytes) => bytes,
+            None => Bytes::copy_from_slice(buf),
+        };
+        self.pieces.push(piece);
+        self.len += buf.len() as u64;
         Ok(buf.len())
     }
 
@@ -114,6 +131,24 @@ mod tests {
             assert_eq!(read, &b"abcdefghij"[start as usize..]);
         }
         assert_eq!(&segments.get_bytes(2, 5).unwrap()[..], b"cdefg");
+    }
+
+    #[test]
+    fn expected_bytes_are_kept_not_copied() {
+        let page = Bytes::from(vec![7u8; 100]);
+        let mut segments = written(&[b"header"]);
+        segments.expect(Some(page.clone()));
+        segments.write_all(&page[..50]).unwrap();
+        segments.write_all(&page).unwrap();
+        assert_ne!(
+            segments.pieces[1].as_ptr(),
+            page.as_ptr(),
+            "a part is copied"
+        );
+        assert_eq!(segments.pieces[2].as_ptr(), page.as_ptr());
+        assert!(segments.expected.is_none());
+        assert_eq!(segments.len(), 156);
+        assert_eq!(&segments.get_bytes(0, 8).unwrap()[..], b"header\x07\x07");
     }
 
     #[test]

@@ -23,6 +23,7 @@ use parquet::errors::{ParquetError, Result};
 use super::shape::{ListOffsets, Nesting};
 
 mod list;
+mod validity;
 
 /// One leaf column's share of a batch, as parquet's column writer takes it.
 #[derive(Debug)]
@@ -35,10 +36,11 @@ pub(crate) struct LeafLevels {
     pub values: Vec<usize>,
     /// The leaf's Arrow array.
     pub array: ArrayRef,
-    /// Whether `compute_leaves` would hand these levels over as uniform runs: no list on the
-    /// leaf's path had an element in the batch, and every definition level is the same. Its
-    /// column writer then cuts mini-batches of `data_page_row_count_limit` levels instead of
-    /// `write_batch_size`, which moves page boundaries.
+    /// Whether `compute_leaves` would hand these levels over as uniform runs: the leaf has
+    /// definition levels, all the same, no list on its path had an element in the batch, and
+    /// they were never spelled out one by one (`Kind::Leaf`). Its column writer then cuts
+    /// mini-batches of `data_page_row_count_limit` levels instead of `write_batch_size`, which
+    /// moves page boundaries.
     pub uniform: bool,
 }
 
@@ -58,7 +60,12 @@ struct Node {
 }
 
 enum Kind {
-    Leaf,
+    /// A leaf; `spelled_out` where parquet's `write_leaf` appends its definition levels one by
+    /// one, so that they are never uniform: the array has a logical null buffer that is not all
+    /// null (even one without a null) and the leaf has definition levels.
+    Leaf {
+        spelled_out: bool,
+    },
     Struct(Vec<Node>),
     /// A list or map: its child's ranges, the child, and the repetition level of its elements.
     List(ListOffsets, Box<Node>, i16),
@@ -104,7 +111,7 @@ pub(crate) fn compute(
     write(&root, 0..array.len(), 0, 0, &mut out)?;
     for leaf in out.iter_mut().flatten() {
         let def = leaf.def.as_deref().unwrap_or_default();
-        leaf.uniform &= leaf.rep.is_some() && def.iter().all(|&level| level == def[0]);
+        leaf.uniform &= leaf.def.is_some() && def.iter().all(|&level| level == def[0]);
     }
     Ok(out)
 }
@@ -118,7 +125,8 @@ fn build(
     leaves: &mut Vec<(ArrayRef, i16, i16)>,
 ) -> Result<Node> {
     let nullable = field.is_nullable();
-    let logical = array.logical_nulls().filter(|n| n.null_count() > 0);
+    let all_logical = array.logical_nulls();
+    let logical = all_logical.clone().filter(|n| n.null_count() > 0);
     let (nulls, forbidden) = if nullable {
         (logical, None)
     } else {
@@ -129,7 +137,8 @@ fn build(
     let kind = match Nesting::of(field.data_type()) {
         Some(Nesting::Leaf) => {
             leaves.push((array.clone(), def, parent_rep));
-            Kind::Leaf
+            let spelled_out = def > 0 && all_logical.is_some_and(|n| n.null_count() != n.len());
+            Kind::Leaf { spelled_out }
         }
         Some(Nesting::Struct) => {
             let DataType::Struct(fields) = field.data_type() else {
@@ -157,7 +166,7 @@ fn build(
         }
     };
     let repeated_below = match &kind {
-        Kind::Leaf => false,
+        Kind::Leaf { .. } => false,
         Kind::Struct(children) => children.iter().any(|child| child.repeated_below),
         Kind::List(..) => true,
     };
@@ -185,8 +194,11 @@ fn write(
     }
     check_reachable(node, &range)?;
     match &node.kind {
-        Kind::Leaf => match &mut out[node.leaves.start] {
-            Some(leaf) => write_leaf(leaf, node, range, first_rep, next_rep),
+        Kind::Leaf { spelled_out } => match &mut out[node.leaves.start] {
+            Some(leaf) => {
+                leaf.uniform &= !spelled_out;
+                write_leaf(leaf, node, range, first_rep, next_rep)
+            }
             None => Ok(()),
         },
         Kind::Struct(children) => {
@@ -285,6 +297,9 @@ fn write_leaf(
 ) -> Result<()> {
     let len = range.len();
     match (&node.nulls, &mut leaf.def) {
+        (Some(nulls), Some(def)) if validity::frequent_nulls(nulls, &range) => {
+            validity::write_bits(nulls, range.clone(), node.def, def, &mut leaf.values);
+        }
         (Some(nulls), Some(def)) => {
             let mut row = range.start;
             let values = &mut leaf.values;

@@ -1,0 +1,77 @@
+//! A leaf's definition levels and value positions from its validity bitmap.
+//!
+//! Where nulls are frequent, valid runs are short and appending each run costs more than
+//! deciding each entry from its bit: every entry then gets its level and position in one
+//! branch-free step, a word of the bitmap at a time.
+
+use std::ops::Range;
+
+use arrow_buffer::bit_chunk_iterator::UnalignedBitChunk;
+use arrow_buffer::NullBuffer;
+
+/// Valid runs shorter than this on average are written bit by bit rather than run by run.
+const SHORT_RUNS: usize = 16;
+
+/// Whether the nulls of `range` are frequent enough to write it bit by bit.
+pub(super) fn frequent_nulls(nulls: &NullBuffer, range: &Range<usize>) -> bool {
+    let bits = nulls.inner();
+    let valid = UnalignedBitChunk::new(bits.values(), bits.offset() + range.start, range.len())
+        .count_ones();
+    let null_count = range.len() - valid;
+    null_count.saturating_mul(SHORT_RUNS) > range.len()
+}
+
+/// Appends to `def` one level per row of `range` (`valid_def` where the row is valid, one less
+/// where it is null) and to `values` the positions of the valid rows.
+pub(super) fn write_bits(
+    nulls: &NullBuffer,
+    range: Range<usize>,
+    valid_def: i16,
+    def: &mut Vec<i16>,
+    values: &mut Vec<usize>,
+) {
+    let bits = nulls.inner();
+    let chunks = bits
+        .inner()
+        .bit_chunks(bits.offset() + range.start, range.len());
+    let first = values.len();
+    // Every row's position is stored at the next free slot, which only valid rows move past.
+    values.resize(first + range.len(), 0);
+    let (mut slot, mut row) = (first, range.start);
+    let words = chunks.iter().map(|word| (word, 64));
+    let rest =
+        (chunks.remainder_len() > 0).then(|| (chunks.remainder_bits(), chunks.remainder_len()));
+    for (word, count) in words.chain(rest) {
+        def.extend((0..count).map(|bit| valid_def - 1 + ((word >> bit) & 1) as i16));
+        for bit in 0..count {
+            values[slot] = row + bit;
+            slot += ((word >> bit) & 1) as usize;
+        }
+        row += count;
+    }
+    values.truncate(slot);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_and_positions_follow_the_bits() {
+        let validity: Vec<bool> = (0..150).map(|i| i % 3 != 0 && i % 7 != 2).collect();
+        let nulls = NullBuffer::from(validity.clone());
+        for range in [0..150, 5..140, 64..128, 3..3, 70..75] {
+            let (mut def, mut values) = (vec![9], vec![99]);
+            write_bits(&nulls, range.clone(), 2, &mut def, &mut values);
+            let want_def: Vec<i16> = std::iter::once(9)
+                .chain(range.clone().map(|i| 1 + i16::from(validity[i])))
+                .collect();
+            let want_values: Vec<usize> = std::iter::once(99)
+                .chain(range.clone().filter(|&i| validity[i]))
+                .collect();
+            assert_eq!((def, values), (want_def, want_values), "{range:?}");
+        }
+        assert!(frequent_nulls(&nulls, &(0..150)));
+        assert!(!frequent_nulls(&NullBuffer::new_valid(100), &(0..100)));
+    }
+}

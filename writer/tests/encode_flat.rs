@@ -1,0 +1,127 @@
+//! Leaves outside every list, written by the native encoder as `ArrowWriter` writes them.
+//!
+//! `compute_leaves` hands a flat leaf's definition levels to the column writer as one uniform
+//! run where it can, and the column writer then cuts mini-batches of
+//! `data_page_row_count_limit` levels instead of `write_batch_size`: with the defaults a page
+//! ends after 20,000 rows instead of 20,480. Whether the run stays uniform depends on the
+//! arrays' null buffers (a buffer without a null still spells the levels out), so each case
+//! below is one of those rules, on 50,000 rows in one batch.
+
+mod common;
+
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray, StructArray};
+use arrow_buffer::NullBuffer;
+use arrow_schema::{DataType, Field, Fields, Schema};
+use common::encoders::{encoded, upstream};
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use shredlab_writer::encode::ColumnEncoder;
+
+const ROWS: usize = 50_000;
+
+/// A validity buffer: `valid(row)` says which rows hold a value.
+fn validity(valid: impl Fn(usize) -> bool) -> Option<NullBuffer> {
+    Some(NullBuffer::from_iter((0..ROWS).map(valid)))
+}
+
+fn integers(nulls: Option<NullBuffer>) -> ArrayRef {
+    let values = (0..ROWS as i64).map(|i| i * 7 % 1_000).collect();
+    Arc::new(Int64Array::new(values, nulls))
+}
+
+fn strings(nulls: Option<NullBuffer>) -> ArrayRef {
+    let values = (0..ROWS)
+        .map(|i| format!("s{}", i % 300))
+        .collect::<Vec<_>>();
+    let array = StringArray::from(values);
+    let (offsets, bytes, _) = array.into_parts();
+    Arc::new(StringArray::new(offsets, bytes, nulls))
+}
+
+/// Writes `column` as the only column `name` (nullable) with both encoders under `props`, and
+/// checks that the native encoder took it and wrote `ArrowWriter`'s bytes.
+fn assert_identical(name: &str, column: ArrayRef, props: &WriterProperties) {
+    let field = Field::new(name, column.data_type().clone(), true);
+    let schema = Arc::new(Schema::new(vec![field]));
+    let batch = RecordBatch::try_new(schema.clone(), vec![column]).unwrap();
+    let groups = [vec![batch.slice(3, ROWS - 3)]];
+    let expected = upstream(&schema, &groups, props).unwrap();
+    let (actual, native) = encoded(&schema, &groups, props, ColumnEncoder::Native).unwrap();
+    assert!(
+        !native.is_empty(),
+        "{name}: no leaf went to the native encoder"
+    );
+    assert!(
+        actual == expected,
+        "{name}: bytes differ from ArrowWriter's"
+    );
+}
+
+fn each_property_set(check: impl Fn(&WriterProperties)) {
+    let plain = WriterProperties::builder()
+        .set_dictionary_enabled(false)
+        .build();
+    // Flat leaves with a dictionary stay with ArrowColumnWriter.
+    let page_statistics = WriterProperties::builder()
+        .set_dictionary_enabled(false)
+        .set_statistics_enabled(EnabledStatistics::Page)
+        .build();
+    // 1,024 integers fit in a page, 20,000 do not: the column writer measures values only
+    // for the second base.
+    let pages_between_the_bases = WriterProperties::builder()
+        .set_dictionary_enabled(false)
+        .set_data_page_size_limit(64 * 1024)
+        .build();
+    check(&plain);
+    check(&page_statistics);
+    check(&pages_between_the_bases);
+}
+
+#[test]
+fn a_leaf_without_a_null_buffer_is_one_uniform_run() {
+    each_property_set(|props| {
+        assert_identical("integers", integers(None), props);
+        assert_identical("strings", strings(None), props);
+    });
+}
+
+#[test]
+fn a_null_buffer_without_a_null_spells_the_levels_out() {
+    each_property_set(|props| {
+        assert_identical("integers", integers(validity(|_| true)), props);
+        assert_identical("strings", strings(validity(|_| true)), props);
+    });
+}
+
+#[test]
+fn leaves_with_some_nulls_and_with_only_nulls() {
+    each_property_set(|props| {
+        assert_identical("some", integers(validity(|row| row % 5 != 0)), props);
+        assert_identical("only", integers(validity(|_| false)), props);
+        assert_identical("only_strings", strings(validity(|_| false)), props);
+    });
+}
+
+/// A struct's null buffer moves its leaves' definition levels between two values unless it
+/// holds no null; its leaves' own buffers count as for flat leaves.
+#[test]
+fn leaves_under_a_struct_follow_the_struct_s_nulls() {
+    let fields = Fields::from(vec![
+        Field::new("plain", DataType::Int64, true),
+        Field::new("spelled", DataType::Utf8, true),
+    ]);
+    let children = || vec![integers(None), strings(validity(|_| true))];
+    let cases = [
+        ("struct_without_nulls", None),
+        ("struct_with_an_empty_null_buffer", validity(|_| true)),
+        ("struct_with_nulls", validity(|row| row % 3 != 0)),
+        ("struct_of_nulls", validity(|_| false)),
+    ];
+    each_property_set(|props| {
+        for (name, nulls) in cases.clone() {
+            let array = StructArray::new(fields.clone(), children(), nulls);
+            assert_identical(name, Arc::new(array), props);
+        }
+    });
+}
