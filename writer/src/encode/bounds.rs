@@ -27,13 +27,7 @@ impl Bounds {
         }
         Some(match (values, integers) {
             (PlainValues::Fixed { bytes, width }, Some(order)) => {
-                let mut keys = bytes[range.start * width..range.end * width]
-                    .chunks_exact(*width)
-                    .map(|value| order.key(value));
-                let first = keys.next().expect("a non-empty range");
-                let (min, max) = keys.fold((first, first), |(min, max), key| {
-                    (min.min(key), max.max(key))
-                });
+                let (min, max) = order.bounds(&bytes[range.start * width..range.end * width])?;
                 Self::Integer(min, max)
             }
             (PlainValues::Variable { .. }, None) => {
@@ -86,13 +80,14 @@ pub(crate) struct IntegerOrder {
 }
 
 impl IntegerOrder {
-    /// The sort key of one value's little-endian bytes.
-    pub(crate) fn key(self, bytes: &[u8]) -> i128 {
+    /// The smallest and largest sort keys of the values in `bytes` (`None` if there are
+    /// none), compared in the values' own type rather than widened one by one.
+    pub(crate) fn bounds(self, bytes: &[u8]) -> Option<(i128, i128)> {
         match (self.width, self.unsigned) {
-            (4, false) => i128::from(i32::from_le_bytes(bytes.try_into().expect("4 bytes"))),
-            (4, true) => i128::from(u32::from_le_bytes(bytes.try_into().expect("4 bytes"))),
-            (_, false) => i128::from(i64::from_le_bytes(bytes.try_into().expect("8 bytes"))),
-            (_, true) => i128::from(u64::from_le_bytes(bytes.try_into().expect("8 bytes"))),
+            (4, false) => min_max(bytes, i32::from_le_bytes),
+            (4, true) => min_max(bytes, u32::from_le_bytes),
+            (_, false) => min_max(bytes, i64::from_le_bytes),
+            (_, true) => min_max(bytes, u64::from_le_bytes),
         }
     }
 
@@ -103,4 +98,18 @@ impl IntegerOrder {
             _ => (key as u64).to_le_bytes().to_vec(),
         }
     }
+}
+
+/// The smallest and largest of the `N`-byte values in `bytes`, read by `decode`.
+fn min_max<T: Ord + Copy + Into<i128>, const N: usize>(
+    bytes: &[u8],
+    decode: fn([u8; N]) -> T,
+) -> Option<(i128, i128)> {
+    let (values, _) = bytes.as_chunks::<N>();
+    let first = decode(*values.first()?);
+    let (min, max) = values.iter().fold((first, first), |(min, max), &value| {
+        let value = decode(value);
+        (min.min(value), max.max(value))
+    });
+    Some((min.into(), max.into()))
 }
