@@ -243,7 +243,7 @@ impl PlainChunkWriter {
         let levels = self.finish_levels();
         // The next page's levels most likely take about as many bytes as this one's.
         self.level_room = levels.len() + levels.len() / 4 + LEVEL_SLACK;
-        let (buf, start, encoding) = match self.dictionary.as_mut() {
+        let (mut buf, start, encoding) = match self.dictionary.as_mut() {
             Some(dictionary) => {
                 let mut buf = levels;
                 buf.reserve(dictionary.estimated_data_page_size() + 1);
@@ -264,7 +264,14 @@ impl PlainChunkWriter {
         let size = buf.len() - start;
         let buf = match self.codec.as_mut() {
             Some(codec) => Bytes::from(codec.compress(&buf[start..])?),
-            None => Bytes::from(buf).slice(start..),
+            None => {
+                // The chunk keeps the page's buffer: not a mostly empty one (a chunk's last
+                // page, in a buffer sized for a full one).
+                if buf.capacity() > 2 * buf.len() {
+                    buf.shrink_to_fit();
+                }
+                Bytes::from(buf).slice(start..)
+            }
         };
         let data_page = Page::DataPage {
             buf,
