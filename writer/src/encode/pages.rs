@@ -243,7 +243,7 @@ impl PlainChunkWriter {
         let levels = self.finish_levels();
         // The next page's levels most likely take about as many bytes as this one's.
         self.level_room = levels.len() + levels.len() / 4 + LEVEL_SLACK;
-        let (mut buf, start, encoding) = match self.dictionary.as_mut() {
+        let (buf, start, encoding) = match self.dictionary.as_mut() {
             Some(dictionary) => {
                 let mut buf = levels;
                 buf.reserve(dictionary.estimated_data_page_size() + 1);
@@ -263,15 +263,8 @@ impl PlainChunkWriter {
         };
         let size = buf.len() - start;
         let buf = match self.codec.as_mut() {
-            Some(codec) => Bytes::from(codec.compress(&buf[start..])?),
-            None => {
-                // The chunk keeps the page's buffer: not a mostly empty one (a chunk's last
-                // page, in a buffer sized for a full one).
-                if buf.capacity() > 2 * buf.len() {
-                    buf.shrink_to_fit();
-                }
-                Bytes::from(buf).slice(start..)
-            }
+            Some(codec) => fitted(codec.compress(&buf[start..])?),
+            None => fitted(buf).slice(start..),
         };
         let data_page = Page::DataPage {
             buf,
@@ -324,7 +317,7 @@ impl PlainChunkWriter {
         let size = page.len();
         let page = self.compressed(page)?;
         let dictionary_page = Page::DictionaryPage {
-            buf: Bytes::from(page),
+            buf: fitted(page),
             num_values: count as u32,
             encoding: Encoding::PLAIN,
             is_sorted: false,
@@ -360,6 +353,16 @@ impl PlainChunkWriter {
         self.write_dictionary_page()?;
         self.pages.close(self.stats)
     }
+}
+
+/// `page` as the bytes a chunk keeps until it is written (the buffer itself, not a copy):
+/// without the room a buffer sized for the worst case left unused (a compressor's bound, the
+/// longest index encoding, a full page for the chunk's last one).
+fn fitted(mut page: Vec<u8>) -> Bytes {
+    if page.capacity() > page.len() + page.len() / 8 {
+        page.shrink_to_fit();
+    }
+    Bytes::from(page)
 }
 
 /// Bytes of room for a page's levels beyond what the last page's took.
