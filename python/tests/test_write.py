@@ -201,8 +201,10 @@ def test_one_big_batch_is_written_as_arrow_writer_writes_it(tmp_path: Path, writ
 def test_ctrl_c_inside_one_big_batch_keeps_the_earlier_file(tmp_path: Path):
     path = tmp_path / "c.parquet"
     path.write_bytes(b"earlier")
-    one = shredlab.contacts(400_000, seed=3).read_all().combine_chunks()
-    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    # Far more than the interrupt leaves time for: the native encoder wrote 400,000 rows with
+    # zstd(19) in about the 0.3 s this test used to wait, and the signal then came after the write.
+    one = shredlab.contacts(2_000_000, seed=3).read_all().combine_chunks()
+    timer = threading.Timer(0.1, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
