@@ -31,11 +31,7 @@ impl Bounds {
                 Self::Integer(min, max)
             }
             (PlainValues::Variable { .. }, None) => {
-                let mut values = range.map(|value| values.byte_array(value));
-                let first = values.next().expect("a non-empty range");
-                let (min, max) = values.fold((first, first), |(min, max), value| {
-                    (min.min(value), max.max(value))
-                });
+                let (min, max) = byte_bounds(range.map(|value| values.byte_array(value)))?;
                 Self::Bytes(min.to_vec(), max.to_vec())
             }
             _ => return None,
@@ -68,6 +64,40 @@ impl Bounds {
                 }
             }
             _ => {}
+        }
+    }
+}
+
+/// The smallest and largest of `values` byte by byte (`None` if there are none), each compared
+/// by its first 8 bytes first: most comparisons end there, without a call to compare slices
+/// (two calls per value were a quarter of the CPU of flat strings with statistics).
+fn byte_bounds<'a>(mut values: impl Iterator<Item = &'a [u8]>) -> Option<(&'a [u8], &'a [u8])> {
+    let first = values.next()?;
+    let (mut min, mut max) = (first, first);
+    let (mut min_key, mut max_key) = (prefix(first), prefix(first));
+    for value in values {
+        let key = prefix(value);
+        // A value below the smallest cannot lie above the largest.
+        if key < min_key || (key == min_key && value < min) {
+            (min, min_key) = (value, key);
+        } else if key > max_key || (key == max_key && value > max) {
+            (max, max_key) = (value, key);
+        }
+    }
+    Some((min, max))
+}
+
+/// `value`'s first 8 bytes as a big-endian integer, zero-padded: where two arrays' prefixes
+/// differ, they order the arrays as their bytes do (a shorter array that the other begins
+/// with pads with zeros, the least byte); where equal, the bytes decide.
+#[inline(always)]
+fn prefix(value: &[u8]) -> u64 {
+    match value.first_chunk::<8>() {
+        Some(head) => u64::from_be_bytes(*head),
+        None => {
+            let mut word = [0u8; 8];
+            word[..value.len()].copy_from_slice(value);
+            u64::from_be_bytes(word)
         }
     }
 }
@@ -112,4 +142,25 @@ fn min_max<T: Ord + Copy + Into<i128>, const N: usize>(
         (min.min(value), max.max(value))
     });
     Some((min.into(), max.into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        /// The prefix comparison finds the bounds that comparing whole slices finds: values
+        /// that share their first bytes, end early, or hold zero bytes.
+        #[test]
+        fn byte_bounds_are_the_slices_min_and_max(
+            values in prop::collection::vec(prop::collection::vec(0u8..3, 0..12), 1..40)
+        ) {
+            let found = byte_bounds(values.iter().map(Vec::as_slice));
+            let min = values.iter().min().map(Vec::as_slice);
+            let max = values.iter().max().map(Vec::as_slice);
+            prop_assert_eq!(found, min.zip(max));
+        }
+    }
 }

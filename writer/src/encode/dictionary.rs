@@ -20,35 +20,47 @@ pub(crate) struct Dictionary {
     byte_arrays: bool,
     /// The dictionary page: each distinct value `PLAIN`-encoded.
     page: Vec<u8>,
-    /// Where each distinct value's bytes lie in `page`, by index.
-    entries: Vec<(usize, usize)>,
-    /// The indices, found by their value's hash: values are stored once, in `page`.
-    table: HashTable<Slot>,
+    /// How many distinct values `page` holds.
+    len: u32,
+    /// The indices of integer values, found by their hash.
+    words: HashTable<Word>,
+    /// The indices of byte arrays, found by their hash: values are stored once, in `page`.
+    arrays: HashTable<Stored>,
     hasher: ahash::RandomState,
     /// The open data page's indices.
     keys: Vec<u32>,
 }
 
-/// A distinct value's index and 32 bits of its hash: the table grows, and tells most other
-/// values apart, without reading the stored bytes (each a cache miss in a large dictionary).
+/// An integer value's index and 32 bits of its hash: 8 bytes, so that a dictionary that grows
+/// to its page limit (131,072 `INT64` values at 1 MiB) fills a table half the size a slot
+/// holding the value too would take, with half its page faults and cache misses; a match
+/// (which must read the value in the page) is the rarer case while a dictionary grows.
 #[derive(Clone, Copy)]
-struct Slot {
+struct Word {
     index: u32,
     hash: u32,
 }
 
-impl Slot {
-    /// The table's hash of a slot: the 32 bits twice, so that both the bucket (low bits) and
-    /// the tag hashbrown keeps per bucket (high bits) come from them.
-    fn table_hash(hash: u32) -> u64 {
-        (u64::from(hash) << 32) | u64::from(hash)
-    }
+/// A byte array's index, where its bytes start in the page (after their length) and 32 bits
+/// of its hash: the table grows, and tells most other values apart, without reading the
+/// stored bytes (each a cache miss in a large dictionary); a match reads one place.
+#[derive(Clone, Copy)]
+struct Stored {
+    start: usize,
+    index: u32,
+    hash: u32,
+}
+
+/// The table's hash of a slot: the 32 bits kept of the value's hash twice, so that both the
+/// bucket (low bits) and the tag hashbrown keeps per bucket (high bits) come from them.
+fn table_hash(hash: u32) -> u64 {
+    (u64::from(hash) << 32) | u64::from(hash)
 }
 
 impl std::fmt::Debug for Dictionary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Dictionary")
-            .field("values", &self.entries.len())
+            .field("values", &self.len)
             .field("page_bytes", &self.page.len())
             .field("keys", &self.keys.len())
             .finish_non_exhaustive()
@@ -62,11 +74,15 @@ impl Dictionary {
 
     /// An empty dictionary of byte arrays (`byte_arrays`) or integers.
     pub(crate) fn new(byte_arrays: bool) -> Self {
-        Self {
+        let mut dictionary = Self {
             byte_arrays,
-            table: HashTable::with_capacity(Self::INITIAL_CAPACITY),
             ..Self::default()
+        };
+        match byte_arrays {
+            true => dictionary.arrays.reserve(Self::INITIAL_CAPACITY, |_| 0),
+            false => dictionary.words.reserve(Self::INITIAL_CAPACITY, |_| 0),
         }
+        dictionary
     }
 
     /// Appends the indices of `values`' values in `range`, returning their unencoded length.
@@ -84,8 +100,8 @@ impl Dictionary {
                 // Dictionaries hold INT32 or INT64 values: 4 or 8 bytes.
                 let bytes = &bytes[range.start * width..range.end * width];
                 match width {
-                    4 => self.append_fixed::<4>(bytes),
-                    _ => self.append_fixed::<8>(bytes),
+                    4 => self.append_words::<4>(bytes),
+                    _ => self.append_words::<8>(bytes),
                 }
                 return 0;
             }
@@ -112,65 +128,78 @@ impl Dictionary {
 
     /// Appends the indices of `bytes`' values of `N` bytes each (at most 8): compared and
     /// hashed as integers, not as slices of unknown length.
-    fn append_fixed<const N: usize>(&mut self, bytes: &[u8]) {
-        let widen = |value: &[u8]| {
+    fn append_words<const N: usize>(&mut self, bytes: &[u8]) {
+        let Self {
+            page,
+            len,
+            words,
+            hasher,
+            keys,
+            ..
+        } = self;
+        keys.reserve(bytes.len() / N);
+        for value in bytes.chunks_exact(N) {
             let mut word = [0u8; 8];
             word[..N].copy_from_slice(value);
-            u64::from_le_bytes(word)
-        };
-        self.keys.reserve(bytes.len() / N);
-        for value in bytes.chunks_exact(N) {
-            let word = widen(value);
-            let hash = self.hasher.hash_one(word);
-            let index = self.index_of(value, hash, |stored| widen(stored) == word);
-            self.keys.push(index);
+            let short = hasher.hash_one(u64::from_le_bytes(word)) as u32;
+            let entry = words.entry(
+                table_hash(short),
+                |slot| slot.hash == short && page[slot.index as usize * N..][..N] == *value,
+                |slot| table_hash(slot.hash),
+            );
+            let index = match entry {
+                Entry::Occupied(found) => found.get().index,
+                Entry::Vacant(vacant) => {
+                    let index = *len;
+                    page.extend_from_slice(value);
+                    *len += 1;
+                    vacant.insert(Word { index, hash: short });
+                    index
+                }
+            };
+            keys.push(index);
         }
     }
 
+    /// The index of the byte array `value`, adding it to the dictionary if it is new.
     fn intern(&mut self, value: &[u8]) -> u32 {
-        let hash = self.hasher.hash_one(value);
-        self.index_of(value, hash, |stored| stored == value)
-    }
-
-    /// The index of `value`, whose hash is `hash`, adding it to the dictionary if it is new:
-    /// `same` says whether a stored value's bytes are `value`'s.
-    fn index_of(&mut self, value: &[u8], hash: u64, same: impl Fn(&[u8]) -> bool) -> u32 {
         let Self {
-            page,
-            entries,
-            table,
-            byte_arrays,
-            ..
+            page, len, arrays, ..
         } = self;
-        let short = hash as u32;
-        let entry = table.entry(
-            Slot::table_hash(short),
+        let short = self.hasher.hash_one(value) as u32;
+        let length = (value.len() as u32).to_le_bytes();
+        let entry = arrays.entry(
+            table_hash(short),
             |slot| {
-                let (start, len) = entries[slot.index as usize];
-                slot.hash == short && same(&page[start..start + len])
+                slot.hash == short
+                    && page[slot.start - 4..slot.start] == length
+                    && page[slot.start..slot.start + value.len()] == *value
             },
-            |slot| Slot::table_hash(slot.hash),
+            |slot| table_hash(slot.hash),
         );
         match entry {
             Entry::Occupied(found) => found.get().index,
             Entry::Vacant(vacant) => {
-                let index = entries.len() as u32;
-                if *byte_arrays {
-                    page.extend_from_slice(&(value.len() as u32).to_le_bytes());
-                }
-                entries.push((page.len(), value.len()));
+                let index = *len;
+                page.extend_from_slice(&length);
+                let start = page.len();
                 page.extend_from_slice(value);
-                vacant.insert(Slot { index, hash: short });
+                *len += 1;
+                vacant.insert(Stored {
+                    start,
+                    index,
+                    hash: short,
+                });
                 index
             }
         }
     }
 
-    /// Bytes held: the dictionary page, its entries and table, the open page's indices.
+    /// Bytes held: the dictionary page, its tables, the open page's indices.
     pub(crate) fn memory_size(&self) -> usize {
         self.page.capacity()
-            + self.entries.capacity() * std::mem::size_of::<(usize, usize)>()
-            + self.table.allocation_size()
+            + self.words.allocation_size()
+            + self.arrays.allocation_size()
             + self.keys.capacity() * std::mem::size_of::<u32>()
     }
 
@@ -193,8 +222,8 @@ impl Dictionary {
 
     /// Bits per index: enough for the largest one.
     fn bit_width(&self) -> u8 {
-        let largest = self.entries.len().saturating_sub(1) as u64;
-        (64 - largest.leading_zeros()) as u8
+        let largest = self.len.saturating_sub(1);
+        (32 - largest.leading_zeros()) as u8
     }
 
     /// Appends the open data page's values (its bit width and RLE-encoded indices) to `sink`.
@@ -209,6 +238,6 @@ impl Dictionary {
 
     /// The dictionary page's bytes and value count.
     pub(crate) fn into_page(self) -> (Vec<u8>, usize) {
-        (self.page, self.entries.len())
+        (self.page, self.len as usize)
     }
 }

@@ -256,11 +256,9 @@ fn file_supported(props: &WriterPropertiesPtr) -> bool {
 }
 
 /// Which of `field`'s leaves (with their descriptors) the native encoder writes, and how:
-/// leaves inside a list or map whose pages it writes or whose levels it computes for parquet's
-/// typed writer, and flat leaves whose pages it writes without a dictionary. A flat leaf has no
-/// repetition levels to save: the typed path would only add copies to `ArrowColumnWriter`'s,
-/// and with a dictionary on, hashing dominates and the native chunk measured slower (criterion
-/// `encode/simple-10/default`, one thread: 65 against 50 ms).
+/// leaves whose pages it writes, and leaves inside a list or map whose levels it computes for
+/// parquet's typed writer. A flat leaf has no repetition levels to save: the typed path would
+/// only add copies to `ArrowColumnWriter`'s.
 fn native_leaves(
     field: &Field,
     leaves: Vec<ColumnDescPtr>,
@@ -286,9 +284,7 @@ fn native_leaves(
             let typed = values::written_as(data_type, descr.physical_type())
                 && MiniBatches::new(&descr, props).budget_checks_agree(&descr, props)
                 && !dictionary_byte_array(&descr, props);
-            let flat_pages = pages && !props.dictionary_enabled(descr.path());
-            let nested = *rep > 0 && (pages || typed);
-            (nested || flat_pages).then_some(NativeLeaf { descr, pages })
+            (pages || (*rep > 0 && typed)).then_some(NativeLeaf { descr, pages })
         })
         .collect()
 }
