@@ -49,6 +49,8 @@
 ## make spec-bench
 : "${TPCH_SF:=1}"                             # tpchgen-cli's scale factor
 : "${COMPARE_ROWS:=2000000}"                  # rows of each side of the closeness comparison
+: "${PRESET_ROWS:=2000000}"                   # rows of each other preset's generation cell
+: "${SPEC_BENCH_E:=}"                         # the experiment of every pipeline cell; empty: the newest
 ## make faults
 : "${KILLS:=5}"                               # runs killed with SIGKILL at random points
 ## make billion

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # `make spec-bench`: the spec generator measured. How close the contacts preset's data is to the
-# hand-written generator's; generating it (--sink null) and the whole run against experiment 20;
-# the lineitem preset through the pipeline beside tpchgen-cli's lineitem. Every cell is one
-# process under /usr/bin/time, in interleaved rounds (order rotated each round).
-# Usage: scripts/spec-bench.sh   (ROWS, RUNS, WARMUP, TPCH_SF, COMPARE_ROWS; scripts/settings.sh)
+# hand-written generator's; generating it (--sink null) and the whole run against the
+# hand-written contacts at the same experiment (SPEC_BENCH_E, the newest by default); every
+# other preset's generation alone; the lineitem preset through the pipeline beside
+# tpchgen-cli's lineitem. Every cell is one process under /usr/bin/time, in interleaved rounds
+# (order rotated each round).
+# Usage: scripts/spec-bench.sh   (ROWS, RUNS, WARMUP, TPCH_SF, COMPARE_ROWS, PRESET_ROWS,
+#        SPEC_BENCH_E; scripts/settings.sh)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 dir="$root/results/$HOST/spec"; work="$root/out/spec-bench"
@@ -20,15 +23,22 @@ lineitem_rows=""
 echo "== closeness of the contacts preset's data ($COMPARE_ROWS rows each)" >&2
 "$bin_dir/spec-bench" compare --rows "$COMPARE_ROWS" --spec "$root/specs/contacts.json" > "$dir/closeness.json"
 
-e20="$(allocator_of 20)"; e23="$(allocator_of 23)"
+experiment="${SPEC_BENCH_E:-$(last_experiment)}"
+allocator="$(allocator_of "$experiment")"
+run="SHREDLAB_ALLOCATOR=$allocator $bin -e $experiment"
 declare -A commands=(
-  [contacts-generate]="SHREDLAB_ALLOCATOR=$e20 $bin -e 20 --rows $ROWS --sink null -q"
-  [spec-generate]="SHREDLAB_ALLOCATOR=$e20 $bin -e 20 --spec $root/specs/contacts.json --rows $ROWS --sink null -q"
-  [contacts-write]="SHREDLAB_ALLOCATOR=$e20 $bin -e 20 --rows $ROWS -o $work/contacts --overwrite -q"
-  [spec-write]="SHREDLAB_ALLOCATOR=$e20 $bin -e 20 --spec $root/specs/contacts.json --rows $ROWS -o $work/spec --overwrite -q"
+  [contacts-generate]="$run --rows $ROWS --sink null -q"
+  [spec-generate]="$run --spec $root/specs/contacts.json --rows $ROWS --sink null -q"
+  [contacts-write]="$run --rows $ROWS -o $work/contacts --overwrite -q"
+  [spec-write]="$run --spec $root/specs/contacts.json --rows $ROWS -o $work/spec --overwrite -q"
   [tpchgen-cli]="$tpchgen -s $TPCH_SF -T lineitem -f parquet -c SNAPPY -o $work/tpch"
 )
+presets=(deep lineitem otel-logs wide)
+for preset in "${presets[@]}"; do
+  commands[preset-$preset]="$run --spec $root/specs/$preset.json --rows $PRESET_ROWS --sink null -q"
+done
 cells=(contacts-generate spec-generate contacts-write spec-write tpchgen-cli lineitem-spec)
+cells+=("${presets[@]/#/preset-}")
 
 # Runs cell $1 once; prints its JSON record (round $2).
 measure() {
@@ -43,6 +53,7 @@ measure() {
     spec-write) output="$work/spec" ;;
     lineitem-spec) output="$work/lineitem"; count="$lineitem_rows" ;;
     tpchgen-cli) output="$work/tpch"; count="$lineitem_rows" ;;
+    preset-*) output=""; count="$PRESET_ROWS" ;;
     *) output="" ;;
   esac
   [ -n "$output" ] && bytes="$(find "$output" -name '*.parquet' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')"
@@ -53,7 +64,7 @@ measure() {
 # The lineitem row count of this scale factor, from tpchgen-cli's own file.
 "$tpchgen" -s "$TPCH_SF" -T lineitem -f parquet -c SNAPPY -o "$work/tpch" > /dev/null
 lineitem_rows="$("$bin_dir/peers" digest "$work"/tpch/*.parquet | sed -n 's/^\([0-9]*\):.*/\1/p')"
-commands[lineitem-spec]="SHREDLAB_ALLOCATOR=$e23 $bin -e 23 --spec $root/specs/lineitem.json --rows $lineitem_rows --compression snappy -o $work/lineitem --overwrite -q"
+commands[lineitem-spec]="$run --spec $root/specs/lineitem.json --rows $lineitem_rows --compression snappy -o $work/lineitem --overwrite -q"
 echo "== tpchgen-cli lineitem at scale factor $TPCH_SF: $lineitem_rows rows" >&2
 
 : > "$dir/runs.jsonl"
@@ -74,7 +85,8 @@ for cell in "${cells[@]}"; do
   command_list+="\"$cell\": \"$(json_escape "${commands[$cell]//$root\//}")\", "
 done
 write_metadata "$dir" "$dir/build.json" "
-  \"command\": \"$(json_escape "make spec-bench ROWS=$ROWS RUNS=$RUNS WARMUP=$WARMUP TPCH_SF=$TPCH_SF COMPARE_ROWS=$COMPARE_ROWS")\",
+  \"command\": \"$(json_escape "make spec-bench ROWS=$ROWS RUNS=$RUNS WARMUP=$WARMUP TPCH_SF=$TPCH_SF COMPARE_ROWS=$COMPARE_ROWS PRESET_ROWS=$PRESET_ROWS SPEC_BENCH_E=$experiment")\",
+  \"experiment\": $experiment,
   \"warmup\": $WARMUP,
   \"tpchgen\": \"$(json_escape "$("$tpchgen" --version)")\",
   \"commands\": { ${command_list%, } },"
