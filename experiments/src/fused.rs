@@ -28,7 +28,7 @@ use crate::joined::{join_started, Joined, Produced, Spawner, StopOnPanic, Writte
 use crate::leaf_encoders::column_encoder;
 use crate::milestones::Milestones;
 use crate::output::SinkKind;
-use crate::properties::writer_properties;
+use crate::properties::run_properties;
 use crate::signals;
 use crate::source::BatchSource;
 
@@ -129,11 +129,7 @@ where
     W: Write + Send,
 {
     let window = config.producers + config.writer_memory.row_groups_in_flight;
-    let properties = writer_properties(
-        config.optimizations,
-        config.compression,
-        &config.writer_memory,
-    );
+    let properties = run_properties(config);
     let encoder = column_encoder(config);
     sinks
         .into_iter()

@@ -13,6 +13,7 @@ pub mod build_info;
 pub mod catalog;
 pub mod channel;
 pub mod cli;
+pub mod column_writing;
 pub mod compression;
 pub mod config;
 pub mod counters;

@@ -30,7 +30,7 @@ use crate::joined::{
 use crate::leaf_encoders::{column_encoder, LeafEncoders};
 use crate::milestones::Milestones;
 use crate::output::{SinkFactory, SinkKind};
-use crate::properties::writer_properties;
+use crate::properties::run_properties;
 use crate::reorder::ReorderWindow;
 use crate::signals;
 use crate::source::BatchSource;
@@ -284,11 +284,7 @@ where
     W: Write + Send,
 {
     let schema = source.schema();
-    let properties = writer_properties(
-        config.optimizations,
-        config.compression,
-        &config.writer_memory,
-    );
+    let properties = run_properties(config);
     let stop = AtomicBool::new(false);
     let next_batch = AtomicU64::new(0);
     // Bounded channels keep memory bounded: a producer blocks once its writer is 2 batches behind

@@ -1,12 +1,14 @@
 //! How a run's files are encoded: Parquet writer properties, and the parallel writer's memory
 //! settings.
 
-use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterPropertiesBuilder};
 use parquet::schema::types::ColumnPath;
 use shredlab_writer::ParallelOptions;
 
 use crate::catalog::Optimization;
+use crate::column_writing::apply_columns;
 use crate::compression::CompressionSpec;
+use crate::config::PipelineConfig;
 use crate::optimizations::Optimizations;
 
 /// The Parquet path of the phone-number leaf (`phones` list, element `item`, field `number`).
@@ -52,6 +54,29 @@ pub fn writer_properties(
     compression: CompressionSpec,
     memory: &WriterMemory,
 ) -> WriterProperties {
+    properties_builder(optimizations, compression, memory).build()
+}
+
+/// The properties a run's files are written with: [`writer_properties`] for its experiment,
+/// with the settings its spec file gives its columns over them.
+pub fn run_properties(config: &PipelineConfig) -> WriterProperties {
+    let builder = properties_builder(
+        config.optimizations,
+        config.compression,
+        &config.writer_memory,
+    );
+    match &config.spec {
+        Some(spec) => apply_columns(spec.columns(), builder).build(),
+        None => builder.build(),
+    }
+}
+
+/// [`writer_properties`], not yet built.
+fn properties_builder(
+    optimizations: Optimizations,
+    compression: CompressionSpec,
+    memory: &WriterMemory,
+) -> WriterPropertiesBuilder {
     let builder = WriterProperties::builder()
         .set_compression(compression.codec())
         .set_max_row_group_row_count(Some(memory.row_group_rows));
@@ -71,12 +96,11 @@ pub fn writer_properties(
     } else {
         builder
     };
-    let builder = if optimizations.has(Optimization::NoTypeStatistics) {
+    if optimizations.has(Optimization::NoTypeStatistics) {
         builder.set_column_statistics_enabled(phone_type_path(), EnabledStatistics::None)
     } else {
         builder
-    };
-    builder.build()
+    }
 }
 
 /// The settings that bound a writer's memory: the row-group size (every writer buffers a whole

@@ -9,6 +9,7 @@ use arrow_schema::SchemaRef;
 use shredlab_generator::spec::{parse, SpecGenerator};
 use xxhash_rust::xxh3::xxh3_128;
 
+use crate::column_writing::{spec_columns, ColumnSettings};
 use crate::error::PipelineError;
 use crate::source::{BatchMaker, BatchSource};
 
@@ -20,6 +21,8 @@ pub struct SpecWorkload {
     /// XXH3-128 of the file's bytes.
     definition: u128,
     generator: SpecGenerator,
+    /// The writer settings the spec gives its columns.
+    columns: ColumnSettings,
 }
 
 impl SpecWorkload {
@@ -32,10 +35,12 @@ impl SpecWorkload {
         let text = std::fs::read_to_string(path).map_err(|e| failed(e.to_string()))?;
         let spec = parse(&text).map_err(|e| failed(e.to_string()))?;
         let generator = SpecGenerator::new(&spec, seed).map_err(|e| failed(e.to_string()))?;
+        let columns = spec_columns(&spec, &generator.schema()).map_err(failed)?;
         Ok(Self {
             path: path.to_path_buf(),
             definition: xxh3_128(text.as_bytes()),
             generator,
+            columns,
         })
     }
 
@@ -53,6 +58,11 @@ impl SpecWorkload {
                 path: self.path.clone(),
                 message: format!("{e} (--batch-size {rows})"),
             })
+    }
+
+    /// The writer settings the spec gives its columns (its fields' `"parquet"` objects).
+    pub fn columns(&self) -> &ColumnSettings {
+        &self.columns
     }
 
     /// The workload's generator.

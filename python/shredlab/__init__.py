@@ -169,7 +169,10 @@ def write_parquet(
     defaults to parquet's 1,048,576; ``threads`` are the encoder threads (default: the cores).
     ``properties`` sets parquet's writer properties: ``dictionary``, ``dictionary_page_size``,
     ``data_page_size``, ``data_page_row_count_limit``, ``statistics`` (``none``, ``chunk``,
-    ``page``), ``bloom_filter``, ``write_batch_size``, ``writer_version`` (``1.0``, ``2.0``),
+    ``page``), ``encoding`` (``plain``, ``delta_binary_packed``, ``delta_length_byte_array``,
+    ``delta_byte_array``, ``byte_stream_split``, ``rle``), ``bloom_filter``,
+    ``bloom_filter_fpp``, ``bloom_filter_ndv``, ``write_batch_size``, ``writer_version``
+    (``1.0``, ``2.0``),
     ``created_by``, and ``columns``, a dict of dotted leaf paths to per-column settings
     (those above, and ``compression``). ``writer="arrow"`` writes with parquet's own
     ``ArrowWriter`` instead, on one thread: the same bytes, for comparison."""

@@ -1,31 +1,21 @@
 //! `write_parquet`'s `properties` dict as parquet `WriterProperties`: the same names as
 //! `WriterProperties`' setters, for the whole file or, under `"columns"`, for one leaf column
-//! by its dotted Parquet path (`"phones.list.item.number"`). Unknown keys and values of the
-//! wrong type raise `ValueError` naming the key.
+//! by its dotted Parquet path (`"phones.list.item.number"`). The per-column keys are a spec
+//! file's `"parquet"` keys ([`ColumnWriting`]), read and applied by the same code. Unknown
+//! keys and values of the wrong type raise `ValueError` naming the key.
 
 use arrow_schema::Schema;
 use parquet::arrow::ArrowSchemaConverter;
-use parquet::basic::Compression;
-use parquet::file::properties::{
-    EnabledStatistics, WriterProperties, WriterPropertiesBuilder, WriterVersion,
-};
+use parquet::file::properties::{WriterProperties, WriterPropertiesBuilder, WriterVersion};
 use parquet::schema::types::ColumnPath;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString};
+use serde_json::Value;
+use shredlab_experiments::column_writing::{check_encodings, CheckedWriting};
 use shredlab_experiments::compression::CompressionSpec;
+use shredlab_generator::spec::{ColumnWriting, WRITING_KEYS};
 
 use crate::errors::{self, invalid};
-
-/// Keys that apply to the whole file or to one column.
-const COLUMN_KEYS: &[&str] = &[
-    "dictionary",
-    "dictionary_page_size",
-    "data_page_size",
-    "data_page_row_count_limit",
-    "statistics",
-    "bloom_filter",
-    "compression",
-];
 
 /// Keys that apply only to the whole file.
 const FILE_KEYS: &[&str] = &[
@@ -52,6 +42,16 @@ pub struct Properties {
 }
 
 impl Properties {
+    /// Fails unless every column's encoding under these properties is one its Parquet type
+    /// has (parquet's column writer panics on any other): checked before anything is read.
+    pub fn check_encodings(&self, schema: &Schema) -> PyResult<()> {
+        let parquet = ArrowSchemaConverter::new()
+            .convert(schema)
+            .map_err(|e| errors::parquet("cannot map the data's schema to Parquet", e))?;
+        check_encodings(&self.writer, &parquet)
+            .map_err(|e| invalid(format!("properties' encoding: {e}")))
+    }
+
     /// Fails unless every path under `"columns"` is a leaf column of `schema` once written as
     /// Parquet: a setting for a column that is not there would silently do nothing. The error
     /// names the closest leaf.
@@ -121,6 +121,8 @@ pub fn writer_properties(
             columns,
         });
     };
+    // Every column's defaults, set as one group like a column's: the same checks across keys.
+    let mut defaults = ColumnWriting::default();
     for (key, value) in properties.iter() {
         let key: String = key
             .extract()
@@ -130,17 +132,20 @@ pub fn writer_properties(
             "writer_version" => builder.set_writer_version(writer_version(&value)?),
             "created_by" => builder.set_created_by(text(&key, &value)?),
             "columns" => column_settings(builder, &value, &mut columns)?,
-            _ => column_setting(builder, &key, &value, None, "properties")?,
+            _ => {
+                add_setting(&mut defaults, &key, &value, false, "properties")?;
+                builder
+            }
         };
     }
     Ok(Properties {
-        writer: builder.build(),
+        writer: checked(defaults, "properties")?.set(builder, None).build(),
         columns,
     })
 }
 
 /// The `"columns"` entry: a dict of dotted column paths (added to `paths`) to dicts of
-/// [`COLUMN_KEYS`].
+/// [`WRITING_KEYS`].
 fn column_settings(
     mut builder: WriterPropertiesBuilder,
     value: &Bound<'_, PyAny>,
@@ -161,74 +166,73 @@ fn column_settings(
         let column = ColumnPath::from(path.split('.').map(str::to_string).collect::<Vec<_>>());
         let place = format!("properties['columns']['{path}']");
         paths.push(path);
+        let mut writing = ColumnWriting::default();
         for (key, value) in settings.iter() {
             let key: String = key
                 .extract()
                 .map_err(|_| invalid(format!("{place}'s keys must be strings")))?;
-            builder = column_setting(builder, &key, &value, Some(column.clone()), &place)?;
+            add_setting(&mut writing, &key, &value, true, &place)?;
         }
+        builder = checked(writing, &place)?.set(builder, Some(&column));
     }
     Ok(builder)
 }
 
-/// One of [`COLUMN_KEYS`], for `column` or, without one, for every column.
-fn column_setting(
-    builder: WriterPropertiesBuilder,
+/// Adds `key` (one of [`WRITING_KEYS`]) to `writing`: a column's (`per_column`), or every
+/// column's defaults, which take no `compression` (the file's codec is an argument).
+fn add_setting(
+    writing: &mut ColumnWriting,
     key: &str,
     value: &Bound<'_, PyAny>,
-    column: Option<ColumnPath>,
+    per_column: bool,
     place: &str,
-) -> PyResult<WriterPropertiesBuilder> {
+) -> PyResult<()> {
     let name = format!("{place}['{key}']");
-    Ok(match (key, column) {
-        ("dictionary", None) => builder.set_dictionary_enabled(flag(&name, value)?),
-        ("dictionary", Some(c)) => builder.set_column_dictionary_enabled(c, flag(&name, value)?),
-        ("dictionary_page_size", None) => {
-            builder.set_dictionary_page_size_limit(positive(&name, value)?)
+    let file_codec = key == "compression" && !per_column;
+    if file_codec || !WRITING_KEYS.contains(&key) {
+        let mut known = WRITING_KEYS.to_vec();
+        if !per_column {
+            known.retain(|k| *k != "compression");
+            known.extend(FILE_KEYS);
         }
-        ("dictionary_page_size", Some(c)) => {
-            builder.set_column_dictionary_page_size_limit(c, positive(&name, value)?)
-        }
-        ("data_page_size", None) => builder.set_data_page_size_limit(positive(&name, value)?),
-        ("data_page_size", Some(c)) => {
-            builder.set_column_data_page_size_limit(c, positive(&name, value)?)
-        }
-        ("data_page_row_count_limit", None) => {
-            builder.set_data_page_row_count_limit(positive(&name, value)?)
-        }
-        ("data_page_row_count_limit", Some(c)) => {
-            builder.set_column_data_page_row_count_limit(c, positive(&name, value)?)
-        }
-        ("statistics", None) => builder.set_statistics_enabled(statistics(&name, value)?),
-        ("statistics", Some(c)) => {
-            builder.set_column_statistics_enabled(c, statistics(&name, value)?)
-        }
-        ("bloom_filter", None) => builder.set_bloom_filter_enabled(flag(&name, value)?),
-        ("bloom_filter", Some(c)) => {
-            builder.set_column_bloom_filter_enabled(c, flag(&name, value)?)
-        }
-        // The file's codec is write_parquet's `compression` argument; a column may differ.
-        ("compression", Some(c)) => builder.set_column_compression(c, codec(&name, value)?),
-        (_, column) => {
-            let mut known = COLUMN_KEYS.to_vec();
-            if column.is_none() {
-                known.retain(|k| *k != "compression");
-                known.extend(FILE_KEYS);
-            }
-            let hint = if key == "compression" {
-                " (the file's codec is write_parquet's compression argument)".to_string()
-            } else {
-                format!(": use one of {}", known.join(", "))
-            };
-            return Err(invalid(format!("unknown setting {name}{hint}")));
-        }
-    })
+        let hint = match file_codec {
+            true => " (the file's codec is write_parquet's compression argument)".to_string(),
+            false => format!(": use one of {}", known.join(", ")),
+        };
+        return Err(invalid(format!("unknown setting {name}{hint}")));
+    }
+    writing
+        .set(key, &json_value(value))
+        .map_err(|message| invalid(format!("{name} {message}")))
 }
 
-fn flag(name: &str, value: &Bound<'_, PyAny>) -> PyResult<bool> {
-    value
-        .extract()
-        .map_err(|_| invalid(format!("{name} must be True or False")))
+/// `writing`, the settings at `place`, checked across its keys.
+fn checked(writing: ColumnWriting, place: &str) -> PyResult<CheckedWriting> {
+    CheckedWriting::new(writing).map_err(|message| invalid(format!("{place}: {message}")))
+}
+
+/// A setting's Python value as the JSON value a spec file would hold (`null` for any other
+/// kind, which every setting refuses): one reader for both.
+fn json_value(value: &Bound<'_, PyAny>) -> Value {
+    // A bool is an int to Python: asked first.
+    if value.is_instance_of::<PyBool>() {
+        return value.extract::<bool>().map_or(Value::Null, Value::Bool);
+    }
+    if value.is_instance_of::<PyInt>() {
+        return match (value.extract::<u64>(), value.extract::<i64>()) {
+            (Ok(n), _) => Value::from(n),
+            (_, Ok(n)) => Value::from(n),
+            // Beyond 64 bits, which no setting takes: shown as the number it is.
+            _ => value.extract::<f64>().map_or(Value::Null, Value::from),
+        };
+    }
+    if value.is_instance_of::<PyFloat>() {
+        return value.extract::<f64>().map_or(Value::Null, Value::from);
+    }
+    if value.is_instance_of::<PyString>() {
+        return value.extract::<String>().map_or(Value::Null, Value::String);
+    }
+    Value::Null
 }
 
 fn positive(name: &str, value: &Bound<'_, PyAny>) -> PyResult<usize> {
@@ -246,17 +250,6 @@ fn text(name: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
         .map_err(|_| invalid(format!("{name} must be a string")))
 }
 
-fn statistics(name: &str, value: &Bound<'_, PyAny>) -> PyResult<EnabledStatistics> {
-    match text(name, value)?.as_str() {
-        "none" => Ok(EnabledStatistics::None),
-        "chunk" => Ok(EnabledStatistics::Chunk),
-        "page" => Ok(EnabledStatistics::Page),
-        other => Err(invalid(format!(
-            "{name} is '{other}': use 'none', 'chunk' or 'page'"
-        ))),
-    }
-}
-
 fn writer_version(value: &Bound<'_, PyAny>) -> PyResult<WriterVersion> {
     match text("properties['writer_version']", value)?.as_str() {
         "1.0" => Ok(WriterVersion::PARQUET_1_0),
@@ -265,12 +258,4 @@ fn writer_version(value: &Bound<'_, PyAny>) -> PyResult<WriterVersion> {
             "properties['writer_version'] is '{other}': use '1.0' or '2.0'"
         ))),
     }
-}
-
-/// A codec name as `pipeline --compression` takes it.
-pub fn codec(name: &str, value: &Bound<'_, PyAny>) -> PyResult<Compression> {
-    let spec: CompressionSpec = text(name, value)?
-        .parse()
-        .map_err(|e| invalid(format!("{name}: {e}")))?;
-    Ok(spec.codec())
 }

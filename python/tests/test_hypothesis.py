@@ -119,7 +119,11 @@ COLUMN_SETTINGS = st.fixed_dictionaries({}, optional={
     "statistics": st.sampled_from(["none", "chunk", "page"]),
     "data_page_size": SIZES,
     "bloom_filter": st.booleans(),
-})
+    # The contacts' leaves are all byte arrays: these encodings are theirs.
+    "encoding": st.sampled_from(["plain", "delta_length_byte_array", "delta_byte_array"]),
+    "bloom_filter_fpp": st.floats(0.001, 0.5),
+# A false-positive rate turns the bloom filter on: with "bloom_filter": False it is refused.
+}).filter(lambda s: not (s.get("bloom_filter") is False and "bloom_filter_fpp" in s))
 PROPERTIES = st.fixed_dictionaries({}, optional={
     "dictionary": st.booleans(),
     "dictionary_page_size": SIZES,
@@ -144,6 +148,8 @@ HOSTILE_SETTINGS = [
     ("properties", "columns", {"nmae": {"compression": "lz4"}}),
     ("properties", "columns", {"name": {"compression": "brotli"}}),
     ("properties", "columns", {"name": {"dictionary": "yes"}}),
+    ("properties", "columns", {"name": {"encoding": "byte_stream_split"}}),
+    ("properties", "columns", {"name": {"bloom_filter": False, "bloom_filter_fpp": 0.1}}),
 ]
 
 

@@ -42,6 +42,7 @@ mod parquet_types;
 mod parse;
 mod tree;
 mod vocabulary;
+mod writing;
 
 pub use error::SpecError;
 pub use exact::Number;
@@ -49,4 +50,5 @@ pub use generate::SpecGenerator;
 pub use memory::{MAX_BATCH_BYTES, MAX_VOCABULARY_BYTES};
 pub use parquet_types::parquet_type;
 pub use parse::{parse, MAX_NESTING, WORD_LISTS};
-pub use tree::{Distribution, FieldSpec, Params, Spec};
+pub use tree::{Distribution, FieldSpec, LeafWriting, Params, Spec};
+pub use writing::{ColumnWriting, StatisticsLevel, ValueEncoding, WRITING_KEYS};

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use arrow_schema::{DataType, Field, Fields, Schema};
 
+use super::writing::ColumnWriting;
 use super::Number;
 
 /// How a column's values are drawn.
@@ -113,6 +114,18 @@ pub struct FieldSpec {
     pub params: Params,
     /// Children (lists, structs, maps), in order.
     pub children: Vec<FieldSpec>,
+    /// How the writer is asked to write its leaf columns (its `"parquet"` object).
+    pub writing: ColumnWriting,
+}
+
+/// The writer settings of one leaf column, its own over those of the fields it is inside.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeafWriting {
+    /// Where the field that gives the leaf its settings is in the file (the leaf's own place
+    /// if none does), for error messages.
+    pub path: String,
+    /// The settings.
+    pub writing: ColumnWriting,
 }
 
 /// A whole validated spec.
@@ -146,6 +159,44 @@ impl Spec {
             parquet_types: false,
         }
     }
+
+    /// Every leaf column's writer settings, in the order of the Parquet schema's leaves (the
+    /// fields depth first); a leaf no field gives settings to has empty ones.
+    pub fn leaf_writings(&self) -> Vec<LeafWriting> {
+        let mut leaves = Vec::new();
+        let outer = LeafWriting {
+            path: String::new(),
+            writing: ColumnWriting::default(),
+        };
+        for field in &self.fields {
+            collect_leaf_writings(field, &outer, &mut leaves);
+        }
+        leaves
+    }
+}
+
+/// The leaf writings of `field`, inside fields whose settings are `outer`, added to `leaves`.
+fn collect_leaf_writings(field: &FieldSpec, outer: &LeafWriting, leaves: &mut Vec<LeafWriting>) {
+    let here = match field.writing.is_empty() {
+        true => outer.clone(),
+        false => LeafWriting {
+            path: field.path.clone(),
+            writing: field.writing.within(&outer.writing),
+        },
+    };
+    if field.children.is_empty() {
+        leaves.push(LeafWriting {
+            path: match here.path.is_empty() {
+                true => field.path.clone(),
+                false => here.path,
+            },
+            writing: here.writing,
+        });
+        return;
+    }
+    for child in &field.children {
+        collect_leaf_writings(child, &here, leaves);
+    }
 }
 
 /// The spec of `field` at `path` and of its children, `params` called on each field in
@@ -177,6 +228,7 @@ fn from_field(
         field: field.clone(),
         params: chosen,
         children,
+        writing: ColumnWriting::default(),
     }
 }
 
@@ -221,5 +273,6 @@ fn map_entries(
         field: entries.clone(),
         params: params(entries),
         children,
+        writing: ColumnWriting::default(),
     }
 }

@@ -18,6 +18,7 @@ pub(super) const FIELD_KEYS: &[&str] = &[
     "children",
     "dictionary",
     "metadata",
+    "parquet",
 ];
 
 /// Keys of a field's `dictionary` object.

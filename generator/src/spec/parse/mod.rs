@@ -14,6 +14,7 @@ use arrow_schema::{DataType, Field};
 use serde_json::{Map, Value};
 
 use super::error::{error, SpecError};
+use super::writing::{ColumnWriting, WRITING_KEYS};
 use super::{FieldSpec, Spec};
 use keys::{refuse_unknown, DICTIONARY_KEYS, FIELD_KEYS};
 
@@ -116,6 +117,7 @@ fn read_field(value: &Value, path: &str, level: usize) -> Result<FieldSpec, Spec
     let metadata = metadata::read_metadata(object.get("metadata"), path)?;
     keys::refuse_unused(&metadata, &data_type, path)?;
     let params = params::read_params(&metadata, nullable, path)?;
+    let writing = read_writing(object.get("parquet"), path)?;
     let field = Arc::new(
         Field::new(name, data_type, nullable)
             .with_metadata(metadata.into_iter().collect::<HashMap<_, _>>()),
@@ -125,6 +127,22 @@ fn read_field(value: &Value, path: &str, level: usize) -> Result<FieldSpec, Spec
         field,
         params,
         children,
+        writing,
+    })
+}
+
+/// The field's `"parquet"` writer settings (none without one), its keys checked like the
+/// field's own.
+fn read_writing(value: Option<&Value>, path: &str) -> Result<ColumnWriting, SpecError> {
+    let Some(value) = value else {
+        return Ok(ColumnWriting::default());
+    };
+    if let Some(object) = value.as_object() {
+        refuse_unknown(object, WRITING_KEYS, "parquet", path)?;
+    }
+    ColumnWriting::read(value).map_err(|(key, message)| match key {
+        Some(key) => error(path, format!("parquet \"{key}\" {message}")),
+        None => error(path, message),
     })
 }
 
@@ -170,7 +188,7 @@ mod tests {
     use arrow_schema::TimeUnit;
 
     use super::*;
-    use crate::spec::Distribution;
+    use crate::spec::{Distribution, StatisticsLevel, ValueEncoding};
 
     fn one(field: &str) -> Result<Spec, SpecError> {
         parse(&format!("{{\"fields\": [{{\"name\": \"id\", \"type\": {{\"name\": \"int\", \"bitWidth\": 64}}}}, {field}]}}"))
@@ -208,6 +226,45 @@ mod tests {
         );
         assert_eq!(item.children[1].params.null_probability, 0.1);
         assert_eq!(spec.fields[1].params.max_length, Some(5));
+    }
+
+    /// A field's `"parquet"` settings reach every leaf inside it, a leaf's own winning, each
+    /// with the place of the field that gave it its settings.
+    #[test]
+    fn parquet_settings_reach_their_leaves_the_innermost_winning() {
+        let spec = parse(
+            r#"{"fields": [
+                {"name": "id", "type": {"name": "int", "bitWidth": 64}, "parquet": {"encoding": "delta_binary_packed"}},
+                {"name": "tags", "type": {"name": "list"}, "parquet": {"dictionary": false},
+                 "children": [{"name": "item", "type": {"name": "utf8"}, "parquet": {"statistics": "none"}}]},
+                {"name": "s", "type": {"name": "struct"}, "parquet": {"statistics": "chunk"}, "children": [
+                    {"name": "a", "type": {"name": "int", "bitWidth": 32}},
+                    {"name": "b", "type": {"name": "utf8"}, "parquet": {"statistics": "page"}}]},
+                {"name": "plain", "type": {"name": "bool"}}
+            ]}"#,
+        )
+        .unwrap();
+        let leaves = spec.leaf_writings();
+        let places: Vec<&str> = leaves.iter().map(|l| l.path.as_str()).collect();
+        assert_eq!(
+            places,
+            [
+                "fields[0]",
+                "fields[1].children[0]",
+                "fields[2]",
+                "fields[2].children[1]",
+                "fields[3]"
+            ]
+        );
+        assert_eq!(
+            leaves[0].writing.encoding,
+            Some(ValueEncoding::DeltaBinaryPacked)
+        );
+        assert_eq!(leaves[1].writing.dictionary, Some(false));
+        assert_eq!(leaves[1].writing.statistics, Some(StatisticsLevel::None));
+        assert_eq!(leaves[2].writing.statistics, Some(StatisticsLevel::Chunk));
+        assert_eq!(leaves[3].writing.statistics, Some(StatisticsLevel::Page));
+        assert!(leaves[4].writing.is_empty());
     }
 
     #[test]
@@ -268,6 +325,18 @@ mod tests {
             (
                 r#"{"name": "x", "type": {"name": "duration", "unit": "SECOND"}}"#,
                 "duration types are not supported",
+            ),
+            (
+                r#"{"name": "x", "type": {"name": "utf8"}, "parquet": {"dictonary": false}}"#,
+                "fields[1]: unknown parquet key \"dictonary\": did you mean \"dictionary\"?",
+            ),
+            (
+                r#"{"name": "x", "type": {"name": "utf8"}, "parquet": {"statistics": "all"}}"#,
+                "fields[1]: parquet \"statistics\" is 'all': use 'none', 'chunk' or 'page'",
+            ),
+            (
+                r#"{"name": "x", "type": {"name": "utf8"}, "parquet": true}"#,
+                "fields[1]: \"parquet\" must be an object",
             ),
         ];
         for (field, expected) in cases {
