@@ -33,7 +33,9 @@ impl CheckedWriting {
         // Parquet's setter panics outside (0, 1); a spec or dict read by `ColumnWriting::set`
         // never gets here with one, a hand-made `ColumnWriting` might.
         if let Some(fpp) = writing.bloom_filter_fpp.filter(|p| !(*p > 0.0 && *p < 1.0)) {
-            return Err(format!("\"bloom_filter_fpp\" {fpp} must be above 0 and below 1"));
+            return Err(format!(
+                "\"bloom_filter_fpp\" {fpp} must be above 0 and below 1"
+            ));
         }
         let sized = writing.bloom_filter_fpp.is_some() || writing.bloom_filter_ndv.is_some();
         if writing.bloom_filter == Some(false) && sized {
