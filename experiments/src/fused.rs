@@ -28,7 +28,6 @@ use crate::joined::{join_started, Joined, Produced, Spawner, StopOnPanic, Writte
 use crate::leaf_encoders::column_encoder;
 use crate::milestones::Milestones;
 use crate::output::SinkKind;
-use crate::properties::run_properties;
 use crate::signals;
 use crate::source::BatchSource;
 
@@ -129,7 +128,7 @@ where
     W: Write + Send,
 {
     let window = config.producers + config.writer_memory.row_groups_in_flight;
-    let properties = run_properties(config);
+    let properties = config.writer_properties();
     let encoder = column_encoder(config);
     sinks
         .into_iter()

@@ -10,7 +10,6 @@ use shredlab_writer::OrderedRowGroupWriter;
 
 use crate::catalog::Optimization;
 use crate::config::PipelineConfig;
-use crate::properties::run_properties;
 
 /// Leaf paths (`emails.list.item`) by the encoder that writes them, in file order.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -39,7 +38,7 @@ impl LeafEncoders {
     ///
     /// What opening a writer of `schema` under the run's properties fails on.
     pub fn of_run(config: &PipelineConfig, schema: SchemaRef) -> Result<Self, ParquetError> {
-        let properties = run_properties(config);
+        let properties = config.writer_properties();
         let options = ArrowWriterOptions::new().with_properties(properties);
         // Nothing is written: the plan is made when the writer opens.
         let writer = OrderedRowGroupWriter::try_new(std::io::sink(), schema, options, 1)?

@@ -30,7 +30,6 @@ use crate::joined::{
 use crate::leaf_encoders::{column_encoder, LeafEncoders};
 use crate::milestones::Milestones;
 use crate::output::{SinkFactory, SinkKind};
-use crate::properties::run_properties;
 use crate::reorder::ReorderWindow;
 use crate::signals;
 use crate::source::BatchSource;
@@ -284,7 +283,7 @@ where
     W: Write + Send,
 {
     let schema = source.schema();
-    let properties = run_properties(config);
+    let properties = config.writer_properties();
     let stop = AtomicBool::new(false);
     let next_batch = AtomicU64::new(0);
     // Bounded channels keep memory bounded: a producer blocks once its writer is 2 batches behind

@@ -6,9 +6,8 @@ use parquet::schema::types::ColumnPath;
 use shredlab_writer::ParallelOptions;
 
 use crate::catalog::Optimization;
-use crate::column_writing::apply_columns;
+use crate::column_writing::{apply_columns, ColumnSettings};
 use crate::compression::CompressionSpec;
-use crate::config::PipelineConfig;
 use crate::optimizations::Optimizations;
 
 /// The Parquet path of the phone-number leaf (`phones` list, element `item`, field `number`).
@@ -57,18 +56,19 @@ pub fn writer_properties(
     properties_builder(optimizations, compression, memory).build()
 }
 
-/// The properties a run's files are written with: [`writer_properties`] for its experiment,
-/// with the settings its spec file gives its columns over them.
-pub fn run_properties(config: &PipelineConfig) -> WriterProperties {
-    let builder = properties_builder(
-        config.optimizations,
-        config.compression,
-        &config.writer_memory,
-    );
-    match &config.spec {
-        Some(spec) => apply_columns(spec.columns(), builder).build(),
-        None => builder.build(),
-    }
+/// [`writer_properties`] with `columns`' settings (a spec's) over them: what a run's
+/// `PipelineConfig::writer_properties` gives its files.
+pub fn writer_properties_with(
+    optimizations: Optimizations,
+    compression: CompressionSpec,
+    memory: &WriterMemory,
+    columns: &ColumnSettings,
+) -> WriterProperties {
+    apply_columns(
+        columns,
+        properties_builder(optimizations, compression, memory),
+    )
+    .build()
 }
 
 /// [`writer_properties`], not yet built.

@@ -12,17 +12,19 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
+use parquet::file::properties::WriterProperties;
 use shredlab_generator::SkewConfig;
 use shredlab_writer::FileOptions;
 
 use crate::alloc::Allocator;
 use crate::batches::BatchRanges;
 use crate::catalog::{newest_experiment, Optimization};
+use crate::column_writing::ColumnSettings;
 use crate::compression::CompressionSpec;
 use crate::error::PipelineError;
 use crate::optimizations::Optimizations;
 use crate::output::{SinkKind, SyncMode};
-use crate::properties::WriterMemory;
+use crate::properties::{writer_properties_with, WriterMemory};
 use crate::shard::Shard;
 use crate::workload::SpecWorkload;
 
@@ -206,6 +208,18 @@ pub struct PipelineConfig {
 }
 
 impl PipelineConfig {
+    /// The properties the run's files are written with: the experiment's, with the settings
+    /// its spec file gives its columns over them.
+    pub fn writer_properties(&self) -> WriterProperties {
+        let columns = self.spec.as_ref().map(|spec| spec.columns());
+        writer_properties_with(
+            self.optimizations,
+            self.compression,
+            &self.writer_memory,
+            columns.unwrap_or(&ColumnSettings::new()),
+        )
+    }
+
     /// Resolves `request` against the catalog for a machine with `cores` CPUs.
     pub fn resolve(request: &RunRequest, cores: usize) -> Result<Self, PipelineError> {
         let mut optimizations = Optimizations::for_experiment(request.experiment)?;
