@@ -1,6 +1,8 @@
 //! Criterion benches of the encode step: parquet's ArrowWriter against ParallelArrowWriter on
 //! named data shapes, and on one thread the two column encoders (`encode::ColumnEncoder`) in
-//! an `OrderedRowGroupWriter`; throughput in Arrow bytes. `cargo bench -p shredlab-writer`.
+//! an `OrderedRowGroupWriter`, on those shapes and on each leaf kind of the test matrix alone
+//! (`leaf/<kind>`); throughput in Arrow bytes. `cargo bench -p shredlab-writer`, or
+//! `cargo bench -p shredlab-writer --bench encode -- leaf/` for the leaf kinds only.
 // criterion_group! generates a public function that cannot carry a doc comment.
 #![allow(missing_docs)]
 
@@ -8,10 +10,11 @@
 mod common;
 
 use std::hint::black_box;
+use std::time::Duration;
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
-use common::{batches, Kind};
+use common::{batches, batches_with, Kind, KINDS};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::arrow::ArrowWriter;
@@ -100,6 +103,36 @@ fn encode(c: &mut Criterion) {
     }
 }
 
+/// Each leaf kind alone (a column of 196,608 rows, one null in ten at every nullable level,
+/// default properties), one thread: where each encoder's time goes by type, and which leaves
+/// the native encoder leaves to arrow-rs (they time the same on both). `AllNull` is a column
+/// of nulls only.
+fn leaf(c: &mut Criterion) {
+    let props = WriterProperties::default();
+    for kind in KINDS {
+        let (schema, data) = batches_with(&[kind], &[8_192; 24], 1, |field, params| {
+            params.null_probability = match (kind, field.is_nullable()) {
+                (Kind::AllNull, _) => 1.0,
+                (_, true) => 0.1,
+                (_, false) => 0.0,
+            };
+        });
+        let bytes: usize = data.iter().map(RecordBatch::get_array_memory_size).sum();
+        let mut group = c.benchmark_group(format!("leaf/{kind:?}"));
+        group
+            .throughput(Throughput::Bytes(bytes as u64))
+            .sample_size(10)
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(2));
+        for encoder in [ColumnEncoder::ArrowRs, ColumnEncoder::Native] {
+            group.bench_function(format!("{encoder:?}"), |b| {
+                b.iter(|| black_box(one_row_group(&schema, &data, &props, encoder)))
+            });
+        }
+        group.finish();
+    }
+}
+
 /// `data` encoded as one row group on the calling thread by `encoder`.
 fn one_row_group(
     schema: &SchemaRef,
@@ -118,5 +151,5 @@ fn one_row_group(
     writer.appended()
 }
 
-criterion_group!(benches, encode);
+criterion_group!(benches, encode, leaf);
 criterion_main!(benches);

@@ -23,6 +23,7 @@ use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::arrow::ArrowSchemaConverter;
 use parquet::errors::Result;
 use parquet::file::properties::{CdcOptions, EnabledStatistics, WriterProperties, WriterVersion};
+use parquet::schema::types::ColumnPath;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{TestCaseError, TestRunner};
@@ -368,7 +369,7 @@ fn a_dictionary_past_65536_values_is_arrow_writer_s() {
 #[test]
 fn an_empty_row_group_with_dictionaries_is_arrow_column_writer_s() {
     let text = Arc::new(Field::new("item", DataType::Utf8, true));
-    // Floats with a dictionary take parquet's typed writer: the native encoder's other path.
+    // Numbers with a bloom filter take parquet's typed writer: the native encoder's other path.
     let number = Arc::new(Field::new("item", DataType::Float64, true));
     let schema = Arc::new(Schema::new(vec![
         Field::new("texts", DataType::List(text), true),
@@ -376,6 +377,10 @@ fn an_empty_row_group_with_dictionaries_is_arrow_column_writer_s() {
     ]));
     let props = WriterProperties::builder()
         .set_statistics_enabled(EnabledStatistics::None)
+        .set_column_bloom_filter_enabled(
+            ColumnPath::new(["numbers", "list", "item"].map(String::from).to_vec()),
+            true,
+        )
         .build();
     let file = |encoder| {
         let options = ArrowWriterOptions::new().with_properties(props.clone());
@@ -383,13 +388,11 @@ fn an_empty_row_group_with_dictionaries_is_arrow_column_writer_s() {
             .unwrap()
             .with_encoder(encoder);
         writer.append(writer.encoder(0).unwrap()).unwrap();
-        (
-            writer.leaf_encoders().native_pages,
-            writer.into_inner().unwrap(),
-        )
+        (writer.leaf_encoders(), writer.into_inner().unwrap())
     };
-    let (native_pages, native) = file(ColumnEncoder::Native);
-    assert_eq!(native_pages, ["texts.list.item"]);
+    let (encoders, native) = file(ColumnEncoder::Native);
+    assert_eq!(encoders.native_pages, ["texts.list.item"]);
+    assert_eq!(encoders.native_levels, ["numbers.list.item"]);
     assert!(native == file(ColumnEncoder::ArrowRs).1, "bytes differ");
 }
 

@@ -2,15 +2,16 @@
 //! random data rarely goes: bounds cut inside multi-byte characters and raised past the last
 //! code point or byte, integers compared unsigned, pages whose bounds rise, fall or do
 //! neither, pages of nulls only and pages of empty lists, integer dictionaries that fall back
-//! in the middle of a mini-batch.
+//! in the middle of a mini-batch, floats with NaNs of every kind (pages of nothing else),
+//! signed zeros and infinities.
 
 mod common;
 
 use std::sync::Arc;
 
 use arrow_array::{
-    ArrayRef, BinaryArray, Int32Array, Int64Array, ListArray, RecordBatch, StringArray,
-    UInt32Array, UInt64Array,
+    ArrayRef, BinaryArray, Float32Array, Float64Array, Int32Array, Int64Array, ListArray,
+    RecordBatch, StringArray, UInt32Array, UInt64Array,
 };
 use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field, FieldRef, Schema, SchemaRef};
@@ -221,5 +222,63 @@ fn integer_dictionaries_fall_back_mid_batch_with_page_statistics() {
             .set_write_batch_size(batch_size)
             .build();
         assert_native_pages_match(&schema, &batch, &props);
+    }
+}
+
+#[test]
+fn float_bounds_nan_counts_and_boundary_orders_are_arrow_writer_s() {
+    let single: FieldRef = Arc::new(Field::new("item", DataType::Float32, true));
+    let double: FieldRef = Arc::new(Field::new("item", DataType::Float64, true));
+    let schema = schema_of(&[("single", &single), ("double", &double)]);
+    let rows = 3_000;
+    let lengths = || {
+        (0..rows).map(|row| {
+            if (2_000..2_200).contains(&row) {
+                0
+            } else {
+                row % 3
+            }
+        })
+    };
+    let entries: usize = lengths().sum();
+    let special = [
+        f64::NAN,
+        -f64::NAN,
+        f64::from_bits(0x7ff0_0000_0000_0001),
+        0.0,
+        -0.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    ];
+    // A run of NaNs of three kinds (whole pages with nothing else), specials sprinkled in,
+    // then rising and falling values: every boundary order, NaN bounds among them.
+    let value = |i: usize| match i {
+        i if (400..800).contains(&i) => special[(i / 60) % 3],
+        i if i % 11 == 0 => special[i % special.len()],
+        i if i < entries / 2 => i as f64 * 0.25,
+        i => -(i as f64) * 1.5,
+    };
+    let doubles = Float64Array::from_iter((0..entries).map(|i| (i % 13 != 0).then(|| value(i))));
+    let singles = Float32Array::from_iter((0..entries).map(|i| Some(value(i) as f32)));
+    let nulls = NullBuffer::from_iter((0..rows).map(|row| row % 17 != 0));
+    let columns = vec![
+        list(&single, Arc::new(singles), lengths(), Some(nulls.clone())),
+        list(&double, Arc::new(doubles), lengths(), Some(nulls)),
+    ];
+    let batch = RecordBatch::try_new(schema.clone(), columns).unwrap();
+    for statistics in [EnabledStatistics::Chunk, EnabledStatistics::Page] {
+        for dictionary in [false, true] {
+            for (page_bytes, page_rows) in [(1 << 20, 20_000), (512, 20_000), (1 << 20, 150)] {
+                let props = WriterProperties::builder()
+                    .set_statistics_enabled(statistics)
+                    .set_dictionary_enabled(dictionary)
+                    .set_dictionary_page_size_limit(2_048)
+                    .set_data_page_size_limit(page_bytes)
+                    .set_data_page_row_count_limit(page_rows)
+                    .set_write_batch_size(64)
+                    .build();
+                assert_native_pages_match(&schema, &batch, &props);
+            }
+        }
     }
 }

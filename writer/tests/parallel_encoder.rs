@@ -8,7 +8,8 @@ use arrow_array::{ArrayRef, Float64Array, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::arrow::ArrowWriter;
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{WriterProperties, WriterPropertiesBuilder};
+use parquet::schema::types::ColumnPath;
 use shredlab_writer::encode::{ColumnEncoder, LeafEncoders};
 use shredlab_writer::{ParallelArrowWriter, ParallelOptions};
 
@@ -69,13 +70,23 @@ fn parallel(
     (writer.into_inner().unwrap(), encoders)
 }
 
+/// Bloom filters on `weight` and `scores`: the native encoder writes no bloom filter itself, so
+/// the flat `weight` goes to arrow-rs's encoder and the doubles inside `scores` to parquet's
+/// typed writer with levels the native encoder computes.
+fn with_bloom_filters(builder: WriterPropertiesBuilder) -> WriterPropertiesBuilder {
+    let path = |parts: &[&str]| ColumnPath::new(parts.iter().map(|p| p.to_string()).collect());
+    builder
+        .set_column_bloom_filter_enabled(path(&["weight"]), true)
+        .set_column_bloom_filter_enabled(path(&["scores", "list", "item"]), true)
+}
+
 fn batches() -> Vec<RecordBatch> {
     [3_000, 1, 5_000, 0, 2_500].map(batch).to_vec()
 }
 
 #[test]
 fn the_default_encodes_leaves_inside_lists_itself_and_writes_arrow_writer_s_bytes() {
-    let props = WriterProperties::builder()
+    let props = with_bloom_filters(WriterProperties::builder())
         .set_max_row_group_row_count(Some(4_000))
         .build();
     let expected = upstream(&batches(), &props);
@@ -88,10 +99,19 @@ fn the_default_encodes_leaves_inside_lists_itself_and_writes_arrow_writer_s_byte
         let (bytes, encoders) = parallel(&batches(), &props, options);
         assert_eq!(encoders.native_pages, ["names.list.item"]);
         assert_eq!(encoders.native_levels, ["scores.list.item"]);
-        // Page statistics of doubles are not the native encoder's.
         assert_eq!(encoders.arrow_rs, ["weight"]);
         assert!(bytes == expected, "bytes differ");
     }
+    // Without bloom filters every leaf gets the native encoder's own pages.
+    let plain = WriterProperties::builder()
+        .set_max_row_group_row_count(Some(4_000))
+        .build();
+    let (bytes, encoders) = parallel(&batches(), &plain, ParallelOptions::new());
+    assert_eq!(
+        encoders.native_pages,
+        ["weight", "names.list.item", "scores.list.item"]
+    );
+    assert!(bytes == upstream(&batches(), &plain), "bytes differ");
     let arrow_rs = ParallelOptions::new().with_encoder(ColumnEncoder::ArrowRs);
     let (bytes, encoders) = parallel(&batches(), &props, arrow_rs);
     assert_eq!(encoders.arrow_rs.len(), 3, "{encoders:?}");
@@ -117,7 +137,7 @@ fn a_row_group_byte_limit_keeps_arrow_rs_s_encoder_for_every_leaf() {
 /// with arrow-rs's encoder, or a caller flushing on them would never flush.
 #[test]
 fn memory_and_in_progress_size_grow_with_the_native_encoder_s_buffers() {
-    let props = WriterProperties::builder()
+    let props = with_bloom_filters(WriterProperties::builder())
         .set_max_row_group_row_count(None)
         .build();
     let arrow = ArrowWriterOptions::new().with_properties(props);

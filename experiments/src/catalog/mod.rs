@@ -432,7 +432,7 @@ catalog! {
     },
     /// shredlab's column encoder for the leaves it supports.
     36 adds NativeEncoder "native-encoder" on any_workload {
-        summary: "every leaf (name, phones.number, phones.phone_type) encoded by shredlab's column encoder: levels from list offsets and validity a range of rows at a time, and its own data pages (PLAIN values or dictionary indices, levels RLE-encoded run by run, statistics for integers and byte arrays, Snappy, Zstandard or LZ4_RAW): ArrowWriter's bytes",
+        summary: "every leaf (name, phones.number, phones.phone_type) encoded by shredlab's column encoder: levels from list offsets and validity a range of rows at a time, and its own data pages (PLAIN values or dictionary indices, levels RLE-encoded run by run, statistics for numbers and byte arrays, Snappy, Zstandard or LZ4_RAW): ArrowWriter's bytes",
         mechanism: "the fused workers' row groups hand every leaf whose type and properties it supports to shredlab's encoder, which computes its levels from list offsets and validity bitmaps in ranges instead of compute_leaves' walk element by element (a list without a list below lays out its rows once for every leaf under it) and, where it supports the leaf's statistics and codec, writes its data pages itself: levels RLE-encoded a run at a time rather than a value at a time, an Arrow dictionary's keys looked up once per batch rather than each value hashed; other leaves stay with ArrowColumnWriter",
         study: None,
     },

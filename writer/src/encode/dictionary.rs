@@ -1,7 +1,7 @@
-//! [`Dictionary`]: the dictionary of a byte-array or integer column chunk, built as
-//! `ArrowColumnWriter`'s encoders build it (distinct values in the order they first come,
-//! `PLAIN`-encoded in the dictionary page) so that the indices and pages are the same, and the
-//! open data page's indices.
+//! [`Dictionary`]: the dictionary of a byte-array or fixed-width (integer or float) column
+//! chunk, built as `ArrowColumnWriter`'s encoders build it (distinct values in the order they
+//! first come, `PLAIN`-encoded in the dictionary page) so that the indices and pages are the
+//! same, and the open data page's indices.
 //!
 //! An Arrow dictionary array is looked up once per key and batch, not once per value: its keys
 //! map to the chunk's indices through a cache the size of the Arrow dictionary.
@@ -16,13 +16,13 @@ use super::rle::HybridRle;
 /// A column chunk's dictionary and the indices of its open data page.
 #[derive(Default)]
 pub(crate) struct Dictionary {
-    /// Whether values are byte arrays (each with its 4-byte length in the page), not integers.
+    /// Whether values are byte arrays (each with its 4-byte length in the page), not numbers.
     byte_arrays: bool,
     /// The dictionary page: each distinct value `PLAIN`-encoded.
     page: Vec<u8>,
     /// How many distinct values `page` holds.
     len: u32,
-    /// The indices of integer values, found by their hash.
+    /// The indices of fixed-width values, found by their hash.
     words: HashTable<Word>,
     /// The indices of byte arrays, found by their hash: values are stored once, in `page`.
     arrays: HashTable<Stored>,
@@ -31,7 +31,7 @@ pub(crate) struct Dictionary {
     keys: Vec<u32>,
 }
 
-/// An integer value's index and 32 bits of its hash: 8 bytes, so that a dictionary that grows
+/// A fixed-width value's index and 32 bits of its hash: 8 bytes, so that a dictionary that grows
 /// to its page limit (131,072 `INT64` values at 1 MiB) fills a table half the size a slot
 /// holding the value too would take, with half its page faults and cache misses; a match
 /// (which must read the value in the page) is the rarer case while a dictionary grows.
@@ -72,7 +72,7 @@ impl Dictionary {
     /// interner: most chunks' dictionaries never rehash.
     const INITIAL_CAPACITY: usize = 4096;
 
-    /// An empty dictionary of byte arrays (`byte_arrays`) or integers.
+    /// An empty dictionary of byte arrays (`byte_arrays`) or fixed-width numbers.
     pub(crate) fn new(byte_arrays: bool) -> Self {
         let mut dictionary = Self {
             byte_arrays,
@@ -97,7 +97,7 @@ impl Dictionary {
         let keys = match values {
             PlainValues::Variable { keys, .. } => keys.as_ref(),
             PlainValues::Fixed { bytes, width } => {
-                // Dictionaries hold INT32 or INT64 values: 4 or 8 bytes.
+                // Fixed-width values are 4 bytes (INT32, FLOAT) or 8 (INT64, DOUBLE).
                 let bytes = &bytes[range.start * width..range.end * width];
                 match width {
                     4 => self.append_words::<4>(bytes),
@@ -127,7 +127,8 @@ impl Dictionary {
     }
 
     /// Appends the indices of `bytes`' values of `N` bytes each (at most 8): compared and
-    /// hashed as integers, not as slices of unknown length.
+    /// hashed as integers (a float by its bits, as parquet tells them apart), not as slices of
+    /// unknown length.
     fn append_words<const N: usize>(&mut self, bytes: &[u8]) {
         let Self {
             page,

@@ -30,7 +30,7 @@ use super::stats::{self, ChunkStatistics};
 use super::tally::LevelTally;
 
 /// Whether [`PlainChunkWriter`] writes the leaf `descr` (of Arrow type `data_type`) under
-/// `props`: data page v1, `PLAIN` values (or a dictionary, for byte arrays and integers), no
+/// `props`: data page v1, `PLAIN` values (or a dictionary, for byte arrays and numbers), no
 /// other encoding asked for, a codec [`compress::supported`] lists, statistics that
 /// [`stats::supported`] records and no bloom filter; types [`plain::supported`] lists.
 pub(crate) fn supported(
@@ -49,11 +49,17 @@ pub(crate) fn supported(
         && props.bloom_filter_properties(path).is_none()
 }
 
-/// Whether [`Dictionary`] encodes values of the physical type `physical`.
+/// Whether [`Dictionary`] encodes values of the physical type `physical`: byte arrays, and
+/// fixed-width values of 4 or 8 bytes (which parquet's dictionary tells apart by their bytes,
+/// as it does floats: every NaN payload and both zeros are values of their own).
 fn dictionary_type(physical: PhysicalType) -> bool {
     matches!(
         physical,
-        PhysicalType::BYTE_ARRAY | PhysicalType::INT32 | PhysicalType::INT64
+        PhysicalType::BYTE_ARRAY
+            | PhysicalType::INT32
+            | PhysicalType::INT64
+            | PhysicalType::FLOAT
+            | PhysicalType::DOUBLE
     )
 }
 

@@ -5,8 +5,9 @@
 //! them.
 //!
 //! Values are compared as parquet's writer compares them for the types [`supported`] takes:
-//! `INT32` and `INT64` as signed or unsigned integers by the leaf's sort order, byte arrays
-//! byte by byte.
+//! `INT32` and `INT64` as signed or unsigned integers by the leaf's sort order, `FLOAT` and
+//! `DOUBLE` by IEEE 754 total order with NaNs counted and left out of the bounds wherever
+//! anything else is there, byte arrays byte by byte.
 
 use std::ops::Range;
 
@@ -19,14 +20,14 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::statistics::{Statistics, ValueStatistics};
 use parquet::schema::types::ColumnDescPtr;
 
-use super::bounds::{Bounds, IntegerOrder};
+use super::bounds::{Bounds, NumberKind, NumberOrder};
 use super::plain::PlainValues;
 use super::truncate;
 
 /// Whether [`ChunkStatistics`] records what parquet's writer records for the leaf `descr`
 /// under `props`: any leaf without statistics; with chunk or page statistics, integers with a
-/// signed or unsigned sort order and byte arrays compared byte by byte, without statistics in
-/// the page headers.
+/// signed or unsigned sort order, floats and doubles, and byte arrays compared byte by byte,
+/// without statistics in the page headers.
 pub(crate) fn supported(descr: &ColumnDescPtr, props: &WriterProperties) -> bool {
     if props.statistics_enabled(descr.path()) == EnabledStatistics::None {
         return true;
@@ -37,6 +38,7 @@ pub(crate) fn supported(descr: &ColumnDescPtr, props: &WriterProperties) -> bool
             matches!(order, SortOrder::SIGNED | SortOrder::UNSIGNED)
                 && descr.converted_type() != ConvertedType::INTERVAL
         }
+        PhysicalType::FLOAT | PhysicalType::DOUBLE => true,
         PhysicalType::BYTE_ARRAY => order == SortOrder::UNSIGNED && !is_decimal(descr),
         _ => false,
     };
@@ -52,6 +54,8 @@ fn is_decimal(descr: &ColumnDescPtr) -> bool {
 #[derive(Debug, Default)]
 struct PageMetrics {
     nulls: u64,
+    /// NaN values, once a float page has values.
+    nans: Option<u64>,
     rep: Option<LevelHistogram>,
     def: Option<LevelHistogram>,
     bounds: Option<Bounds>,
@@ -61,11 +65,14 @@ struct PageMetrics {
 pub(crate) struct ChunkStatistics {
     descr: ColumnDescPtr,
     enabled: EnabledStatistics,
-    integers: Option<IntegerOrder>,
+    /// How fixed-width values compare; `None` for byte arrays.
+    numbers: Option<NumberOrder>,
     column_index_truncation: Option<usize>,
     statistics_truncation: Option<usize>,
     page: PageMetrics,
     nulls: u64,
+    /// NaN values, once a float page has values: the chunk's `nan_count`.
+    nans: Option<u64>,
     rep: Option<LevelHistogram>,
     def: Option<LevelHistogram>,
     bounds: Option<Bounds>,
@@ -96,15 +103,18 @@ impl ChunkStatistics {
             EnabledStatistics::None => None,
             _ => LevelHistogram::try_new(max),
         };
-        let integers = match descr.physical_type() {
-            PhysicalType::INT32 => Some(4),
-            PhysicalType::INT64 => Some(8),
+        let integers = match descr.sort_order() {
+            SortOrder::UNSIGNED => NumberKind::Unsigned,
+            _ => NumberKind::Signed,
+        };
+        let numbers = match descr.physical_type() {
+            PhysicalType::INT32 => Some((4, integers)),
+            PhysicalType::INT64 => Some((8, integers)),
+            PhysicalType::FLOAT => Some((4, NumberKind::Float)),
+            PhysicalType::DOUBLE => Some((8, NumberKind::Float)),
             _ => None,
         }
-        .map(|width| IntegerOrder {
-            width,
-            unsigned: descr.sort_order() == SortOrder::UNSIGNED,
-        });
+        .map(|(width, kind)| NumberOrder { width, kind });
         let mut index = ColumnIndexBuilder::new(descr.physical_type());
         if enabled != EnabledStatistics::Page {
             index.to_invalid();
@@ -115,7 +125,7 @@ impl ChunkStatistics {
         );
         Self {
             enabled,
-            integers,
+            numbers,
             column_index_truncation: props.column_index_truncate_length(),
             statistics_truncation: props.statistics_truncate_length(),
             page: PageMetrics {
@@ -124,6 +134,7 @@ impl ChunkStatistics {
                 ..PageMetrics::default()
             },
             nulls: 0,
+            nans: None,
             rep,
             def,
             bounds: None,
@@ -168,9 +179,12 @@ impl ChunkStatistics {
         if !self.enabled() || range.is_empty() {
             return;
         }
-        let Some(bounds) = Bounds::of(values, range, self.integers) else {
+        let Some((bounds, nans)) = Bounds::of(values, range, self.numbers) else {
             return;
         };
+        if self.floats() {
+            *self.page.nans.get_or_insert(0) += nans;
+        }
         match self.page.bounds.as_mut() {
             Some(page) => page.merge(&bounds),
             None => self.page.bounds = Some(bounds),
@@ -193,6 +207,9 @@ impl ChunkStatistics {
         };
         let page = std::mem::replace(&mut self.page, fresh);
         self.nulls += page.nulls;
+        if let Some(nans) = page.nans {
+            *self.nans.get_or_insert(0) += nans;
+        }
         if let Some(bounds) = &page.bounds {
             match self.bounds.as_mut() {
                 Some(chunk) => chunk.merge(bounds),
@@ -214,8 +231,12 @@ impl ChunkStatistics {
             return;
         }
         let nulls = page.nulls as i64;
+        // Every page of a float leaf has a NaN count in the column index, 0 without values.
+        let nans = self
+            .floats()
+            .then(|| i64::try_from(page.nans.unwrap_or(0)).unwrap_or(i64::MAX));
         if u64::from(rows) == page.nulls {
-            self.index.append(true, Vec::new(), Vec::new(), nulls, None);
+            self.index.append(true, Vec::new(), Vec::new(), nulls, nans);
         } else if let Some(bounds) = &page.bounds {
             if let Some(last) = &self.last_bounds {
                 let (low, high) = (last.exceeds(bounds), bounds.exceeds(last));
@@ -224,14 +245,14 @@ impl ChunkStatistics {
             }
             self.last_bounds = Some(bounds.clone());
             let (min, max) = self.bound_bytes(bounds);
-            let (min, max) = match self.integers {
+            let (min, max) = match self.numbers {
                 Some(_) => (min, max),
                 None => (
                     truncate::min(&self.descr, self.column_index_truncation, &min).0,
                     truncate::max(&self.descr, self.column_index_truncation, &max).0,
                 ),
             };
-            self.index.append(false, min, max, nulls, None);
+            self.index.append(false, min, max, nulls, nans);
         } else {
             self.index.to_invalid();
         }
@@ -239,11 +260,17 @@ impl ChunkStatistics {
     }
 
     fn bound_bytes(&self, bounds: &Bounds) -> (Vec<u8>, Vec<u8>) {
-        match (bounds, self.integers) {
-            (Bounds::Integer(min, max), Some(order)) => (order.bytes(*min), order.bytes(*max)),
+        match (bounds, self.numbers) {
             (Bounds::Bytes(min, max), _) => (min.clone(), max.clone()),
-            (Bounds::Integer(..), None) => (Vec::new(), Vec::new()),
+            (numbers, Some(order)) => order.bytes(numbers).unwrap_or_default(),
+            (_, None) => (Vec::new(), Vec::new()),
         }
+    }
+
+    /// Whether the leaf holds floats or doubles: parquet counts their NaNs.
+    fn floats(&self) -> bool {
+        self.numbers
+            .is_some_and(|order| order.kind == NumberKind::Float)
     }
 
     /// Adds the chunk's statistics and size statistics to `builder`, and returns it with the
@@ -283,21 +310,16 @@ impl ChunkStatistics {
         let signed = self.descr.sort_order().is_signed();
         let nulls = Some(self.nulls);
         let bounds = self.bounds.as_ref().map(|b| self.bound_bytes(b));
-        match self.integers {
-            Some(IntegerOrder { width: 4, .. }) => {
-                let (min, max) = split(bounds, |b| i32::from_le_bytes(b.try_into().expect("4")));
-                ValueStatistics::new(min, max, None, nulls, false)
-                    .with_nan_count(None)
-                    .with_backwards_compatible_min_max(signed)
-                    .into()
+        let nans = self.nans;
+        match self.numbers.map(|order| (order.width, order.kind)) {
+            Some((4, NumberKind::Float)) => {
+                number_statistics(bounds, f32::from_le_bytes, nulls, nans, signed)
             }
-            Some(_) => {
-                let (min, max) = split(bounds, |b| i64::from_le_bytes(b.try_into().expect("8")));
-                ValueStatistics::new(min, max, None, nulls, false)
-                    .with_nan_count(None)
-                    .with_backwards_compatible_min_max(signed)
-                    .into()
+            Some((_, NumberKind::Float)) => {
+                number_statistics(bounds, f64::from_le_bytes, nulls, nans, signed)
             }
+            Some((4, _)) => number_statistics(bounds, i32::from_le_bytes, nulls, nans, signed),
+            Some(_) => number_statistics(bounds, i64::from_le_bytes, nulls, nans, signed),
             None => match bounds {
                 Some((min, max)) => {
                     let truncation = self.statistics_truncation;
@@ -323,14 +345,27 @@ impl ChunkStatistics {
     }
 }
 
-fn split<T>(
+/// The chunk `Statistics` of a fixed-width leaf of `N`-byte values, whose bounds' bytes
+/// `decode` reads, as parquet's column writer builds them.
+fn number_statistics<T, const N: usize>(
     bounds: Option<(Vec<u8>, Vec<u8>)>,
-    decode: impl Fn(&[u8]) -> T,
-) -> (Option<T>, Option<T>) {
-    match bounds {
-        Some((min, max)) => (Some(decode(&min)), Some(decode(&max))),
+    decode: fn([u8; N]) -> T,
+    nulls: Option<u64>,
+    nans: Option<u64>,
+    signed: bool,
+) -> Statistics
+where
+    Statistics: From<ValueStatistics<T>>,
+{
+    let read = |bytes: Vec<u8>| bytes.try_into().ok().map(decode);
+    let (min, max) = match bounds {
+        Some((min, max)) => (read(min), read(max)),
         None => (None, None),
-    }
+    };
+    ValueStatistics::new(min, max, None, nulls, false)
+        .with_nan_count(nans)
+        .with_backwards_compatible_min_max(signed)
+        .into()
 }
 
 fn empty_like(histogram: &LevelHistogram) -> LevelHistogram {

@@ -145,7 +145,7 @@ pub fn random_params(field: &Field, rng: &mut StdRng) -> Params {
             params.max_length = Some(if rng.random_bool(0.2) { 40 } else { 12 });
         }
         DataType::Float16 | DataType::Float32 | DataType::Float64 if rng.random_bool(0.5) => {
-            params.values = ["NaN", "-0.0", "0.0", "inf", "-inf", "0.5", "-7.25"]
+            params.values = ["NaN", "-NaN", "-0.0", "0.0", "inf", "-inf", "0.5", "-7.25"]
                 .map(String::from)
                 .to_vec();
         }
@@ -177,10 +177,7 @@ pub fn batches_of(generator: &SpecGenerator, sizes: &[usize]) -> Vec<RecordBatch
 /// Batches of sizes `sizes` over `kinds` (column `c{i}` of kind `kinds[i]`; `AllNull` columns
 /// entirely NULL).
 pub fn batches(kinds: &[Kind], sizes: &[usize], seed: u64) -> (SchemaRef, Vec<RecordBatch>) {
-    let schema = schema_of(kinds);
-    let mut rng = StdRng::seed_from_u64(seed);
-    let spec = Spec::from_schema(&schema, |field| {
-        let mut params = random_params(field, &mut rng);
+    batches_with(kinds, sizes, seed, |field, params| {
         let all_null = kinds
             .iter()
             .enumerate()
@@ -188,6 +185,21 @@ pub fn batches(kinds: &[Kind], sizes: &[usize], seed: u64) -> (SchemaRef, Vec<Re
         if all_null {
             params.null_probability = 1.0;
         }
+    })
+}
+
+/// [`batches`] with each field's random parameters changed by `adjust`.
+pub fn batches_with(
+    kinds: &[Kind],
+    sizes: &[usize],
+    seed: u64,
+    mut adjust: impl FnMut(&Field, &mut Params),
+) -> (SchemaRef, Vec<RecordBatch>) {
+    let schema = schema_of(kinds);
+    let mut rng = StdRng::seed_from_u64(seed);
+    let spec = Spec::from_schema(&schema, |field| {
+        let mut params = random_params(field, &mut rng);
+        adjust(field, &mut params);
         params
     });
     let generator = SpecGenerator::new(&spec, seed).unwrap();

@@ -42,10 +42,24 @@ pub(super) fn write_bits(
     let rest =
         (chunks.remainder_len() > 0).then(|| (chunks.remainder_bits(), chunks.remainder_len()));
     for (word, count) in words.chain(rest) {
-        def.extend((0..count).map(|bit| valid_def - 1 + ((word >> bit) & 1) as i16));
-        for bit in 0..count {
-            values[slot] = row + bit;
-            slot += ((word >> bit) & 1) as usize;
+        match word {
+            // A word of nulls only (a sparse or empty column): one run of levels, no position.
+            0 => def.extend(std::iter::repeat_n(valid_def - 1, count)),
+            // A full word of valid rows: one run of levels, consecutive positions.
+            u64::MAX => {
+                def.extend(std::iter::repeat_n(valid_def, count));
+                for (position, value) in values[slot..slot + count].iter_mut().zip(row..) {
+                    *position = value;
+                }
+                slot += count;
+            }
+            _ => {
+                def.extend((0..count).map(|bit| valid_def - 1 + ((word >> bit) & 1) as i16));
+                for bit in 0..count {
+                    values[slot] = row + bit;
+                    slot += ((word >> bit) & 1) as usize;
+                }
+            }
         }
         row += count;
     }
@@ -58,9 +72,19 @@ mod tests {
 
     #[test]
     fn levels_and_positions_follow_the_bits() {
-        let validity: Vec<bool> = (0..150).map(|i| i % 3 != 0 && i % 7 != 2).collect();
-        let nulls = NullBuffer::from(validity.clone());
-        for range in [0..150, 5..140, 64..128, 3..3, 70..75] {
+        let mixed: Vec<bool> = (0..150).map(|i| i % 3 != 0 && i % 7 != 2).collect();
+        // Whole words of nulls, then of valid rows, then mixed: each kind of word, aligned
+        // or not as the range starts.
+        let blocks: Vec<bool> = (0..300)
+            .map(|i| (130..260).contains(&i) || i % 5 == 4)
+            .collect();
+        let (short, long) = (
+            [0..150, 5..140, 64..128, 3..3, 70..75],
+            [0..300, 1..299, 128..192],
+        );
+        let cases = short.map(|r| (&mixed, r)).into_iter();
+        for (validity, range) in cases.chain(long.map(|r| (&blocks, r))) {
+            let nulls = NullBuffer::from(validity.clone());
             let (mut def, mut values) = (vec![9], vec![99]);
             write_bits(&nulls, range.clone(), 2, &mut def, &mut values);
             let want_def: Vec<i16> = std::iter::once(9)
@@ -71,6 +95,7 @@ mod tests {
                 .collect();
             assert_eq!((def, values), (want_def, want_values), "{range:?}");
         }
+        let nulls = NullBuffer::from(mixed);
         assert!(frequent_nulls(&nulls, &(0..150)));
         assert!(!frequent_nulls(&NullBuffer::new_valid(100), &(0..100)));
     }
