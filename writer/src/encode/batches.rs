@@ -78,11 +78,20 @@ impl MiniBatches {
 
     /// The mini-batches of `leaf`: each one's range of levels and range of values.
     pub(crate) fn of(&self, leaf: &LeafLevels, max_def: i16) -> Vec<MiniBatch> {
-        let def = leaf.def.as_deref();
         let rep = leaf.rep.as_deref();
-        let count = def.or(rep).map_or(leaf.values.len(), <[i16]>::len);
+        let count = leaf
+            .def
+            .as_deref()
+            .or(rep)
+            .map_or(leaf.values.len(), <[i16]>::len);
         let records = rep.filter(|_| !leaf.uniform);
-        cut(0..count, 0, self.base(leaf), records, def, max_def)
+        cut(
+            0..count,
+            0,
+            self.base(leaf),
+            records,
+            values_in(leaf, max_def),
+        )
     }
 }
 
@@ -114,20 +123,37 @@ pub(crate) fn split_for_page(
         false => (fits.max(1) * size).div_ceil(count),
     }
     .clamp(1, size);
-    let (def, rep) = (leaf.def.as_deref(), leaf.rep.as_deref());
-    cut(levels, values.start, window, rep, def, max_def)
+    cut(
+        levels,
+        values.start,
+        window,
+        leaf.rep.as_deref(),
+        values_in(leaf, max_def),
+    )
+}
+
+/// How many values `leaf`'s levels in a range carry: those at definition level `max_def`
+/// (every level where the leaf has no definition levels, all or none where they are uniform).
+fn values_in(leaf: &LeafLevels, max_def: i16) -> impl Fn(Range<usize>) -> usize + '_ {
+    move |levels: Range<usize>| match leaf.def.as_deref() {
+        Some(def) if leaf.uniform => match def.first() == Some(&max_def) {
+            true => levels.len(),
+            false => 0,
+        },
+        Some(def) => def[levels].iter().filter(|&&d| d == max_def).count(),
+        None => levels.len(),
+    }
 }
 
 /// Cuts `levels` (whose values start at `first_value`) into pieces of `size` levels, each
 /// extended to the end of its record where `records` (repetition levels) are given, with the
-/// values each carries (definition level `max_def`, every level where `def` is `None`).
+/// values each carries (`carried` counts them).
 fn cut(
     levels: Range<usize>,
     first_value: usize,
     size: usize,
     records: Option<&[i16]>,
-    def: Option<&[i16]>,
-    max_def: i16,
+    carried: impl Fn(Range<usize>) -> usize,
 ) -> Vec<MiniBatch> {
     let mut pieces = Vec::with_capacity(levels.len() / size.max(1) + 1);
     let (mut start, mut value) = (levels.start, first_value);
@@ -139,10 +165,7 @@ fn cut(
                 end += 1;
             }
         }
-        let carried = match def {
-            Some(def) => def[start..end].iter().filter(|&&d| d == max_def).count(),
-            None => end - start,
-        };
+        let carried = carried(start..end);
         pieces.push((start..end, value..value + carried));
         (start, value) = (end, value + carried);
     }

@@ -108,20 +108,23 @@ impl Dictionary {
         };
         let mut bytes = 0;
         self.keys.reserve(range.len());
-        for value in range {
-            let value_bytes = values.byte_array(value);
-            bytes += value_bytes.len() as i64;
-            let index = match keys {
-                Some(keys) => {
+        match keys {
+            Some(keys) => {
+                for value in range {
+                    let value_bytes = values.byte_array(value);
+                    bytes += value_bytes.len() as i64;
                     let cached = &mut cache[keys.get(value)];
                     if *cached == u32::MAX {
                         *cached = self.intern(value_bytes);
                     }
-                    *cached
+                    self.keys.push(*cached);
                 }
-                None => self.intern(value_bytes),
-            };
-            self.keys.push(index);
+            }
+            None => values.for_each_byte_array(range, |value| {
+                bytes += value.len() as i64;
+                let index = self.intern(value);
+                self.keys.push(index);
+            }),
         }
         bytes
     }

@@ -203,8 +203,13 @@ impl PlainChunkWriter {
     ) -> Result<()> {
         let def = leaf.def.as_deref().map(|def| &def[levels.clone()]);
         let rep = leaf.rep.as_deref().map(|rep| &rep[levels.clone()]);
+        // Uniform levels (a column of nulls only, or without a null buffer) go in as one run.
+        let uniform = def.and_then(|def| def.first()).filter(|_| leaf.uniform);
         if let (Some(rle), Some(def)) = (self.def.as_mut(), def) {
-            rle.put_levels(def);
+            match uniform {
+                Some(&level) => rle.put_run(level as u64, def.len()),
+                None => rle.put_levels(def),
+            }
         }
         let rep_counts = match (self.rep.as_mut(), rep) {
             (Some(rle), Some(rep)) => {
@@ -215,7 +220,10 @@ impl PlainChunkWriter {
         };
         self.page.rows += rep_counts.map_or(levels.len() as u64, |counts| counts[0]) as u32;
         if self.stats.enabled() {
-            let def_counts = def.map(|def| self.def_tally.count(def));
+            let def_counts = def.map(|def| match uniform {
+                Some(&level) => self.def_tally.count_run(level, def.len()),
+                None => self.def_tally.count(def),
+            });
             self.stats.add_levels(def_counts, rep_counts);
             self.stats.add_values(values, range.clone());
         }

@@ -7,7 +7,7 @@ use std::ops::Range;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{BinaryType, ByteArrayType, LargeBinaryType, LargeUtf8Type, Utf8Type};
 use arrow_array::{Array, ArrayRef, GenericByteArray};
-use arrow_buffer::Buffer;
+use arrow_buffer::{ArrowNativeType, Buffer};
 use arrow_schema::DataType;
 use parquet::basic::Type as PhysicalType;
 use parquet::errors::{ParquetError, Result};
@@ -94,6 +94,23 @@ impl<'a> PlainValues<'a> {
                 ..
             } => spans.len(),
             _ => 0,
+        }
+    }
+
+    /// Calls `each` with the bytes of every byte-array value in `range`, in order (nothing for
+    /// fixed-width values): the kind of spans is matched once for the range, not per value.
+    #[inline(always)]
+    pub(crate) fn for_each_byte_array(&self, range: Range<usize>, mut each: impl FnMut(&'a [u8])) {
+        let Self::Variable { spans, data, keys } = self else {
+            return;
+        };
+        match (spans, keys) {
+            (_, Some(keys)) => range.for_each(|value| each(&data[spans.span(keys.get(value))])),
+            (Spans::Offsets(offsets), None) => each_between(offsets, data, range, each),
+            (Spans::LargeOffsets(offsets), None) => each_between(offsets, data, range, each),
+            (Spans::Gathered(spans), None) => {
+                range.for_each(|value| each(&data[spans[value].clone()]));
+            }
         }
     }
 
@@ -215,6 +232,19 @@ fn fixed<'a, T: Copy, const N: usize>(values: &[T], encode: fn(T) -> [u8; N]) ->
     PlainValues::Fixed {
         bytes: Buffer::from_vec(bytes),
         width: N,
+    }
+}
+
+/// Calls `each` with the bytes of values `range` of `data`, which Arrow `offsets` delimit.
+#[inline(always)]
+fn each_between<'a, O: ArrowNativeType>(
+    offsets: &[O],
+    data: &'a [u8],
+    range: Range<usize>,
+    mut each: impl FnMut(&'a [u8]),
+) {
+    for pair in offsets[range.start..=range.end].windows(2) {
+        each(&data[pair[0].as_usize()..pair[1].as_usize()]);
     }
 }
 

@@ -51,6 +51,16 @@ impl HybridRle {
         self.put_values(levels, |level| level as u64);
     }
 
+    /// Encodes `count` copies of `value` (a leaf's uniform levels): the steps of [`Self::put`]
+    /// that open an RLE run of it, at most sixteen, then the rest at once.
+    pub(crate) fn put_run(&mut self, value: u64, mut count: usize) {
+        while count > 0 && !(self.repeat >= GROUP && self.current == value) {
+            self.put(value);
+            count -= 1;
+        }
+        self.repeat += count;
+    }
+
     /// Encodes each of `values`, as `widen` makes them unsigned, as [`Self::put_levels`] does.
     pub(crate) fn put_values<T: Copy>(&mut self, values: &[T], widen: impl Fn(T) -> u64) {
         let mut at = 0;
@@ -280,6 +290,26 @@ mod tests {
             }
             let mut actual = Vec::new();
             batched.finish_into(&mut actual);
+            prop_assert_eq!(actual, expected);
+        }
+
+        /// A run put at once gives the bytes of its values put one by one, whatever came
+        /// before it.
+        #[test]
+        fn a_run_put_at_once_is_value_by_value_puts(
+            before in runs(3),
+            level in 0u64..4,
+            count in 0usize..100,
+        ) {
+            let mut one_by_one = HybridRle::new(2);
+            let mut at_once = HybridRle::new(2);
+            before.iter().for_each(|&level| one_by_one.put(level as u64));
+            at_once.put_levels(&before);
+            (0..count).for_each(|_| one_by_one.put(level));
+            at_once.put_run(level, count);
+            let (mut expected, mut actual) = (Vec::new(), Vec::new());
+            one_by_one.finish_into(&mut expected);
+            at_once.finish_into(&mut actual);
             prop_assert_eq!(actual, expected);
         }
     }

@@ -18,6 +18,15 @@ impl LevelTally {
         }
     }
 
+    /// The counts of `count` levels that are all `level` (at most the tally's maximum).
+    pub fn count_run(&mut self, level: i16, count: usize) -> &[u64] {
+        self.counts.fill(0);
+        if let Some(slot) = self.counts.get_mut(level as usize) {
+            *slot = count as u64;
+        }
+        &self.counts
+    }
+
     /// The count of each level in `levels` (none above the tally's maximum level).
     pub fn count(&mut self, levels: &[i16]) -> &[u64] {
         if self.counts.len() <= PASSES {
@@ -51,5 +60,8 @@ mod tests {
                 .collect();
             assert_eq!(LevelTally::new(max).count(&levels), expected, "max {max}");
         }
+        let mut tally = LevelTally::new(2);
+        assert_eq!(tally.count(&[0, 1, 2, 2]), [1, 1, 2]);
+        assert_eq!(tally.count_run(1, 5), [0, 5, 0]);
     }
 }
