@@ -15,7 +15,7 @@ BIN_DIR = $(eval BIN_DIR := $(shell scripts/bin-dir.sh))$(BIN_DIR)
 # measures the catalog's newest (best) entry.
 GIVEN_N := $(if $(filter command line environment,$(origin N)),$(N),)
 
-.PHONY: help build docs test lint python-test python python-bench python-cold-install venv list experiment experiments ab designs trend sweep threads profile scaling writer-bench leaf-costs peers faults billion memory spec-bench s3-smoke store-bench cluster
+.PHONY: help build docs test lint python-test python python-bench python-cold-install venv list experiment experiments ab designs trend sweep threads profile scaling writer-bench leaf-costs leaf-bench peers faults billion memory spec-bench s3-smoke store-bench cluster
 
 help:
 	@echo "make experiment [N=<n>] [ROWS= RUNS= WARMUP= PRODUCERS= WRITERS= BATCH= COMPRESSION= SYNC=end|none SPEC=specs/<name>.json]"
@@ -31,6 +31,7 @@ help:
 	@echo "make docs             rewrite docs/catalog.md from the catalog (after adding an entry)"
 	@echo "make writer-bench     ParallelArrowWriter vs ArrowWriter, both allocators [REPS= SPEC= SPEC_ROWS= BASELINE=arrow-rs-encoder]"
 	@echo "make leaf-costs [LEAF_ROWS= LEAF_ROUNDS=]  arrow-rs's encoding CPU per leaf column and stage: contacts, presets, writer matrix"
+	@echo "make leaf-bench       each leaf kind alone, one thread: arrow-rs's column encoder vs shredlab's (criterion)"
 	@echo "make peers [ROWS= RUNS= PEER_COMPRESSIONS= SCAN_RUNS= READ_EXPERIMENTS=]"
 	@echo "                      pyarrow, DuckDB, polars, DataFusion and the Rust writers; read back by three readers"
 	@echo "make spec-bench [ROWS= RUNS= TPCH_SF= COMPARE_ROWS= PRESET_ROWS= SPEC_BENCH_E=]  the contacts preset against the hand-written generator, every preset's generation, lineitem against tpchgen-cli"
@@ -93,6 +94,9 @@ writer-bench: build
 
 leaf-costs: build
 	scripts/leaf-costs.sh
+
+leaf-bench: build
+	scripts/leaf-bench.sh
 
 peers: build
 	scripts/peers.sh
