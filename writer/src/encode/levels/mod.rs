@@ -309,8 +309,16 @@ fn write_leaf(
     next_rep: i16,
 ) -> Result<()> {
     let len = range.len();
+    let valid = node
+        .nulls
+        .as_ref()
+        .map(|nulls| validity::valid_rows(nulls, &range));
     match (&node.nulls, &mut leaf.def) {
-        (Some(nulls), Some(def)) if validity::frequent_nulls(nulls, &range) => {
+        // Nulls only (a sparse column's batch): one run of levels, no value.
+        (Some(_), Some(def)) if valid == Some(0) => {
+            def.extend(std::iter::repeat_n(node.def - 1, len));
+        }
+        (Some(nulls), Some(def)) if validity::frequent_nulls(len - valid.unwrap_or(len), len) => {
             validity::write_bits(nulls, range.clone(), node.def, def, &mut leaf.values);
         }
         (Some(nulls), Some(def)) => {

@@ -12,13 +12,15 @@ use arrow_buffer::NullBuffer;
 /// Valid runs shorter than this on average are written bit by bit rather than run by run.
 const SHORT_RUNS: usize = 16;
 
-/// Whether the nulls of `range` are frequent enough to write it bit by bit.
-pub(super) fn frequent_nulls(nulls: &NullBuffer, range: &Range<usize>) -> bool {
+/// How many rows of `range` are valid.
+pub(super) fn valid_rows(nulls: &NullBuffer, range: &Range<usize>) -> usize {
     let bits = nulls.inner();
-    let valid = UnalignedBitChunk::new(bits.values(), bits.offset() + range.start, range.len())
-        .count_ones();
-    let null_count = range.len() - valid;
-    null_count.saturating_mul(SHORT_RUNS) > range.len()
+    UnalignedBitChunk::new(bits.values(), bits.offset() + range.start, range.len()).count_ones()
+}
+
+/// Whether `nulls` nulls among `rows` rows are frequent enough to write them bit by bit.
+pub(super) fn frequent_nulls(nulls: usize, rows: usize) -> bool {
+    nulls.saturating_mul(SHORT_RUNS) > rows
 }
 
 /// Appends to `def` one level per row of `range` (`valid_def` where the row is valid, one less
@@ -96,7 +98,9 @@ mod tests {
             assert_eq!((def, values), (want_def, want_values), "{range:?}");
         }
         let nulls = NullBuffer::from(mixed);
-        assert!(frequent_nulls(&nulls, &(0..150)));
-        assert!(!frequent_nulls(&NullBuffer::new_valid(100), &(0..100)));
+        assert_eq!(valid_rows(&nulls, &(0..150)), 85);
+        assert!(frequent_nulls(150 - 85, 150));
+        assert_eq!(valid_rows(&NullBuffer::new_valid(100), &(10..100)), 90);
+        assert!(!frequent_nulls(0, 100));
     }
 }
