@@ -183,19 +183,19 @@ pub fn check_encodings(props: &WriterProperties, parquet: &SchemaDescriptor) -> 
 /// as it opens on any other, so this is asked first.
 fn check_encoding(descr: &ColumnDescriptor, chosen: Encoding) -> Result<(), String> {
     let physical = descr.physical_type();
+    if encodes(chosen, physical) {
+        return Ok(());
+    }
     let takes: Vec<&str> = ValueEncoding::ALL
         .iter()
         .filter(|(e, _)| encodes(encoding(*e), physical))
         .map(|(_, name)| *name)
         .collect();
-    match encodes(chosen, physical) {
-        true => Ok(()),
-        false => Err(format!(
-            "column '{}' ({physical}) has no {chosen} encoding: it takes {}",
-            descr.path().string(),
-            takes.join(", ")
-        )),
-    }
+    Err(format!(
+        "column '{}' ({physical}) has no {chosen} encoding: it takes {}",
+        descr.path().string(),
+        takes.join(", ")
+    ))
 }
 
 /// Whether parquet's writer (60.1) encodes values of `physical` type in `encoding`.

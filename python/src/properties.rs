@@ -7,7 +7,7 @@
 use arrow_schema::Schema;
 use parquet::arrow::ArrowSchemaConverter;
 use parquet::file::properties::{WriterProperties, WriterPropertiesBuilder, WriterVersion};
-use parquet::schema::types::ColumnPath;
+use parquet::schema::types::{ColumnPath, SchemaDescriptor};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString};
 use serde_json::Value;
@@ -42,26 +42,25 @@ pub struct Properties {
 }
 
 impl Properties {
-    /// Fails unless every column's encoding under these properties is one its Parquet type
-    /// has (parquet's column writer panics on any other): checked before anything is read.
-    pub fn check_encodings(&self, schema: &Schema) -> PyResult<()> {
+    /// Fails unless these properties fit the data's `schema`, checked before anything is read:
+    /// every path under `"columns"` is a leaf column of it once written as Parquet (a setting
+    /// for a column that is not there would silently do nothing; the error names the closest
+    /// leaf), and every column's encoding is one its Parquet type has (parquet's column writer
+    /// panics on any other).
+    pub fn check_schema(&self, schema: &Schema) -> PyResult<()> {
         let parquet = ArrowSchemaConverter::new()
             .convert(schema)
             .map_err(|e| errors::parquet("cannot map the data's schema to Parquet", e))?;
+        self.check_columns(&parquet)?;
         check_encodings(&self.writer, &parquet)
             .map_err(|e| invalid(format!("properties' encoding: {e}")))
     }
 
-    /// Fails unless every path under `"columns"` is a leaf column of `schema` once written as
-    /// Parquet: a setting for a column that is not there would silently do nothing. The error
-    /// names the closest leaf.
-    pub fn check_columns(&self, schema: &Schema) -> PyResult<()> {
+    /// Fails unless every path under `"columns"` is a leaf column of `parquet`.
+    fn check_columns(&self, parquet: &SchemaDescriptor) -> PyResult<()> {
         if self.columns.is_empty() {
             return Ok(());
         }
-        let parquet = ArrowSchemaConverter::new()
-            .convert(schema)
-            .map_err(|e| errors::parquet("cannot map the data's schema to Parquet", e))?;
         let leaves: Vec<String> = parquet
             .columns()
             .iter()

@@ -73,8 +73,7 @@ pub fn write_parquet<'py>(
     // A local path is checked before anything is read or encoded.
     let target = target(path, storage_options, overwrite)?;
     let reader = stream_reader(stream)?;
-    properties.check_columns(&reader.schema())?;
-    properties.check_encodings(&reader.schema())?;
+    properties.check_schema(&reader.schema())?;
     let properties = properties.writer;
     let started = Instant::now();
     let written = interruptible(py, "shredlab-write", move |stop| match target {
