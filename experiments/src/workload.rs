@@ -26,15 +26,18 @@ pub struct SpecWorkload {
 }
 
 impl SpecWorkload {
-    /// Reads and checks `path` and builds its generator for `seed`.
-    pub fn load(path: &Path, seed: u64) -> Result<Self, PipelineError> {
+    /// Reads and checks `path` and builds its generator for `seed`, writing sequential and
+    /// unique strings digit by digit with `direct_digits` (`spec-direct-digits`; the same rows).
+    pub fn load(path: &Path, seed: u64, direct_digits: bool) -> Result<Self, PipelineError> {
         let failed = |message: String| PipelineError::Spec {
             path: path.to_path_buf(),
             message,
         };
         let text = std::fs::read_to_string(path).map_err(|e| failed(e.to_string()))?;
         let spec = parse(&text).map_err(|e| failed(e.to_string()))?;
-        let generator = SpecGenerator::new(&spec, seed).map_err(|e| failed(e.to_string()))?;
+        let generator = SpecGenerator::new(&spec, seed)
+            .map_err(|e| failed(e.to_string()))?
+            .with_direct_digits(direct_digits);
         let columns = spec_columns(&spec, &generator.schema()).map_err(failed)?;
         Ok(Self {
             path: path.to_path_buf(),

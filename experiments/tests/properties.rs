@@ -111,7 +111,7 @@ fn a_spec_encoding_of_another_type_names_the_field_and_the_choices() {
              "children": [{"name": "item", "type": {"name": "utf8"}}]}]}"#,
     )
     .unwrap();
-    let message = SpecWorkload::load(&path, 1).unwrap_err().to_string();
+    let message = SpecWorkload::load(&path, 1, true).unwrap_err().to_string();
     for expected in [
         "fields[1]:",
         "column 'tags.list.item' (BYTE_ARRAY) has no DELTA_BINARY_PACKED encoding",

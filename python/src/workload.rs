@@ -5,7 +5,7 @@
 use arrow_schema::SchemaRef;
 use pyo3::prelude::*;
 use shredlab_experiments::batches::BatchRanges;
-use shredlab_experiments::catalog::newest_experiment;
+use shredlab_experiments::catalog::{newest_experiment, Optimization};
 use shredlab_experiments::config::{default_batch_rows, MAX_BATCH_ROWS, MAX_THREADS};
 use shredlab_experiments::optimizations::Optimizations;
 use shredlab_experiments::run::available_cores;
@@ -85,8 +85,9 @@ pub fn spec_stream(
 ) -> PyResult<NativeStream> {
     let batching = batching(rows, batch_size, threads)?;
     let spec = parse(text).map_err(|e| invalid(format!("invalid spec: {e}")))?;
-    let generator =
-        SpecGenerator::new(&spec, seed).map_err(|e| invalid(format!("invalid spec: {e}")))?;
+    let generator = SpecGenerator::new(&spec, seed)
+        .map_err(|e| invalid(format!("invalid spec: {e}")))?
+        .with_direct_digits(newest().has(Optimization::SpecDirectDigits));
     let batch_rows = batching.batches.batch_rows();
     generator
         .check_batch_rows(batch_rows)

@@ -51,7 +51,7 @@ fn main() -> Result<()> {
         Command::Compare { rows, spec } => {
             let fast = Optimizations::for_experiment(20)?;
             let contacts = |seed| ContactSource::try_new(seed, SkewConfig::default(), fast);
-            let workload = SpecWorkload::load(&spec, 42)?;
+            let workload = SpecWorkload::load(&spec, 42, true)?;
             let comparison = compare(
                 &stats(&contacts(42)?, rows)?,
                 &stats(&workload.source(), rows)?,

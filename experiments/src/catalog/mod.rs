@@ -436,6 +436,12 @@ catalog! {
         mechanism: "the fused workers' row groups hand every leaf whose type and properties it supports to shredlab's encoder, which computes its levels from list offsets and validity bitmaps in ranges instead of compute_leaves' walk element by element (a list without a list below lays out its rows once for every leaf under it) and, where it supports the leaf's statistics and codec, writes its data pages itself: levels RLE-encoded a run at a time rather than a value at a time, an Arrow dictionary's keys looked up once per batch rather than each value hashed; other leaves stay with ArrowColumnWriter",
         study: None,
     },
+    /// A spec's sequential and unique strings written digit by digit instead of through `fmt`.
+    37 adds SpecDirectDigits "spec-direct-digits" on any_workload {
+        summary: "a spec's sequential strings (the contacts spec's phone numbers) and unique ones written digit by digit into the batch's bytes instead of formatted with {:0width$} and {:016x} (identical data)",
+        mechanism: "each sequential value's decimal digits (64-bit division where the number fits) and each unique value's 16 hexadecimal digits are written straight into the column's byte buffer instead of through core::fmt's write!, whose padding and Display machinery cost more than the digits: 13's lesson for the contacts, for any spec column by its distribution",
+        study: None,
+    },
 }
 
 #[cfg(test)]

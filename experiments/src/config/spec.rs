@@ -33,5 +33,6 @@ pub(super) fn spec_workload(
         .iter()
         .filter(|o| o.contacts_only())
         .for_each(|o| optimizations.disable(*o));
-    SpecWorkload::load(path, request.seed)
+    let direct_digits = optimizations.has(Optimization::SpecDirectDigits);
+    SpecWorkload::load(path, request.seed, direct_digits)
 }

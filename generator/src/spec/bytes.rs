@@ -5,6 +5,7 @@ use std::io::Write;
 
 use arrow_schema::DataType;
 
+use super::digits::{push_decimal, push_hex};
 use super::draw::{random_bytes, Lengths, Slot, Stream};
 use super::error::error;
 use super::exact::Rounding;
@@ -36,6 +37,9 @@ pub(super) struct Bytes {
     width: Option<usize>,
     prefix: Vec<u8>,
     digits: usize,
+    /// Sequential and unique values written digit by digit into the column's bytes, rather
+    /// than through `core::fmt` (the same bytes).
+    direct_digits: bool,
 }
 
 impl Bytes {
@@ -71,6 +75,7 @@ impl Bytes {
             width,
             prefix: params.prefix.as_bytes().to_vec(),
             digits: params.digits as usize,
+            direct_digits: false,
         };
         bytes.source = match params.distribution {
             Distribution::Normal { .. } => {
@@ -109,6 +114,11 @@ impl Bytes {
         Ok(bytes)
     }
 
+    /// Writes sequential and unique values digit by digit (`direct`) or through `core::fmt`.
+    pub fn set_direct_digits(&mut self, direct: bool) {
+        self.direct_digits = direct;
+    }
+
     /// Appends random characters (text) or bytes of a drawn length to `out`.
     fn random(&self, out: &mut Vec<u8>, stream: Stream, slot: Slot) {
         let length = self.lengths.draw(stream, slot);
@@ -132,12 +142,23 @@ impl Bytes {
             Source::Sequential { start, step } => {
                 out.extend_from_slice(&self.prefix);
                 let number = start.saturating_add(i128::from(slot.ordinal).saturating_mul(*step));
-                // Writing into a Vec cannot fail.
-                let _ = write!(out, "{number:0width$}", width = self.digits);
+                match self.direct_digits {
+                    true => push_decimal(out, number, self.digits),
+                    // Writing into a Vec cannot fail.
+                    false => {
+                        let _ = write!(out, "{number:0width$}", width = self.digits);
+                    }
+                }
             }
             Source::Unique => {
                 out.extend_from_slice(&self.prefix);
-                let _ = write!(out, "{:016x}", stream.scramble(slot.ordinal));
+                let scrambled = stream.scramble(slot.ordinal);
+                match self.direct_digits {
+                    true => push_hex(out, scrambled),
+                    false => {
+                        let _ = write!(out, "{scrambled:016x}");
+                    }
+                }
             }
         }
         if let Some(width) = self.width {

@@ -75,21 +75,12 @@ impl Kind {
             }
             other => Kind::Leaf(Leaf::new(
                 other,
-                conversion(other, parquet_types),
+                Conversion::of(other, parquet_types),
                 params,
                 stream,
                 path,
             )?),
         })
-    }
-}
-
-/// How a leaf of `declared` type is stored: as `parquet_type` says with `parquet_types`.
-fn conversion(declared: &DataType, parquet_types: bool) -> Conversion {
-    if parquet_types {
-        Conversion::to_parquet(declared)
-    } else {
-        Conversion::Same
     }
 }
 
@@ -137,6 +128,19 @@ impl Column {
             null_probability: spec.params.null_probability,
             kind: Kind::new(spec, stream, parquet_types, children)?,
         })
+    }
+
+    /// [`Leaf::set_direct_digits`] (`on`) for every leaf of the column.
+    pub fn set_direct_digits(&mut self, on: bool) {
+        match &mut self.kind {
+            Kind::Leaf(leaf) | Kind::Dictionary { values: leaf, .. } => leaf.set_direct_digits(on),
+            Kind::List { item, .. }
+            | Kind::FixedSizeList { item, .. }
+            | Kind::Map { entries: item, .. } => item.set_direct_digits(on),
+            Kind::Struct(children) => children
+                .iter_mut()
+                .for_each(|child| child.set_direct_digits(on)),
+        }
     }
 
     /// The field of the column's arrays.
@@ -423,7 +427,7 @@ fn dictionary_kind(
     parquet_types: bool,
 ) -> Result<Kind, SpecError> {
     let path = spec.path.as_str();
-    let conversion = conversion(value_type, parquet_types);
+    let conversion = Conversion::of(value_type, parquet_types);
     let values = Leaf::new(value_type, conversion, &spec.params, stream, path)?;
     let value_type = if parquet_types {
         parquet_type(value_type)

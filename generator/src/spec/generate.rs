@@ -44,6 +44,16 @@ impl SpecGenerator {
         })
     }
 
+    /// This generator with sequential and unique strings written digit by digit into each
+    /// batch's bytes (`direct`: the pipeline's `spec-direct-digits`) or through `core::fmt`, as
+    /// [`SpecGenerator::new`] makes it: the same rows either way.
+    pub fn with_direct_digits(mut self, direct: bool) -> Self {
+        self.columns
+            .iter_mut()
+            .for_each(|column| column.set_direct_digits(direct));
+        self
+    }
+
     /// The schema of every batch.
     pub fn schema(&self) -> SchemaRef {
         self.schema.clone()

@@ -65,6 +65,14 @@ impl Leaf {
         }
     }
 
+    /// Writes sequential and unique strings digit by digit (`direct`) or through `core::fmt`:
+    /// the same values either way.
+    pub fn set_direct_digits(&mut self, direct: bool) {
+        if let Leaf::Bytes(bytes) = self {
+            bytes.set_direct_digits(direct);
+        }
+    }
+
     /// The longest string or binary value, in bytes (`None` for other types).
     pub fn max_len(&self) -> Option<u64> {
         match self {

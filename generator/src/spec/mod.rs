@@ -28,6 +28,7 @@ mod arrays;
 mod booleans;
 mod bytes;
 mod column;
+mod digits;
 mod domain;
 mod draw;
 mod error;

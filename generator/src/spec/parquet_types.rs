@@ -54,6 +54,14 @@ pub(super) enum Conversion {
 }
 
 impl Conversion {
+    /// How a leaf of `declared` type is stored: as [`parquet_type`] says with `parquet_types`.
+    pub fn of(declared: &DataType, parquet_types: bool) -> Self {
+        match parquet_types {
+            true => Self::to_parquet(declared),
+            false => Self::Same,
+        }
+    }
+
     /// The conversion of a leaf of `declared` type into [`parquet_type`].
     pub fn to_parquet(declared: &DataType) -> Self {
         match declared {
