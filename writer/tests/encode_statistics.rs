@@ -7,6 +7,7 @@
 
 mod common;
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use arrow_array::{
@@ -31,6 +32,15 @@ fn list(
 ) -> ArrayRef {
     let offsets = OffsetBuffer::from_lengths(lengths);
     Arc::new(ListArray::new(item.clone(), offsets, values, nulls))
+}
+
+/// List lengths of `rows` rows: 0, 1, 2 in turn, and empty lists over `empty` (pages with
+/// rows but no value and not all null).
+fn lengths_with_empty(rows: usize, empty: Range<usize>) -> impl Iterator<Item = usize> {
+    (0..rows).map(move |row| match empty.contains(&row) {
+        true => 0,
+        false => row % 3,
+    })
 }
 
 fn schema_of(items: &[(&str, &FieldRef)]) -> SchemaRef {
@@ -143,15 +153,7 @@ fn integer_bounds_and_boundary_orders_are_arrow_writer_s() {
     let rows = 3_000;
     // Runs of rows with no values at all: empty lists (pages with rows but no value and not
     // all null) and null lists (pages of nulls only).
-    let lengths = || {
-        (0..rows).map(|row| {
-            if (1_000..1_400).contains(&row) {
-                0
-            } else {
-                row % 3
-            }
-        })
-    };
+    let lengths = || lengths_with_empty(rows, 1_000..1_400);
     let nulls = NullBuffer::from_iter((0..rows).map(|row| !(2_000..2_500).contains(&row)));
     let entries: usize = lengths().sum();
     // Rising, then falling, then mixed: every boundary order, and values on both sides of
@@ -231,15 +233,7 @@ fn float_bounds_nan_counts_and_boundary_orders_are_arrow_writer_s() {
     let double: FieldRef = Arc::new(Field::new("item", DataType::Float64, true));
     let schema = schema_of(&[("single", &single), ("double", &double)]);
     let rows = 3_000;
-    let lengths = || {
-        (0..rows).map(|row| {
-            if (2_000..2_200).contains(&row) {
-                0
-            } else {
-                row % 3
-            }
-        })
-    };
+    let lengths = || lengths_with_empty(rows, 2_000..2_200);
     let entries: usize = lengths().sum();
     let special = [
         f64::NAN,
