@@ -134,8 +134,13 @@ where
         .into_iter()
         .map(|sink| {
             let options = ArrowWriterOptions::new().with_properties(properties.clone());
-            let writer = OrderedRowGroupWriter::try_new(sink, source.schema(), options, window)?;
-            Ok(writer.with_encoder(encoder))
+            OrderedRowGroupWriter::try_new_with_encoder(
+                sink,
+                source.schema(),
+                options,
+                window,
+                encoder,
+            )
         })
         .collect()
 }

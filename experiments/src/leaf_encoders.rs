@@ -41,8 +41,14 @@ impl LeafEncoders {
         let properties = config.writer_properties();
         let options = ArrowWriterOptions::new().with_properties(properties);
         // Nothing is written: the plan is made when the writer opens.
-        let writer = OrderedRowGroupWriter::try_new(std::io::sink(), schema, options, 1)?
-            .with_encoder(column_encoder(config));
+        let encoder = column_encoder(config);
+        let writer = OrderedRowGroupWriter::try_new_with_encoder(
+            std::io::sink(),
+            schema,
+            options,
+            1,
+            encoder,
+        )?;
         let leaves = writer.leaf_encoders();
         Ok(Self {
             native_pages: leaves.native_pages,

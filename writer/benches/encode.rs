@@ -141,9 +141,14 @@ fn one_row_group(
     encoder: ColumnEncoder,
 ) -> usize {
     let options = ArrowWriterOptions::new().with_properties(props.clone());
-    let writer = OrderedRowGroupWriter::try_new(std::io::sink(), schema.clone(), options, 1)
-        .unwrap()
-        .with_encoder(encoder);
+    let writer = OrderedRowGroupWriter::try_new_with_encoder(
+        std::io::sink(),
+        schema.clone(),
+        options,
+        1,
+        encoder,
+    )
+    .unwrap();
     let mut row_group = writer.encoder(0).unwrap();
     data.iter()
         .for_each(|batch| row_group.write(batch).unwrap());

@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
-use parquet::arrow::arrow_writer::{ArrowRowGroupWriterFactory, ArrowWriterOptions};
+use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::arrow::ArrowWriter;
 use parquet::errors::{ParquetError, Result};
 use parquet::file::writer::SerializedFileWriter;
@@ -41,9 +41,7 @@ const STOP_CHECK: Duration = Duration::from_millis(50);
 /// Every index from 0 to the last must be appended exactly once before [`Self::into_inner`].
 /// After any error the file is incomplete: later calls fail, and the sink should be dropped.
 pub struct OrderedRowGroupWriter<W: Write + Send> {
-    factory: ArrowRowGroupWriterFactory,
     plan: Arc<EncodePlan>,
-    schema: SchemaRef,
     window: usize,
     state: Mutex<FileState<W>>,
     /// Signalled when row groups are appended or the file fails.
@@ -76,7 +74,7 @@ impl<W: Write + Send> OrderedRowGroupWriter<W> {
     /// A file of `schema` written to `sink` with `ArrowWriter`'s `options`, at most `window`
     /// row groups (at least 1) encoding or waiting at a time, each leaf written by shredlab's
     /// encoder where it supports the leaf and by parquet's `ArrowColumnWriter` otherwise, or
-    /// every leaf by parquet's with [`Self::with_encoder`]`(`[`ColumnEncoder::ArrowRs`]`)`.
+    /// every leaf by parquet's with [`Self::try_new_with_encoder`] and [`ColumnEncoder::ArrowRs`].
     ///
     /// # Errors
     ///
@@ -89,7 +87,23 @@ impl<W: Write + Send> OrderedRowGroupWriter<W> {
         options: ArrowWriterOptions,
         window: usize,
     ) -> Result<Self> {
-        let (file, factory) = ArrowWriter::try_new_with_options(sink, schema.clone(), options)?
+        Self::try_new_with_encoder(sink, schema, options, window, ColumnEncoder::Native)
+    }
+
+    /// As [`Self::try_new`], each leaf written by `encoder` where it supports the leaf (by
+    /// parquet's `ArrowColumnWriter` for the rest).
+    ///
+    /// # Errors
+    ///
+    /// As [`Self::try_new`].
+    pub fn try_new_with_encoder(
+        sink: W,
+        schema: SchemaRef,
+        options: ArrowWriterOptions,
+        window: usize,
+        encoder: ColumnEncoder,
+    ) -> Result<Self> {
+        let (file, _) = ArrowWriter::try_new_with_options(sink, schema.clone(), options.clone())?
             .into_serialized_writer()?;
         if file.properties().content_defined_chunking().is_some() {
             return Err(ParquetError::NYI(
@@ -97,16 +111,9 @@ impl<W: Write + Send> OrderedRowGroupWriter<W> {
                     .to_string(),
             ));
         }
-        let plan = EncodePlan::new(
-            schema.clone(),
-            file.schema_descr(),
-            file.properties().clone(),
-            ColumnEncoder::Native,
-        );
+        let plan = EncodePlan::new(schema, &file, &options, encoder)?;
         Ok(Self {
-            factory,
             plan: Arc::new(plan),
-            schema,
             window: window.max(1),
             state: Mutex::new(FileState {
                 file: Some(file),
@@ -116,28 +123,6 @@ impl<W: Write + Send> OrderedRowGroupWriter<W> {
             }),
             room: Condvar::new(),
         })
-    }
-
-    /// Writes every leaf with `encoder` where it supports the leaf (parquet's `ArrowColumnWriter`
-    /// for the rest). Call before the first [`Self::encoder`].
-    pub fn with_encoder(self, encoder: ColumnEncoder) -> Self {
-        let plan = {
-            let state = self.lock();
-            let file = state
-                .file
-                .as_ref()
-                .expect("no append has started before the first encoder");
-            EncodePlan::new(
-                self.schema.clone(),
-                file.schema_descr(),
-                file.properties().clone(),
-                encoder,
-            )
-        };
-        Self {
-            plan: Arc::new(plan),
-            ..self
-        }
     }
 
     /// Which encoder writes each leaf column of the file.
@@ -185,9 +170,7 @@ impl<W: Write + Send> OrderedRowGroupWriter<W> {
         Ok(RowGroupEncoder {
             index,
             rows: 0,
-            writers: self
-                .plan
-                .writers(self.factory.create_column_writers(index)?)?,
+            writers: self.plan.writers(index)?,
             plan: self.plan.clone(),
         })
     }

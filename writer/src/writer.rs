@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
-use parquet::arrow::arrow_writer::{ArrowRowGroupWriterFactory, ArrowWriterOptions};
+use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::arrow::ArrowWriter;
 use parquet::errors::{ParquetError, Result};
 use parquet::file::metadata::{KeyValue, ParquetMetaData, RowGroupMetaData};
@@ -89,8 +89,10 @@ use row_groups::{Placement, RowGroup};
 /// - queue less Arrow data with [`ParallelOptions::with_memory_budget`] (`write` then blocks
 ///   sooner, and workers may run out of work);
 /// - move encoded pages out of memory with a page store
-///   ([`ArrowWriterOptions::with_page_store_factory`]), which this writer's column writers use as
-///   `ArrowWriter`'s do;
+///   ([`ArrowWriterOptions::with_page_store_factory`]), which parquet's column writers here use
+///   as `ArrowWriter`'s do (the index a store is given counts only the leaves they write);
+///   shredlab's encoder keeps its leaves' pages in memory, so with a page store choose
+///   [`ColumnEncoder::ArrowRs`];
 /// - call [`Self::flush`] when [`Self::memory_size`] or [`Self::in_progress_size`] grows past a
 ///   threshold: it closes the row group being filled and appends every row group in flight.
 ///
@@ -139,8 +141,8 @@ use row_groups::{Placement, RowGroup};
 /// everywhere with [`ParallelOptions::with_encoder`]`(`[`ColumnEncoder::ArrowRs`]`)`; both write
 /// the same bytes ([`Self::leaf_encoders`] says which wrote what). Schema conversion, every
 /// other [`WriterProperties`] setting and every [`ArrowWriterOptions`] setting (an explicit
-/// Parquet schema, the schema root, skipping the Arrow metadata, a page store) therefore act as
-/// they do in `ArrowWriter`. The tests compare the bytes with `ArrowWriter`'s over primitives,
+/// Parquet schema, the schema root, skipping the Arrow metadata) therefore act as they do in
+/// `ArrowWriter`; a page store holds the pages of the leaves parquet's writers write. The tests compare the bytes with `ArrowWriter`'s over primitives,
 /// dates, times, timestamps, decimals, strings, binaries and their views, dictionaries,
 /// fixed-size binaries, lists, large lists, fixed-size lists, structs and maps nested up to
 /// three levels, all-null and empty batches, and random property sets, with either encoder.
@@ -170,7 +172,6 @@ use row_groups::{Placement, RowGroup};
 /// queued the batch.
 pub struct ParallelArrowWriter<W: Write + Send> {
     file: SerializedFileWriter<W>,
-    factory: ArrowRowGroupWriterFactory,
     schema: SchemaRef,
     plan: Arc<EncodePlan>,
     /// For each leaf: its top-level field.
@@ -255,8 +256,8 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         parallel: ParallelOptions,
     ) -> Result<Self> {
         let threads = parallel.resolve_threads()?;
-        let (file, factory) =
-            ArrowWriter::try_new_with_options(writer, Arc::clone(&schema), options)?
+        let (file, _) =
+            ArrowWriter::try_new_with_options(writer, Arc::clone(&schema), options.clone())?
                 .into_serialized_writer()?;
         let properties = Arc::clone(file.properties());
         if properties.content_defined_chunking().is_some() {
@@ -274,12 +275,7 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
             Some(_) => ColumnEncoder::ArrowRs,
             None => parallel.encoder(),
         };
-        let plan = EncodePlan::new(
-            Arc::clone(&schema),
-            descriptor,
-            Arc::clone(&properties),
-            encoder,
-        );
+        let plan = EncodePlan::new(Arc::clone(&schema), &file, &options, encoder)?;
         // Workers start only when a row group first outgrows the inline threshold.
         let workers = if leaf_fields.len() > 1 {
             threads.min(leaf_fields.len())
@@ -291,7 +287,6 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
             max_bytes: properties.max_row_group_bytes(),
             budget: Budget::new(parallel.memory_budget()),
             file,
-            factory,
             schema,
             plan: Arc::new(plan),
             leaf_fields,

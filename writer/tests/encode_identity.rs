@@ -153,9 +153,8 @@ fn the_plain_page_property_s_cases_exercise_native_pages() {
             .unwrap()
             .current();
         let options = ArrowWriterOptions::new().with_properties(properties(&settings, &schema));
-        let writer = OrderedRowGroupWriter::try_new(Vec::new(), schema.clone(), options, 1)
-            .unwrap()
-            .with_encoder(ColumnEncoder::Native);
+        let writer =
+            OrderedRowGroupWriter::try_new(Vec::new(), schema.clone(), options, 1).unwrap();
         cases += usize::from(!writer.leaf_encoders().native_pages.is_empty());
     }
     assert!(cases >= 80, "only {cases} of 200 cases have native pages");
@@ -171,9 +170,8 @@ fn the_property_s_cases_exercise_the_native_encoder() {
         let schema = schema().new_tree(&mut runner).unwrap().current();
         let settings = settings().new_tree(&mut runner).unwrap().current();
         let options = ArrowWriterOptions::new().with_properties(properties(&settings, &schema));
-        let writer = OrderedRowGroupWriter::try_new(Vec::new(), schema.clone(), options, 1)
-            .unwrap()
-            .with_encoder(ColumnEncoder::Native);
+        let writer =
+            OrderedRowGroupWriter::try_new(Vec::new(), schema.clone(), options, 1).unwrap();
         let native = writer.leaf_encoders().native().count();
         cases += usize::from(native > 0);
         native_leaves += native;
@@ -236,15 +234,16 @@ fn arrow_rs_encoder_and_arrow_only_properties_take_every_leaf() {
         (&plain, ColumnEncoder::ArrowRs),
         (&chunked, ColumnEncoder::Native),
     ] {
-        let writer = OrderedRowGroupWriter::try_new(
+        let writer = OrderedRowGroupWriter::try_new_with_encoder(
             Vec::new(),
             schema.clone(),
             ArrowWriterOptions::new().with_properties(props.clone()),
             1,
+            encoder,
         );
         // Content-defined chunking is refused by the writer itself; otherwise no leaf is native.
         if let Ok(writer) = writer {
-            let encoders = writer.with_encoder(encoder).leaf_encoders();
+            let encoders = writer.leaf_encoders();
             assert_eq!(encoders.native().count(), 0);
         }
     }
@@ -323,9 +322,8 @@ fn dictionary_pages_and_their_fallback_are_arrow_writer_s() {
             .set_write_batch_size(100)
             .build();
         let options = ArrowWriterOptions::new().with_properties(props.clone());
-        let writer = OrderedRowGroupWriter::try_new(Vec::new(), schema.clone(), options, 1)
-            .unwrap()
-            .with_encoder(ColumnEncoder::Native);
+        let writer =
+            OrderedRowGroupWriter::try_new(Vec::new(), schema.clone(), options, 1).unwrap();
         assert_eq!(
             writer.leaf_encoders().native_pages,
             ["strings.list.item", "keyed.list.item"]
@@ -384,9 +382,14 @@ fn an_empty_row_group_with_dictionaries_is_arrow_column_writer_s() {
         .build();
     let file = |encoder| {
         let options = ArrowWriterOptions::new().with_properties(props.clone());
-        let writer = OrderedRowGroupWriter::try_new(Vec::new(), schema.clone(), options, 1)
-            .unwrap()
-            .with_encoder(encoder);
+        let writer = OrderedRowGroupWriter::try_new_with_encoder(
+            Vec::new(),
+            schema.clone(),
+            options,
+            1,
+            encoder,
+        )
+        .unwrap();
         writer.append(writer.encoder(0).unwrap()).unwrap();
         (writer.leaf_encoders(), writer.into_inner().unwrap())
     };
@@ -447,9 +450,7 @@ fn a_column_of_another_type_is_refused() {
     )]));
     let batch = random_generator(&other, 1).batch(0..10).unwrap();
     let options = ArrowWriterOptions::new();
-    let writer = OrderedRowGroupWriter::try_new(Vec::new(), schema, options, 1)
-        .unwrap()
-        .with_encoder(ColumnEncoder::Native);
+    let writer = OrderedRowGroupWriter::try_new(Vec::new(), schema, options, 1).unwrap();
     let mut row_group = writer.encoder(0).unwrap();
     let error = row_group.write(&batch).unwrap_err().to_string();
     assert!(error.contains("the writer's schema says"), "{error}");

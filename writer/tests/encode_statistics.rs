@@ -56,9 +56,7 @@ fn schema_of(items: &[(&str, &FieldRef)]) -> SchemaRef {
 /// that the file is `ArrowWriter`'s.
 fn assert_native_pages_match(schema: &SchemaRef, batch: &RecordBatch, props: &WriterProperties) {
     let options = ArrowWriterOptions::new().with_properties(props.clone());
-    let writer = OrderedRowGroupWriter::try_new(Vec::new(), schema.clone(), options, 1)
-        .unwrap()
-        .with_encoder(ColumnEncoder::Native);
+    let writer = OrderedRowGroupWriter::try_new(Vec::new(), schema.clone(), options, 1).unwrap();
     assert_eq!(
         writer.leaf_encoders().native_pages.len(),
         schema.fields().len(),

@@ -2,6 +2,7 @@ use std::sync::Arc;
 
 use arrow_array::{ArrayRef, Int32Array};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::arrow::ArrowWriter;
 
 use super::FieldWriters;
@@ -41,14 +42,14 @@ pub(crate) fn plan(schema: &SchemaRef) -> Arc<EncodePlan> {
         .unwrap()
         .into_serialized_writer()
         .unwrap();
-    let props = Arc::clone(file.properties());
+    let options = ArrowWriterOptions::new();
     let plan = EncodePlan::new(
         SchemaRef::clone(schema),
-        file.schema_descr(),
-        props,
+        &file,
+        &options,
         ColumnEncoder::ArrowRs,
     );
-    Arc::new(plan)
+    Arc::new(plan.unwrap())
 }
 
 /// A one-row Int32 column holding `value`.

@@ -21,6 +21,7 @@ mod chunk;
 mod column;
 mod compress;
 mod dictionary;
+mod fallback;
 mod leaf;
 mod levels;
 mod pages;

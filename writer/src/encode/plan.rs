@@ -2,16 +2,21 @@
 //! that feeds them (levels computed once per top-level column, for each encoder that needs
 //! them).
 
+use std::io::Write;
+use std::sync::Arc;
+
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, SchemaRef};
-use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnWriter, ArrowLeafColumn};
+use parquet::arrow::arrow_writer::{compute_leaves, ArrowLeafColumn, ArrowWriterOptions};
 use parquet::basic::Type as PhysicalType;
 use parquet::errors::{ParquetError, Result};
 use parquet::file::properties::{WriterProperties, WriterPropertiesPtr};
-use parquet::schema::types::{ColumnDescPtr, SchemaDescriptor};
+use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::types::ColumnDescPtr;
 
 use super::batches::MiniBatches;
 use super::column::NativeColumnWriter;
+use super::fallback::FallbackFactory;
 use super::leaf::{LeafData, LeafWriter};
 use super::levels;
 use super::pages::{self, PlainChunkWriter};
@@ -29,6 +34,8 @@ pub(crate) struct EncodePlan {
     fields: Vec<Vec<Option<NativeLeaf>>>,
     /// Every leaf's path, in file order.
     paths: Vec<String>,
+    /// parquet's writers for the top-level columns with a leaf in `fields` it writes.
+    fallback: FallbackFactory,
 }
 
 /// A leaf the native encoder writes.
@@ -40,14 +47,20 @@ struct NativeLeaf {
 }
 
 impl EncodePlan {
-    /// Plans `schema` (as `parquet_schema`, its conversion) under `props`: with
+    /// Plans `schema` for `file`, the file writer parquet opened for it with `options`: with
     /// [`ColumnEncoder::Native`], every leaf the native encoder supports goes to it.
-    pub fn new(
+    ///
+    /// # Errors
+    ///
+    /// What parquet fails on when it sets up the column writers of the other leaves.
+    pub fn new<W: Write + Send>(
         schema: SchemaRef,
-        parquet_schema: &SchemaDescriptor,
-        props: WriterPropertiesPtr,
+        file: &SerializedFileWriter<W>,
+        options: &ArrowWriterOptions,
         encoder: ColumnEncoder,
-    ) -> Self {
+    ) -> Result<Self> {
+        let parquet_schema = file.schema_descr();
+        let props = Arc::clone(file.properties());
         let allowed = encoder == ColumnEncoder::Native && file_supported(&props);
         let mut descrs: Vec<Vec<ColumnDescPtr>> = vec![Vec::new(); schema.fields().len()];
         for (index, column) in parquet_schema.columns().iter().enumerate() {
@@ -55,7 +68,7 @@ impl EncodePlan {
                 leaves.push(column.clone());
             }
         }
-        let fields = schema
+        let fields: Vec<Vec<Option<NativeLeaf>>> = schema
             .fields()
             .iter()
             .zip(descrs)
@@ -64,7 +77,12 @@ impl EncodePlan {
                 false => vec![None; leaves.len()],
             })
             .collect();
-        Self {
+        let needed: Vec<bool> = fields
+            .iter()
+            .map(|f| f.iter().any(Option::is_none))
+            .collect();
+        let fallback = FallbackFactory::new(options, &schema, parquet_schema, &needed)?;
+        Ok(Self {
             schema,
             props,
             fields,
@@ -73,7 +91,8 @@ impl EncodePlan {
                 .iter()
                 .map(|descr| descr.path().string())
                 .collect(),
-        }
+            fallback,
+        })
     }
 
     /// Which encoder writes each leaf.
@@ -89,28 +108,36 @@ impl EncodePlan {
         encoders
     }
 
-    /// The leaf writers of one row group: `arrow` (parquet's, one per leaf, in order) with the
-    /// native encoder's in place of every leaf it writes.
+    /// The leaf writers of row group `row_group`: the native encoder's for every leaf it
+    /// writes, parquet's for the others.
     ///
     /// # Errors
     ///
-    /// A native writer's codec could not be set up.
-    pub fn writers(&self, arrow: Vec<ArrowColumnWriter>) -> Result<Vec<LeafWriter>> {
-        arrow
-            .into_iter()
-            .zip(self.fields.iter().flatten())
-            .map(|(writer, native)| {
-                Ok(match native {
-                    Some(NativeLeaf { descr, pages: true }) => {
+    /// A native writer's codec could not be set up, or parquet's factory failed.
+    pub fn writers(&self, row_group: usize) -> Result<Vec<LeafWriter>> {
+        let mut parquet = self.fallback.create(row_group)?.into_iter();
+        let mut writers = Vec::with_capacity(self.paths.len());
+        for leaves in &self.fields {
+            // parquet's factory makes writers for every leaf of a column it was made for.
+            let made = leaves.iter().any(Option::is_none);
+            for leaf in leaves {
+                let made = match made {
+                    true => Some(parquet.next().ok_or_else(writers_not_per_leaf)?),
+                    false => None,
+                };
+                writers.push(match (leaf, made) {
+                    (Some(NativeLeaf { descr, pages: true }), _) => {
                         LeafWriter::Plain(PlainChunkWriter::new(descr.clone(), &self.props)?)
                     }
-                    Some(NativeLeaf { descr, .. }) => {
+                    (Some(NativeLeaf { descr, .. }), _) => {
                         LeafWriter::Native(NativeColumnWriter::new(descr.clone(), &self.props))
                     }
-                    None => LeafWriter::Arrow(writer),
-                })
-            })
-            .collect()
+                    (None, Some(writer)) => LeafWriter::Arrow(writer),
+                    (None, None) => return Err(writers_not_per_leaf()),
+                });
+            }
+        }
+        Ok(writers)
     }
 
     /// Encodes `batch` into `writers` (one row group's, from [`Self::writers`]), as

@@ -89,9 +89,7 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
 
     fn start_row_group(&mut self) -> Result<()> {
         let index = self.row_groups_started;
-        let writers = self
-            .plan
-            .writers(self.factory.create_column_writers(index)?)?;
+        let writers = self.plan.writers(index)?;
         self.row_groups_started += 1;
         // Once one row group has outgrown the calling thread, later ones start on the pool.
         let placement = if self.pool.is_some() {

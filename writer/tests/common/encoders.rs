@@ -35,8 +35,13 @@ pub fn encoded(
     encoder: ColumnEncoder,
 ) -> Result<(Vec<u8>, Vec<String>)> {
     let options = ArrowWriterOptions::new().with_properties(props.clone());
-    let writer = OrderedRowGroupWriter::try_new(Vec::new(), schema.clone(), options, 1)?
-        .with_encoder(encoder);
+    let writer = OrderedRowGroupWriter::try_new_with_encoder(
+        Vec::new(),
+        schema.clone(),
+        options,
+        1,
+        encoder,
+    )?;
     let native = writer.leaf_encoders().native().cloned().collect();
     for (index, group) in groups.iter().enumerate() {
         let mut row_group = writer.encoder(index)?;
