@@ -223,6 +223,24 @@ pub enum PipelineError {
     /// `--counters` was asked for, but not even the software perf events open here.
     #[error("--counters: {0}; run without --counters")]
     Counters(String),
+    /// `--timeline FILE` names a place no file can be written.
+    #[error("--timeline {path}: {problem}: name a file in an existing directory")]
+    TimelinePath {
+        /// The path given.
+        path: PathBuf,
+        /// What is wrong with it.
+        problem: &'static str,
+    },
+    /// The run succeeded, but its timeline could not be written.
+    #[error(
+        "the run's files are committed, but its timeline {path} could not be written: {source}"
+    )]
+    Timeline {
+        /// The path given.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
     /// The handlers that let SIGINT, SIGTERM and SIGHUP stop a run cleanly could not be
     /// installed.
     #[error("cannot install the SIGINT/SIGTERM/SIGHUP handlers: {source}")]

@@ -21,7 +21,7 @@ use shredlab_writer::OrderedRowGroupWriter;
 
 use crate::batches::BatchRanges;
 use crate::config::PipelineConfig;
-use crate::counters::{PhaseCounters, Role};
+use crate::counters::{Observed, Phase, PhaseCounters, Role};
 use crate::error::PipelineError;
 use crate::generation::Generation;
 use crate::joined::{join_started, Joined, Produced, Spawner, StopOnPanic, Written};
@@ -154,7 +154,7 @@ where
     W: Write + Send,
 {
     let _stop_on_panic = StopOnPanic(context.stop);
-    let _counted = context.counters.map(|c| c.track(Role::Fused));
+    let mut counted = context.counters.map(|c| c.track(Role::Fused, Phase::Start));
     let mut generation = Generation::new(context.source.maker(), context.config.verify);
     let slots = context.counts.len() as u64;
     loop {
@@ -165,6 +165,7 @@ where
         }
         let group = context.next_group.fetch_add(1, Ordering::Relaxed);
         if group >= context.batches.group_count() || context.stop.load(Ordering::Relaxed) {
+            counted.enter(Phase::Tail);
             return Ok(Produced::from(generation));
         }
         // Row group `group` is file `writer`'s `index`-th.
@@ -185,20 +186,27 @@ where
         };
         let mut encoder = match file {
             Some(file) => {
+                counted.enter(Phase::Wait);
                 if !file.wait_for_room(index, context.stop).map_err(failed)? {
+                    counted.enter(Phase::Tail);
                     return Ok(Produced::from(generation));
                 }
+                counted.enter(Phase::Encode);
                 Some(file.encoder(index).map_err(failed)?)
             }
             None => None,
         };
         let (rows_written, batches_written) = &context.counts[writer];
         for batch_index in context.batches.batches_of_group(group) {
+            counted.enter(Phase::Generate);
             let batch = generation.make(context.batches.rows_of(batch_index))?;
-            if let Some(encoder) = encoder.as_mut() {
-                encoder.write(&batch).map_err(failed)?;
-            }
             let rows = batch.num_rows() as u64;
+            counted.add_rows(rows);
+            if let Some(encoder) = encoder.as_mut() {
+                counted.enter(Phase::Encode);
+                encoder.write(&batch).map_err(failed)?;
+                counted.add_rows(rows);
+            }
             rows_written.fetch_add(rows, Ordering::Relaxed);
             batches_written.fetch_add(1, Ordering::Relaxed);
             context.progress.inc(rows);
@@ -206,9 +214,11 @@ where
                 milestones.add(rows);
             }
             // Encoded: the builders take its buffers back for the next batch.
+            counted.enter(Phase::Generate);
             generation.recycle(batch);
         }
         if let (Some(file), Some(encoder)) = (file, encoder) {
+            counted.enter(Phase::Append);
             file.append(encoder).map_err(failed)?;
         }
     }

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use arrow_array::{Array, RecordBatch};
 
+use crate::counters::Phase;
 use crate::gate::{Digest, GateError};
 use crate::reorder::ReorderWindow;
 use crate::signals;
@@ -96,32 +97,41 @@ impl<'a> Generation<'a> {
     }
 }
 
-/// The loop of a thread that makes claimed batches: for each index of `claims`, until they run
-/// out or the run stops (`stop`, or a signal), it waits for room in `window` if there is one,
-/// makes the batch of `rows_of(index)` and hands it to `deliver`, in index order through the
+/// The loop of a thread that makes claimed batches: for each `(index, rows)` of `claims`, until
+/// they run out or the run stops (`stop`, or a signal), it waits for room in `window` if there
+/// is one, makes the batch of `rows` and hands it to `deliver`, in index order through the
 /// window when there is one. Spent batches that `spent` gives back are recycled after each.
+/// `enter` hears each phase as it starts, with the rows made in the one that ends:
+/// [`Phase::Generate`] for making and recycling, [`Phase::Send`] for waiting for room and
+/// handing over.
 pub fn generate_claimed<E: From<GateError>>(
     generation: &mut Generation<'_>,
-    claims: impl Iterator<Item = u64>,
+    claims: impl Iterator<Item = (u64, Range<u64>)>,
     stop: &AtomicBool,
     window: Option<&ReorderWindow>,
-    rows_of: impl Fn(u64) -> Range<u64>,
     mut deliver: impl FnMut(u64, RecordBatch) -> Result<(), E>,
     mut spent: impl FnMut() -> Option<RecordBatch>,
+    mut enter: impl FnMut(Phase, u64),
 ) -> Result<(), E> {
-    for index in claims {
+    for (index, rows) in claims {
         if stop.load(Ordering::Relaxed) || signals::received().is_some() {
             break;
         }
-        if window.is_some_and(|window| !window.wait_for_room(index, stop)) {
-            break;
+        if let Some(window) = window {
+            enter(Phase::Send, 0);
+            if !window.wait_for_room(index, stop) {
+                break;
+            }
         }
-        let batch = generation.make(rows_of(index))?;
+        enter(Phase::Generate, 0);
+        let batch = generation.make(rows)?;
+        enter(Phase::Send, batch.num_rows() as u64);
         match window {
             None => deliver(index, batch)?,
             Some(window) => window.hand_over(index, batch, &mut deliver)?,
         }
         if let Some(batch) = spent() {
+            enter(Phase::Generate, 0);
             generation.recycle(batch);
         }
     }

@@ -18,7 +18,7 @@ use parquet::file::properties::WriterProperties;
 use crate::catalog::Optimization;
 use crate::channel::{batch_channel, BatchReceiver, BatchSender, Returns};
 use crate::config::PipelineConfig;
-use crate::counters::{EncoderObserver, PhaseCounters, Role, RunCounters};
+use crate::counters::{EncoderObserver, Observed, Phase, PhaseCounters, Role, RunCounters};
 use crate::encoder::{EncoderKind, FileEncoder};
 use crate::error::{panic_message, PipelineError};
 use crate::fused;
@@ -108,7 +108,9 @@ fn produce<S: BatchSource + ?Sized>(
     senders: Vec<BatchSender>,
 ) -> Result<Produced, PipelineError> {
     let _stop_on_panic = StopOnPanic(context.stop);
-    let _counted = context.counters.map(|c| c.track(Role::Producers));
+    let mut counted = context
+        .counters
+        .map(|c| c.track(Role::Producers, Phase::Start));
     let config = context.config;
     let claims = if config
         .optimizations
@@ -128,13 +130,17 @@ fn produce<S: BatchSource + ?Sized>(
     let mut generation = Generation::new(context.source.maker(), config.verify);
     generate_claimed(
         &mut generation,
-        claims,
+        claims.map(|index| (index, config.batch_rows(index))),
         context.stop,
         context.reorder,
-        |index| config.batch_rows(index),
         |index, batch| hand_over(context, &senders, index, batch),
         || context.returns.and_then(Returns::take),
+        |phase, rows| {
+            counted.add_rows(rows);
+            counted.enter(phase);
+        },
     )?;
+    counted.enter(Phase::Tail);
     Ok(Produced::from(generation))
 }
 
@@ -181,12 +187,17 @@ fn write_stream<W: Write + Send>(
     context: &WriterContext<'_>,
 ) -> Result<Written<W>, ParquetError> {
     let _stop_on_panic = StopOnPanic(context.stop);
-    let _counted = context.counters.map(|c| c.track(Role::Writers));
+    let mut counted = context
+        .counters
+        .map(|c| c.track(Role::Writers, Phase::Start));
     let kind = encoder_kind(context.config, context.counters);
     let mut writer = FileEncoder::try_new(sink, schema, properties, kind)?;
     let (mut rows, mut count) = (0, 0);
+    counted.enter(Phase::Receive);
     for batch in batches {
+        counted.enter(Phase::Encode);
         writer.write(&batch)?;
+        counted.add_rows(batch.num_rows() as u64);
         rows += batch.num_rows() as u64;
         count += 1;
         context.progress.inc(batch.num_rows() as u64);
@@ -196,7 +207,9 @@ fn write_stream<W: Write + Send>(
         if let Some(returns) = context.returns {
             returns.give(batch);
         }
+        counted.enter(Phase::Receive);
     }
+    counted.enter(Phase::Append);
     let pool_threads = writer.pool_threads();
     Ok(Written {
         sink: writer.into_inner()?,
@@ -222,8 +235,11 @@ where
     S: BatchSource + ?Sized,
     F: SinkFactory,
 {
-    let counters = match config.counters {
-        true => Some(RunCounters::start().map_err(PipelineError::Counters)?),
+    let mut counters = match config.counters || config.timeline.is_some() {
+        true => Some(
+            RunCounters::start(config.counters, config.timeline.is_some())
+                .map_err(PipelineError::Counters)?,
+        ),
         false => None,
     };
     let started = Instant::now();
@@ -231,13 +247,19 @@ where
     let created: Vec<F::Sink> = (0..config.writers)
         .map(|w| sinks.create(w))
         .collect::<Result<_, _>>()?;
-    let registry = counters.as_ref().map(RunCounters::registry);
+    if let Some(counters) = counters.as_mut() {
+        counters.main_enters(Phase::Wait);
+    }
+    let registry = counters.as_ref().map(|c| Arc::clone(c.registry()));
     let fused = config.optimizations.has(Optimization::FusedRowGroups);
     let joined = if fused {
-        fused::spawn_and_join(config, source, created, progress, registry)
+        fused::spawn_and_join(config, source, created, progress, registry.as_ref())
     } else {
-        spawn_and_join(config, source, created, progress, registry)
+        spawn_and_join(config, source, created, progress, registry.as_ref())
     };
+    if let Some(counters) = counters.as_mut() {
+        counters.main_enters(Phase::Tail);
+    }
     if let Some(signal) = signals::received() {
         return Err(PipelineError::Interrupted { signal });
     }

@@ -5,7 +5,7 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::config::{PipelineConfig, RunRequest};
-use crate::counters::RunCounters;
+use crate::counters::{timeline, RunCounters};
 use crate::error::PipelineError;
 use crate::gate::{Digest, ReadBack};
 use crate::output::counting::CountingSinks;
@@ -79,13 +79,28 @@ pub fn execute_without_files(
     };
     let mut report = RunReport::new(config, &totals, &[], None);
     report.leaf_encoders = outcome.leaf_encoders;
-    Ok(with_counters(report, outcome.counters))
+    observed(config, report, outcome.counters)
 }
 
-/// `report` with the figures of `counters`, when the run counted.
-fn with_counters(mut report: RunReport, counters: Option<RunCounters>) -> RunReport {
-    report.counters = counters.map(|c| c.finish(report.rows, report.cpu_s));
-    report
+/// `report` with the figures of `counters`, when the run counted, after writing the run's
+/// timeline where `config` asks for one.
+fn observed(
+    config: &PipelineConfig,
+    mut report: RunReport,
+    counters: Option<RunCounters>,
+) -> Result<RunReport, PipelineError> {
+    let Some(counters) = counters else {
+        return Ok(report);
+    };
+    let observations = counters.finish(report.rows, report.cpu_s);
+    report.counters = observations.counters;
+    if let (Some(path), Some(lanes)) = (&config.timeline, &observations.lanes) {
+        timeline::write(path, lanes).map_err(|source| PipelineError::Timeline {
+            path: path.clone(),
+            source,
+        })?;
+    }
+    Ok(report)
 }
 
 /// Calls `run` with the run's batch source (the spec workload's, or the contacts'), or with its
@@ -145,7 +160,7 @@ pub fn finish<O: Output>(
     };
     let mut report = RunReport::new(config, &totals, &files, read_back);
     report.leaf_encoders = outcome.leaf_encoders.take();
-    Ok(with_counters(report, outcome.counters))
+    observed(config, report, outcome.counters)
 }
 
 /// The rows and batches written must be the ones asked for: a run that silently wrote less

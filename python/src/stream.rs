@@ -264,12 +264,12 @@ fn build(shared: &Shared, sender: &Sender<RecordBatch>) {
         let mut generation = Generation::new(shared.workload.maker(), false);
         generate_claimed(
             &mut generation,
-            claims,
+            claims.map(|index| (index, shared.batching.batches.rows_of(index))),
             &shared.stop,
             Some(&shared.window),
-            |index| shared.batching.batches.rows_of(index),
             |_, batch| sender.send(batch).map_err(|_| BuildStop::ReaderGone),
             || None,
+            |_, _| {},
         )
     }));
     let failure = match built {

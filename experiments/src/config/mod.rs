@@ -126,6 +126,10 @@ pub struct RunRequest {
     /// misses where the PMU allows. Reported after the run and in --json.
     #[arg(long)]
     pub counters: bool,
+    /// Write every thread's phases (generate, encode, append, wait, ...) as intervals to FILE,
+    /// as CSV: thread, role, phase, start and end in ns from the run's start, rows.
+    #[arg(long, value_name = "FILE")]
+    pub timeline: Option<PathBuf>,
     /// Rows per row group [default: parquet's 1,048,576; 262,144 from experiment 21]. Every
     /// writer holds a whole row group's encoded pages until it closes.
     #[arg(long, value_name = "ROWS")]
@@ -201,8 +205,10 @@ pub struct PipelineConfig {
     pub prebuilt: bool,
     /// Count heap allocations (slows every allocation).
     pub count_allocations: bool,
-    /// Count perf events per thread, by role (`--counters`).
+    /// Count perf events per thread, by role and phase (`--counters`).
     pub counters: bool,
+    /// Where to write every thread's phase intervals (`--timeline`).
+    pub timeline: Option<PathBuf>,
     /// Row-group size and the parallel writer's memory settings.
     pub writer_memory: WriterMemory,
 }
@@ -260,6 +266,7 @@ impl PipelineConfig {
             prebuilt: request.prebuilt,
             count_allocations: request.count_allocations,
             counters: request.counters,
+            timeline: request.timeline.clone(),
             writer_memory: memory::resolve_writer_memory(request, optimizations)?,
         };
         if config.optimizations.has(Optimization::FusedRowGroups) {
@@ -305,6 +312,9 @@ impl PipelineConfig {
         if let Some(spec) = &self.spec {
             spec.check_batch_rows(self.batch_size)?;
         }
+        if let Some(path) = &self.timeline {
+            check_timeline_path(path)?;
+        }
         if self.batch_count() == 0 {
             return Err(PipelineError::EmptyShard {
                 part: self.shard.index(),
@@ -349,6 +359,30 @@ impl PipelineConfig {
     /// Rows of batch `index`; empty past the last batch.
     pub fn batch_rows(&self, index: u64) -> std::ops::Range<u64> {
         self.batches().rows_of(index)
+    }
+}
+
+/// Refuses a `--timeline` path the run could not write at its end: a directory, or a file in a
+/// directory that does not exist.
+fn check_timeline_path(path: &std::path::Path) -> Result<(), PipelineError> {
+    let problem = if path.is_dir() {
+        Some("is a directory")
+    } else if path.file_name().is_none() {
+        Some("names no file")
+    } else {
+        match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => {
+                Some("its directory does not exist")
+            }
+            _ => None,
+        }
+    };
+    match problem {
+        Some(problem) => Err(PipelineError::TimelinePath {
+            path: path.to_path_buf(),
+            problem,
+        }),
+        None => Ok(()),
     }
 }
 

@@ -160,6 +160,58 @@ pub struct Counts {
     pub hardware: Option<HardwareCounts>,
 }
 
+impl Counts {
+    /// Adds `more` (hardware sums start where the first thread's hardware counts do).
+    pub fn add(&mut self, more: &Counts) {
+        let software = &mut self.software;
+        software.task_clock_ns += more.software.task_clock_ns;
+        software.context_switches += more.software.context_switches;
+        software.page_faults += more.software.page_faults;
+        if let Some(more) = more.hardware {
+            let sum = self.hardware.get_or_insert_with(HardwareCounts::default);
+            sum.cycles += more.cycles;
+            sum.instructions += more.instructions;
+            sum.cache_references += more.cache_references;
+            sum.cache_misses += more.cache_misses;
+            sum.branch_misses += more.branch_misses;
+            sum.enabled_ns += more.enabled_ns;
+            sum.running_ns += more.running_ns;
+        }
+    }
+
+    /// The counts between `earlier` (a read of the same events) and these.
+    pub fn since(&self, earlier: &Counts) -> Counts {
+        let software = SoftwareCounts {
+            task_clock_ns: self
+                .software
+                .task_clock_ns
+                .saturating_sub(earlier.software.task_clock_ns),
+            context_switches: self
+                .software
+                .context_switches
+                .saturating_sub(earlier.software.context_switches),
+            page_faults: self
+                .software
+                .page_faults
+                .saturating_sub(earlier.software.page_faults),
+        };
+        // Scaled counts of a multiplexed group may step back by a little: clamped at zero.
+        let hardware = self.hardware.map(|now| {
+            let before = earlier.hardware.unwrap_or_default();
+            HardwareCounts {
+                cycles: now.cycles.saturating_sub(before.cycles),
+                instructions: now.instructions.saturating_sub(before.instructions),
+                cache_references: now.cache_references.saturating_sub(before.cache_references),
+                cache_misses: now.cache_misses.saturating_sub(before.cache_misses),
+                branch_misses: now.branch_misses.saturating_sub(before.branch_misses),
+                enabled_ns: now.enabled_ns.saturating_sub(before.enabled_ns),
+                running_ns: now.running_ns.saturating_sub(before.running_ns),
+            }
+        });
+        Counts { software, hardware }
+    }
+}
+
 /// `builder` set to count kernel time or not, on thread `tid` (`None`: the calling thread).
 fn aimed(mut builder: Builder<'static>, kernel: bool, tid: Option<i32>) -> Builder<'static> {
     builder.exclude_kernel(!kernel);

@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::events::{HardwareCounts, Scope};
-use super::{Role, RoleTotals};
+use super::events::{Counts, HardwareCounts, Scope};
+use super::{Phase, Role, RoleTotals};
 
 /// The `counters` section of a run's report.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -25,8 +25,54 @@ pub struct CountersReport {
     pub process_cpu_s: Option<f64>,
     /// One entry per role that had a thread, in [`Role::ALL`]'s order.
     pub roles: Vec<RoleFigures>,
+    /// The phases of the roles whose threads do more than one thing, in role then phase order.
+    pub phases: Vec<PhaseFigures>,
+    /// The reads of the events that split the counts by phase, and what they cost.
+    pub boundary_reads: BoundaryReads,
     /// The first error of a thread whose events failed, if any.
     pub thread_failure: Option<String>,
+}
+
+/// The reads each thread made of its own events at its phase boundaries.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct BoundaryReads {
+    /// Reads made, over every thread.
+    pub reads: u64,
+    /// Wall time they took, seconds (each read timed on its thread).
+    pub seconds: f64,
+}
+
+/// The hardware ratios of a set of counts, where the PMU allowed them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct HardwareRatios {
+    /// Instructions per cycle.
+    pub ipc: Option<f64>,
+    /// Instructions per row written.
+    pub instructions_per_row: Option<f64>,
+    /// Last-level cache misses per 1,000 rows.
+    pub cache_misses_per_1k_rows: Option<f64>,
+    /// Branch misses per 1,000 rows.
+    pub branch_misses_per_1k_rows: Option<f64>,
+    /// Share of the enabled time the hardware group was on the PMU (below 1: multiplexed,
+    /// and the counts scaled up to the enabled time).
+    pub pmu_running_share: Option<f64>,
+}
+
+impl HardwareRatios {
+    fn of(hardware: Option<HardwareCounts>, rows: u64) -> Self {
+        let per_1k_rows = |count: u64| count as f64 * 1000.0 / rows.max(1) as f64;
+        Self {
+            ipc: hardware
+                .filter(|h| h.cycles > 0)
+                .map(|h| h.instructions as f64 / h.cycles as f64),
+            instructions_per_row: hardware.map(|h| h.instructions as f64 / rows.max(1) as f64),
+            cache_misses_per_1k_rows: hardware.map(|h| per_1k_rows(h.cache_misses)),
+            branch_misses_per_1k_rows: hardware.map(|h| per_1k_rows(h.branch_misses)),
+            pmu_running_share: hardware
+                .filter(|h| h.enabled_ns > 0)
+                .map(|h| h.running_ns as f64 / h.enabled_ns as f64),
+        }
+    }
 }
 
 /// One role's figures.
@@ -46,58 +92,84 @@ pub struct RoleFigures {
     pub context_switches: u64,
     /// Page faults.
     pub page_faults: u64,
-    /// Instructions per cycle (hardware).
-    pub ipc: Option<f64>,
-    /// Instructions per row written (hardware).
-    pub instructions_per_row: Option<f64>,
-    /// Last-level cache misses per 1,000 rows (hardware).
-    pub cache_misses_per_1k_rows: Option<f64>,
-    /// Branch misses per 1,000 rows (hardware).
-    pub branch_misses_per_1k_rows: Option<f64>,
-    /// Share of the enabled time the hardware group was on the PMU (below 1: multiplexed,
-    /// and the counts scaled up to the enabled time).
-    pub pmu_running_share: Option<f64>,
+    /// Hardware ratios.
+    #[serde(flatten)]
+    pub ratios: HardwareRatios,
     /// The hardware counts, scaled.
     pub hardware: Option<HardwareCounts>,
 }
 
+/// One phase of one role's threads.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PhaseFigures {
+    /// The role.
+    pub role: Role,
+    /// The phase.
+    pub phase: Phase,
+    /// CPU seconds (task-clock) in the phase.
+    pub cpu_s: f64,
+    /// Share of the role's CPU seconds.
+    pub share_of_role: f64,
+    /// Wall seconds the role's threads spent in the phase, summed over them.
+    pub wall_s: f64,
+    /// Times a thread entered the phase.
+    pub entries: u64,
+    /// Context switches.
+    pub context_switches: u64,
+    /// Page faults.
+    pub page_faults: u64,
+    /// Hardware ratios (per row: per row of the whole run).
+    #[serde(flatten)]
+    pub ratios: HardwareRatios,
+}
+
+fn seconds(counts: &Counts) -> f64 {
+    counts.software.task_clock_ns as f64 / 1e9
+}
+
 impl CountersReport {
-    /// The figures of `totals` for a run of `rows` rows whose process used `process_cpu_s`.
+    /// The figures of `totals` for a run of `rows` rows whose process used `process_cpu_s`,
+    /// whose threads made `boundary_reads`.
     pub fn new(
         scope: &Scope,
         totals: &BTreeMap<Role, RoleTotals>,
-        rows: u64,
-        process_cpu_s: Option<f64>,
+        (rows, process_cpu_s): (u64, Option<f64>),
+        boundary_reads: BoundaryReads,
         thread_failure: Option<String>,
     ) -> Self {
-        let seconds = |t: &RoleTotals| t.software.task_clock_ns as f64 / 1e9;
-        let counted_cpu_s: f64 = totals.values().map(seconds).sum();
-        let per_1k_rows = |count: u64| count as f64 * 1000.0 / rows.max(1) as f64;
+        let counted_cpu_s: f64 = totals.values().map(|t| seconds(&t.counts)).sum();
         let roles = Role::ALL
             .iter()
             .filter_map(|role| Some((*role, totals.get(role)?)))
-            .map(|(role, t)| {
-                let hardware = t.hardware;
-                RoleFigures {
+            .map(|(role, t)| RoleFigures {
+                role,
+                threads: t.threads,
+                failed_threads: t.failed,
+                cpu_s: seconds(&t.counts),
+                share: seconds(&t.counts) / counted_cpu_s.max(f64::MIN_POSITIVE),
+                context_switches: t.counts.software.context_switches,
+                page_faults: t.counts.software.page_faults,
+                ratios: HardwareRatios::of(t.counts.hardware, rows),
+                hardware: t.counts.hardware,
+            })
+            .collect();
+        let phases = Role::ALL
+            .iter()
+            .filter_map(|role| Some((*role, totals.get(role)?)))
+            .filter(|(_, t)| t.phases.len() > 1)
+            .flat_map(|(role, t)| {
+                let role_s = seconds(&t.counts).max(f64::MIN_POSITIVE);
+                t.phases.iter().map(move |(phase, p)| PhaseFigures {
                     role,
-                    threads: t.threads,
-                    failed_threads: t.failed,
-                    cpu_s: seconds(t),
-                    share: seconds(t) / counted_cpu_s.max(f64::MIN_POSITIVE),
-                    context_switches: t.software.context_switches,
-                    page_faults: t.software.page_faults,
-                    ipc: hardware
-                        .filter(|h| h.cycles > 0)
-                        .map(|h| h.instructions as f64 / h.cycles as f64),
-                    instructions_per_row: hardware
-                        .map(|h| h.instructions as f64 / rows.max(1) as f64),
-                    cache_misses_per_1k_rows: hardware.map(|h| per_1k_rows(h.cache_misses)),
-                    branch_misses_per_1k_rows: hardware.map(|h| per_1k_rows(h.branch_misses)),
-                    pmu_running_share: hardware
-                        .filter(|h| h.enabled_ns > 0)
-                        .map(|h| h.running_ns as f64 / h.enabled_ns as f64),
-                    hardware,
-                }
+                    phase: *phase,
+                    cpu_s: seconds(&p.counts),
+                    share_of_role: seconds(&p.counts) / role_s,
+                    wall_s: p.wall_ns as f64 / 1e9,
+                    entries: p.entries,
+                    context_switches: p.counts.software.context_switches,
+                    page_faults: p.counts.software.page_faults,
+                    ratios: HardwareRatios::of(p.counts.hardware, rows),
+                })
             })
             .collect();
         Self {
@@ -107,6 +179,8 @@ impl CountersReport {
             counted_cpu_s,
             process_cpu_s,
             roles,
+            phases,
+            boundary_reads,
             thread_failure,
         }
     }
@@ -120,15 +194,12 @@ impl CountersReport {
         (uncounted > 0.05 * process && uncounted > 0.05).then_some(uncounted)
     }
 
-    /// The human-readable table.
+    /// The human-readable tables: by role, then by phase.
     pub fn human(&self) -> String {
         let mut text = format!("counters: {}\n", self.source);
-        let hardware = self.roles.iter().any(|r| r.ipc.is_some());
+        let hardware = self.roles.iter().any(|r| r.ratios.ipc.is_some());
         text.push_str("  role       threads   CPU s  share  ctx switches  page faults");
-        if hardware {
-            text.push_str("    IPC  LLC miss/1k rows  branch miss/1k rows");
-        }
-        text.push('\n');
+        push_hardware_header(&mut text, hardware);
         for r in &self.roles {
             let _ = write!(
                 text,
@@ -140,19 +211,7 @@ impl CountersReport {
                 r.context_switches,
                 r.page_faults
             );
-            if hardware {
-                let figure = |v: Option<f64>, decimals: usize| {
-                    v.map_or("-".to_string(), |v| format!("{v:.decimals$}"))
-                };
-                let _ = write!(
-                    text,
-                    " {:>6} {:>17} {:>20}",
-                    figure(r.ipc, 2),
-                    figure(r.cache_misses_per_1k_rows, 1),
-                    figure(r.branch_misses_per_1k_rows, 1)
-                );
-            }
-            text.push('\n');
+            push_hardware(&mut text, hardware, &r.ratios);
         }
         let process = self
             .process_cpu_s
@@ -164,11 +223,67 @@ impl CountersReport {
                 "  {uncounted:.2} CPU s of the process ran on threads started during the run by something other than the pipeline, which no role counts"
             );
         }
+        self.push_phases(&mut text, hardware);
         if let Some(error) = &self.thread_failure {
             let _ = writeln!(text, "  some threads were not counted: {error}");
         }
         text
     }
+
+    /// The phases table, and what splitting by phase cost.
+    fn push_phases(&self, text: &mut String, hardware: bool) {
+        if self.phases.is_empty() {
+            return;
+        }
+        text.push_str(
+            "  role      phase      CPU s  of role  wall s  entries  ctx switches  page faults",
+        );
+        push_hardware_header(text, hardware);
+        for p in &self.phases {
+            let _ = write!(
+                text,
+                "  {:<9} {:<8} {:>7.3} {:>7.1}% {:>7.3} {:>8} {:>13} {:>12}",
+                p.role.name(),
+                p.phase.name(),
+                p.cpu_s,
+                p.share_of_role * 100.0,
+                p.wall_s,
+                p.entries,
+                p.context_switches,
+                p.page_faults
+            );
+            push_hardware(text, hardware, &p.ratios);
+        }
+        let _ = writeln!(
+            text,
+            "  phases split by {} reads of the threads' own events, which took {:.4} s",
+            self.boundary_reads.reads, self.boundary_reads.seconds
+        );
+    }
+}
+
+fn push_hardware_header(text: &mut String, hardware: bool) {
+    if hardware {
+        text.push_str("    IPC  LLC miss/1k rows  branch miss/1k rows");
+    }
+    text.push('\n');
+}
+
+/// Ends a table row, with `ratios` when the table has hardware columns.
+fn push_hardware(text: &mut String, hardware: bool, ratios: &HardwareRatios) {
+    if hardware {
+        let figure = |v: Option<f64>, decimals: usize| {
+            v.map_or("-".to_string(), |v| format!("{v:.decimals$}"))
+        };
+        let _ = write!(
+            text,
+            " {:>6} {:>17} {:>20}",
+            figure(ratios.ipc, 2),
+            figure(ratios.cache_misses_per_1k_rows, 1),
+            figure(ratios.branch_misses_per_1k_rows, 1)
+        );
+    }
+    text.push('\n');
 }
 
 /// Where the figures come from, in words.
@@ -195,12 +310,15 @@ mod tests {
         RoleTotals {
             threads: 2,
             failed: 0,
-            software: SoftwareCounts {
-                task_clock_ns,
-                context_switches: 10,
-                page_faults: 100,
+            counts: Counts {
+                software: SoftwareCounts {
+                    task_clock_ns,
+                    context_switches: 10,
+                    page_faults: 100,
+                },
+                hardware,
             },
-            hardware,
+            phases: BTreeMap::new(),
         }
     }
 
@@ -223,15 +341,21 @@ mod tests {
             (Role::Producers, totals(600_000_000, Some(hardware))),
             (Role::Encoders, totals(1_400_000_000, None)),
         ]);
-        let report = CountersReport::new(&scope, &by_role, 1_000, Some(2.01), None);
+        let report = CountersReport::new(
+            &scope,
+            &by_role,
+            (1_000, Some(2.01)),
+            BoundaryReads::default(),
+            None,
+        );
         assert_eq!(report.counted_cpu_s, 2.0);
         let producers = &report.roles[0];
         assert_eq!((producers.role, producers.share), (Role::Producers, 0.3));
-        assert_eq!(producers.ipc, Some(1.5));
-        assert_eq!(producers.instructions_per_row, Some(3.0));
-        assert_eq!(producers.cache_misses_per_1k_rows, Some(20.0));
-        assert_eq!(producers.pmu_running_share, Some(0.5));
-        assert_eq!(report.roles[1].ipc, None);
+        assert_eq!(producers.ratios.ipc, Some(1.5));
+        assert_eq!(producers.ratios.instructions_per_row, Some(3.0));
+        assert_eq!(producers.ratios.cache_misses_per_1k_rows, Some(20.0));
+        assert_eq!(producers.ratios.pmu_running_share, Some(0.5));
+        assert_eq!(report.roles[1].ratios.ipc, None);
         let text = report.human();
         assert!(text.contains("hardware events (cycles"), "{text}");
         assert!(text.contains("producers        2   0.600  30.0%"), "{text}");
@@ -240,14 +364,26 @@ mod tests {
             !text.contains("no role counts"),
             "1 ms short is the resolution: {text}"
         );
-        let short = CountersReport::new(&scope, &by_role, 1_000, Some(2.5), None);
+        let short = CountersReport::new(
+            &scope,
+            &by_role,
+            (1_000, Some(2.5)),
+            BoundaryReads::default(),
+            None,
+        );
         assert_eq!(short.uncounted_cpu_s(), Some(0.5));
         assert!(short
             .human()
             .contains("0.50 CPU s of the process ran on threads"));
         // A short run: 33 ms counted, 40 ms by /proc's 10 ms ticks.
         let small = BTreeMap::from([(Role::Main, totals(33_000_000, None))]);
-        let tiny = CountersReport::new(&scope, &small, 10, Some(0.04), None);
+        let tiny = CountersReport::new(
+            &scope,
+            &small,
+            (10, Some(0.04)),
+            BoundaryReads::default(),
+            None,
+        );
         assert_eq!(
             tiny.uncounted_cpu_s(),
             None,
@@ -262,7 +398,8 @@ mod tests {
             hardware_missing: Some("hardware events unavailable: no PMU".to_string()),
         };
         let by_role = BTreeMap::from([(Role::Main, totals(1_000_000, None))]);
-        let report = CountersReport::new(&scope, &by_role, 10, None, None);
+        let report =
+            CountersReport::new(&scope, &by_role, (10, None), BoundaryReads::default(), None);
         let text = report.human();
         assert!(text.contains("user time only"), "{text}");
         assert!(text.contains("no PMU"), "{text}");

@@ -1,11 +1,14 @@
-//! `pipeline --counters`: perf events counted by every thread the run starts, each on itself
-//! from its first instruction to its last, and summed by the role the thread plays, so that the
-//! very run that was timed says where its cycles went: producers (generation), encoders (the
-//! parallel writer's pool), writers (the writer threads: hand-off, inline encoding, file I/O),
-//! fused (the row-group workers of entries 28 on, which generate, encode and append on the same
-//! threads, so their CPU is not split further), main (setup, the gate's read-back, the commit)
-//! and I/O (threads already running when the run started, such as an object store client's
-//! runtime, counted from the outside).
+//! `pipeline --counters` and `--timeline`: what every thread the run starts does, observed by
+//! the thread itself from its first instruction to its last. Perf events are summed by the role
+//! the thread plays, so that the very run that was timed says where its cycles went: producers
+//! (generation), encoders (the parallel writer's pool), writers (the writer threads: hand-off,
+//! inline encoding, file I/O), fused (the row-group workers of entries 28 on, which generate,
+//! encode and append on the same threads), main (setup, waiting, the gate's read-back, the
+//! commit) and I/O (threads already running when the run started, such as an object store
+//! client's runtime, counted from the outside). Threads that do more than one thing split their
+//! counts by [`Phase`] (generating, encoding, appending, waiting...): each reads its own events
+//! at its phase boundaries (`phases`). With `--timeline` each thread also keeps its phases'
+//! intervals, which `timeline` writes out.
 //!
 //! Software events (task-clock, context switches, page faults) are counted wherever
 //! `perf_event_open` works; hardware events (cycles, instructions, cache references and misses,
@@ -14,15 +17,20 @@
 
 pub mod events;
 pub mod figures;
+pub mod phases;
+pub mod timeline;
 
 use std::any::Any;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
 
 use serde::Serialize;
 use shredlab_writer::WorkerObserver;
 
-use events::{Counts, HardwareCounts, Scope, SoftwareCounts, ThreadEvents};
+use events::{Counts, Scope, ThreadEvents};
+pub use phases::{Interval, Phase};
+use phases::{LedgerEnd, PhaseLedger, PhaseTotals};
 
 /// What a thread does in the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -68,90 +76,108 @@ impl Role {
 }
 
 /// The counts of one role's threads, summed.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct RoleTotals {
     /// Threads that ended and were counted.
     pub threads: u32,
     /// Threads whose events could not be opened or read (counted in `threads`, not in the sums).
     pub failed: u32,
-    /// Software counts.
-    pub software: SoftwareCounts,
-    /// Hardware counts, where they open.
-    pub hardware: Option<HardwareCounts>,
+    /// The counts.
+    pub counts: Counts,
+    /// The counts by phase, of the threads counted.
+    pub phases: BTreeMap<Phase, PhaseTotals>,
 }
 
-impl RoleTotals {
-    fn add(&mut self, counts: Counts) {
-        let software = &mut self.software;
-        software.task_clock_ns += counts.software.task_clock_ns;
-        software.context_switches += counts.software.context_switches;
-        software.page_faults += counts.software.page_faults;
-        if let Some(more) = counts.hardware {
-            let sum = self.hardware.get_or_insert_with(HardwareCounts::default);
-            sum.cycles += more.cycles;
-            sum.instructions += more.instructions;
-            sum.cache_references += more.cache_references;
-            sum.cache_misses += more.cache_misses;
-            sum.branch_misses += more.branch_misses;
-            sum.enabled_ns += more.enabled_ns;
-            sum.running_ns += more.running_ns;
-        }
-    }
+/// One thread's phase intervals, for `--timeline`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lane {
+    /// The thread's name.
+    pub thread: String,
+    /// Its role.
+    pub role: Role,
+    /// Its intervals, in order.
+    pub intervals: Vec<Interval>,
 }
 
-/// The run's counters: what can be counted here, and each role's totals so far.
+/// What a run observes of its threads: perf counts by role and phase (`--counters`), phase
+/// intervals by thread (`--timeline`), or both.
 pub struct PhaseCounters {
-    scope: Scope,
+    /// What can be counted here; `None` when the run does not count.
+    scope: Option<Scope>,
+    /// The run's start, from which intervals are timed.
+    origin: Instant,
+    timeline: bool,
     totals: Mutex<BTreeMap<Role, RoleTotals>>,
+    lanes: Mutex<Vec<Lane>>,
+    /// Reads made at phase boundaries, and their time in nanoseconds.
+    reads: Mutex<(u64, u64)>,
     /// The first error of a thread whose events failed, for the report.
     first_failure: Mutex<Option<String>>,
 }
 
 impl PhaseCounters {
-    /// Finds what this process may count; `Err` says why not even the software events open.
-    pub fn start() -> Result<Arc<Self>, String> {
+    /// Starts observing: counting when `counting` (`Err` says why not even the software events
+    /// open), keeping every thread's intervals when `timeline`.
+    pub fn start(counting: bool, timeline: bool) -> Result<Arc<Self>, String> {
+        let scope = match counting {
+            true => Some(Scope::probe()?),
+            false => None,
+        };
         Ok(Arc::new(Self {
-            scope: Scope::probe()?,
+            scope,
+            origin: Instant::now(),
+            timeline,
             totals: Mutex::default(),
+            lanes: Mutex::default(),
+            reads: Mutex::default(),
             first_failure: Mutex::default(),
         }))
     }
 
-    /// What can be counted here.
-    pub fn scope(&self) -> &Scope {
-        &self.scope
-    }
-
-    /// Starts counting the calling thread as `role`, until the guard is dropped (on this thread).
-    pub fn track(self: &Arc<Self>, role: Role) -> ThreadCounters {
-        let events = ThreadEvents::open(&self.scope).map_err(|e| e.to_string());
+    /// Starts observing the calling thread as `role`, in `phase`, until the guard is dropped
+    /// (on this thread).
+    pub fn track(self: &Arc<Self>, role: Role, phase: Phase) -> ThreadCounters {
+        let events = self
+            .scope
+            .as_ref()
+            .map(|scope| ThreadEvents::open(scope).map_err(|e| e.to_string()));
         ThreadCounters {
             owner: Arc::clone(self),
             role,
-            events,
+            ledger: Some(PhaseLedger::new(events, phase, self.origin, self.timeline)),
         }
     }
 
-    /// Each role's totals, of the threads counted so far.
-    pub fn totals(&self) -> BTreeMap<Role, RoleTotals> {
-        lock(&self.totals).clone()
-    }
-
-    /// The first error of a thread whose events failed, if any.
-    pub fn first_failure(&self) -> Option<String> {
-        lock(&self.first_failure).clone()
-    }
-
-    fn record(&self, role: Role, counts: Result<Counts, String>) {
-        let mut totals = lock(&self.totals);
-        let role_totals = totals.entry(role).or_default();
-        role_totals.threads += 1;
-        match counts {
-            Ok(counts) => role_totals.add(counts),
-            Err(error) => {
-                role_totals.failed += 1;
-                lock(&self.first_failure).get_or_insert(error);
+    fn record(&self, role: Role, end: LedgerEnd) {
+        {
+            let mut totals = lock(&self.totals);
+            let role_totals = totals.entry(role).or_default();
+            match end.counts {
+                Some(Ok(counts)) => {
+                    role_totals.threads += 1;
+                    role_totals.counts.add(&counts);
+                    for (phase, sums) in &end.phases {
+                        role_totals.phases.entry(*phase).or_default().merge(sums);
+                    }
+                }
+                Some(Err(error)) => {
+                    role_totals.threads += 1;
+                    role_totals.failed += 1;
+                    lock(&self.first_failure).get_or_insert(error);
+                }
+                None => {}
             }
+        }
+        let mut reads = lock(&self.reads);
+        reads.0 += end.reads;
+        reads.1 += end.read_ns;
+        if self.timeline {
+            let thread = std::thread::current();
+            lock(&self.lanes).push(Lane {
+                thread: thread.name().unwrap_or("unnamed").to_string(),
+                role,
+                intervals: end.intervals,
+            });
         }
     }
 }
@@ -161,24 +187,70 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// Counts one thread from its creation until it is dropped, then adds the counts to its role.
+/// Observes one thread from its creation until it is dropped, then adds what it saw to its
+/// role.
 pub struct ThreadCounters {
     owner: Arc<PhaseCounters>,
     role: Role,
-    events: Result<ThreadEvents, String>,
+    /// Always `Some` until dropped.
+    ledger: Option<PhaseLedger>,
+}
+
+impl ThreadCounters {
+    /// Ends the current phase and starts `phase`.
+    pub fn enter(&mut self, phase: Phase) {
+        if let Some(ledger) = self.ledger.as_mut() {
+            ledger.enter(phase);
+        }
+    }
+
+    /// Counts `rows` as made or encoded in the current phase.
+    pub fn add_rows(&mut self, rows: u64) {
+        if let Some(ledger) = self.ledger.as_mut() {
+            ledger.add_rows(rows);
+        }
+    }
 }
 
 impl Drop for ThreadCounters {
     fn drop(&mut self) {
-        let counts = match &mut self.events {
-            Ok(events) => events.read().map_err(|e| e.to_string()),
-            Err(error) => Err(error.clone()),
-        };
-        self.owner.record(self.role, counts);
+        if let Some(ledger) = self.ledger.take() {
+            self.owner.record(self.role, ledger.finish());
+        }
     }
 }
 
-/// A run's counters, with its main thread's, and those of the threads already running, counted
+/// A thread's observer, if the run observes: phase changes are no-ops without one.
+pub trait Observed {
+    /// Ends the current phase and starts `phase`.
+    fn enter(&mut self, phase: Phase);
+    /// Counts `rows` as made or encoded in the current phase.
+    fn add_rows(&mut self, rows: u64);
+}
+
+impl Observed for Option<ThreadCounters> {
+    fn enter(&mut self, phase: Phase) {
+        if let Some(counters) = self {
+            counters.enter(phase);
+        }
+    }
+
+    fn add_rows(&mut self, rows: u64) {
+        if let Some(counters) = self {
+            counters.add_rows(rows);
+        }
+    }
+}
+
+/// What a run's observation ends with.
+pub struct Observations {
+    /// The `--counters` figures, when the run counted.
+    pub counters: Option<figures::CountersReport>,
+    /// Every thread's intervals, when the run kept a timeline.
+    pub lanes: Option<Vec<Lane>>,
+}
+
+/// A run's observers, with its main thread's, and those of the threads already running, counted
 /// from [`RunCounters::start`] to [`RunCounters::finish`].
 pub struct RunCounters {
     registry: Arc<PhaseCounters>,
@@ -190,21 +262,25 @@ pub struct RunCounters {
 impl std::fmt::Debug for RunCounters {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RunCounters")
-            .field("scope", self.registry.scope())
+            .field("scope", &self.registry.scope)
+            .field("timeline", &self.registry.timeline)
             .finish_non_exhaustive()
     }
 }
 
 impl RunCounters {
-    /// Starts counting, on the calling thread as [`Role::Main`]; `Err` says why nothing can be
-    /// counted.
-    pub fn start() -> Result<Self, String> {
-        let registry = PhaseCounters::start()?;
-        let main = registry.track(Role::Main);
-        let running = other_threads()
-            .into_iter()
-            .map(|tid| ThreadEvents::open_thread(registry.scope(), tid).map_err(|e| e.to_string()))
-            .collect();
+    /// Starts observing (see [`PhaseCounters::start`]), on the calling thread as
+    /// [`Role::Main`]; `Err` says why nothing can be counted.
+    pub fn start(counting: bool, timeline: bool) -> Result<Self, String> {
+        let registry = PhaseCounters::start(counting, timeline)?;
+        let main = registry.track(Role::Main, Phase::Start);
+        let running = match &registry.scope {
+            Some(scope) => other_threads()
+                .into_iter()
+                .map(|tid| ThreadEvents::open_thread(scope, tid).map_err(|e| e.to_string()))
+                .collect(),
+            None => Vec::new(),
+        };
         Ok(Self {
             registry,
             main,
@@ -212,14 +288,19 @@ impl RunCounters {
         })
     }
 
-    /// Where the run's other threads add their counts.
+    /// Where the run's other threads add what they saw.
     pub fn registry(&self) -> &Arc<PhaseCounters> {
         &self.registry
     }
 
-    /// Stops counting the main thread and returns the figures of a run of `rows` rows whose
+    /// The main thread's phase from now on.
+    pub fn main_enters(&mut self, phase: Phase) {
+        self.main.enter(phase);
+    }
+
+    /// Stops observing the main thread and returns the figures of a run of `rows` rows whose
     /// process used `process_cpu_s`. Every other thread must have ended.
-    pub fn finish(self, rows: u64, process_cpu_s: Option<f64>) -> figures::CountersReport {
+    pub fn finish(self, rows: u64, process_cpu_s: Option<f64>) -> Observations {
         let Self {
             registry,
             main,
@@ -228,15 +309,36 @@ impl RunCounters {
         drop(main);
         for events in running {
             let counts = events.and_then(|mut e| e.read().map_err(|e| e.to_string()));
-            registry.record(Role::Io, counts);
+            registry.record(Role::Io, io_end(counts));
         }
-        figures::CountersReport::new(
-            registry.scope(),
-            &registry.totals(),
-            rows,
-            process_cpu_s,
-            registry.first_failure(),
-        )
+        let counters = registry.scope.as_ref().map(|scope| {
+            let (reads, read_ns) = *lock(&registry.reads);
+            figures::CountersReport::new(
+                scope,
+                &lock(&registry.totals),
+                (rows, process_cpu_s),
+                figures::BoundaryReads {
+                    reads,
+                    seconds: read_ns as f64 / 1e9,
+                },
+                lock(&registry.first_failure).clone(),
+            )
+        });
+        let lanes = registry
+            .timeline
+            .then(|| std::mem::take(&mut *lock(&registry.lanes)));
+        Observations { counters, lanes }
+    }
+}
+
+/// The end of a thread counted from outside: its counts, in no phase, and no interval.
+fn io_end(counts: Result<Counts, String>) -> LedgerEnd {
+    LedgerEnd {
+        counts: Some(counts),
+        phases: BTreeMap::new(),
+        intervals: Vec::new(),
+        reads: 0,
+        read_ns: 0,
     }
 }
 
@@ -259,6 +361,6 @@ pub struct EncoderObserver(pub Arc<PhaseCounters>);
 
 impl WorkerObserver for EncoderObserver {
     fn worker_started(&self) -> Box<dyn Any> {
-        Box::new(self.0.track(Role::Encoders))
+        Box::new(self.0.track(Role::Encoders, Phase::Encode))
     }
 }
