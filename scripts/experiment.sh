@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Measures one experiment the way `make experiment N=...` documents: data gate, peak memory,
 # hyperfine timings, the floor (generation alone and encoding alone), heap counts, CPU by role
-# (`--counters`, with memory-controller counts where exposed), perf stat counters (with a
-# labelled cachegrind simulation where the hardware counters read <not supported>), metadata;
+# and phase (`--counters`, with memory-controller counts where exposed, and `--timeline`), perf
+# stat counters (with a labelled cachegrind simulation where the hardware counters read <not
+# supported>), metadata;
 # then summarizes and redraws the host's charts.
 # Usage: scripts/experiment.sh [N]   (settings from the environment; scripts/settings.sh lists them)
 # With TIMING=later the hyperfine step, the floor, the summary and the charts are left to the
@@ -93,10 +94,11 @@ fi
 say "heap: one untimed run with --count-allocations"
 "$bin" "${args[@]}" --rows "$ROWS" --count-allocations --json > "$dir/heap.json"
 
-say "counters: one untimed run with --counters (CPU by role), memory-controller counts around it where exposed"
+say "counters: one untimed run with --counters (CPU by role and phase) and --timeline, memory-controller counts around it where exposed"
 memory="$(memory_events)"
-counted=("$bin" "${args[@]}" --rows "$ROWS" --counters --json)
-rm -f "$dir/counters.json" "$dir/memory.csv" "$dir/uprof-pcm.csv" "$dir/stream.json"
+counted=("$bin" "${args[@]}" --rows "$ROWS" --counters --timeline "$dir/timeline.csv" --json)
+rm -f "$dir/counters.json" "$dir/memory.csv" "$dir/uprof-pcm.csv" "$dir/stream.json" \
+  "$dir/timeline.csv" "$dir/timeline.png" "$dir/timeline.svg"
 memory_note=""
 if [ -n "$memory" ]; then
   perf stat -a -x, -o "$dir/memory.csv" -e "$memory" -- "${counted[@]}" > "$dir/counters.json"

@@ -32,4 +32,5 @@ pub mod stats;
 pub mod stream;
 pub mod summary;
 pub mod targets;
+pub mod timeline;
 pub mod writer_bench;

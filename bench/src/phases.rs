@@ -27,6 +27,20 @@ pub struct RolePhase {
     pub cache_misses_per_1k_rows: Option<f64>,
 }
 
+/// One phase of one role in the counted run (`counters.phases`: roles whose threads do more
+/// than one thing, such as fused workers generating, encoding and appending).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PhaseCpu {
+    /// One of [`ROLES`].
+    pub role: String,
+    /// The phase (`generate`, `encode`, `append`, `wait`, ...).
+    pub phase: String,
+    /// CPU seconds (task-clock) in the phase.
+    pub cpu_s: f64,
+    /// Wall seconds the role's threads spent in it, summed over them.
+    pub wall_s: f64,
+}
+
 /// Bytes that crossed the memory controllers during the counted run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MemoryTraffic {
@@ -53,6 +67,10 @@ pub struct Phases {
     pub roles: Vec<RolePhase>,
     /// The threads' CPU time, summed.
     pub counted_cpu_s: f64,
+    /// The CPU of each phase of the roles that have phases (empty in runs recorded before
+    /// the counters were split by phase).
+    #[serde(default)]
+    pub by_phase: Vec<PhaseCpu>,
     /// Memory traffic, where memory-controller counters were read.
     pub memory: Option<MemoryTraffic>,
     /// Why there is no memory traffic, when there is none.
@@ -72,6 +90,11 @@ impl Phases {
         let counters = &report["counters"];
         let roles: Vec<RolePhase> = serde_json::from_value(counters["roles"].clone())
             .context("counters.json has no per-role counters (run with --counters)")?;
+        let by_phase: Vec<PhaseCpu> = match counters.get("phases") {
+            Some(phases) => serde_json::from_value(phases.clone())
+                .context("counters.json's phases are not pipeline's")?,
+            None => Vec::new(),
+        };
         let rows = report["rows"]
             .as_f64()
             .context("counters.json has no rows")?;
@@ -98,6 +121,7 @@ impl Phases {
             source: counters["source"].as_str().unwrap_or_default().to_string(),
             roles,
             counted_cpu_s: counters["counted_cpu_s"].as_f64().unwrap_or_default(),
+            by_phase,
             memory,
             memory_missing,
         }))
@@ -106,6 +130,15 @@ impl Phases {
     /// Whether any thread had `role`.
     pub fn has(&self, role: &str) -> bool {
         self.roles.iter().any(|r| r.role == role)
+    }
+
+    /// CPU seconds in `phase`, summed over the roles that have it; `None` when the run was
+    /// not split by phase.
+    pub fn phase_cpu_s(&self, phase: &str) -> Option<f64> {
+        (!self.by_phase.is_empty()).then(|| {
+            let matching = self.by_phase.iter().filter(|p| p.phase == phase);
+            matching.map(|p| p.cpu_s).sum()
+        })
     }
 
     /// CPU seconds of `role`, 0 if it had no thread.

@@ -12,6 +12,7 @@ use crate::parse::cachegrind::Cachegrind;
 use crate::parse::hyperfine;
 use crate::parse::perf_stat::PerfStat;
 use crate::phases::Phases;
+use crate::timeline::{RoleTime, Timeline};
 
 /// Simulated counts from cachegrind for a reduced run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -89,6 +90,10 @@ pub struct Summary {
     /// before it was measured).
     #[serde(default)]
     pub phases: Option<Phases>,
+    /// Per role, the share of the `--timeline` run's wall time its threads spent in each
+    /// phase and idle (absent in results recorded before the timeline was kept).
+    #[serde(default)]
+    pub thread_time: Option<Vec<RoleTime>>,
     /// Data-gate digest of the experiment's output.
     pub digest: Option<String>,
     /// Whether the gate run passed.
@@ -178,6 +183,10 @@ impl Summary {
         };
         let phases =
             Phases::from_dir(dir, metadata["memory_counters"].as_str()).context("counters.json")?;
+        let thread_time = read_optional(dir, "timeline.csv")
+            .map(|csv| Timeline::parse(&csv).context("timeline.csv"))
+            .transpose()?
+            .map(|timeline| timeline.role_times());
         let heap = read_optional(dir, "heap.json")
             .map(|report| Heap::from_report(&report).context("heap.json"))
             .transpose()?;
@@ -205,6 +214,7 @@ impl Summary {
             floor,
             heap,
             phases,
+            thread_time,
             digest: gate["digest"]["sum"].as_str().map(str::to_string),
             gate_passed: gate["gate"] == "pass",
             counters: counters(dir, &metadata),

@@ -167,3 +167,80 @@ fn the_readme_has_the_role_table_and_the_chart_is_drawn() {
     let svg = std::fs::read_to_string(charts_dir.path().join("cpu-by-role.svg")).unwrap();
     assert!(svg.contains("encoders"), "the legend names the roles");
 }
+
+#[test]
+fn fused_runs_show_their_phases_against_the_floor_and_their_threads_time() {
+    let host = tempfile::tempdir().unwrap();
+    let mut fused = summary_with(
+        host.path(),
+        36,
+        &[
+            ("counters-fused-vm.json", "counters.json"),
+            ("timeline-vm.csv", "timeline.csv"),
+        ],
+    );
+    let phases = fused.phases.as_ref().unwrap();
+    let generate = phases.phase_cpu_s("generate").unwrap();
+    let (encode, append) = (
+        phases.phase_cpu_s("encode").unwrap(),
+        phases.phase_cpu_s("append").unwrap(),
+    );
+    fused.floor = Some(Floor {
+        generation_cpu_s: generate / 0.9,
+        encoding_cpu_s: (encode + append) / 1.1,
+        runs: 3,
+        cores: 2,
+        ideal_wall_s: 0.02,
+        timing: FloorTiming::Apart,
+        round_ideals_s: Vec::new(),
+    });
+    let text = readme::markdown("vm", std::slice::from_ref(&fused));
+    let roles_section = text.split("## CPU by role").nth(1).unwrap();
+    let header = roles_section
+        .lines()
+        .find(|l| l.starts_with("| N |"))
+        .unwrap();
+    assert!(
+        header.contains("| generate CPU s | encode CPU s | append CPU s | blocked CPU s |"),
+        "{header}"
+    );
+    let row = roles_section
+        .lines()
+        .find(|l| l.starts_with("| 36 | x |"))
+        .unwrap();
+    assert!(
+        row.ends_with("| generate: 0.90 | encode + append: 1.10 |"),
+        "{row}"
+    );
+    let time_section = text.split("## Thread time by phase").nth(1).unwrap();
+    let fused_row = time_section
+        .lines()
+        .find(|l| l.starts_with("| 36 | [x](36-x/timeline.png) | fused | 2 |"))
+        .unwrap_or_else(|| panic!("{time_section}"));
+    let shares: f64 = fused_row
+        .split('|')
+        .skip(5)
+        .filter_map(|cell| cell.trim().parse::<f64>().ok())
+        .sum();
+    assert!((shares - 100.0).abs() < 0.5, "{fused_row}: {shares}");
+    let old_run = summary_with(host.path(), 26, &[("counters-vm.json", "counters.json")]);
+    let text = readme::markdown("vm", &[old_run]);
+    assert!(!text.contains("generate CPU s"), "no phase columns: {text}");
+    assert!(!text.contains("## Thread time by phase"), "{text}");
+}
+
+#[test]
+fn the_timeline_chart_has_a_lane_per_thread() {
+    let csv = std::fs::read_to_string(format!("{FIXTURES}/timeline-vm.csv")).unwrap();
+    let timeline = shredlab_bench::timeline::Timeline::parse(&csv).unwrap();
+    let threads: Vec<&str> = timeline.lanes.iter().map(|l| l.thread.as_str()).collect();
+    assert_eq!(threads, ["fused-0", "fused-1", "main"]);
+    let dir = tempfile::tempdir().unwrap();
+    charts::timeline::draw(dir.path(), "36-x", &timeline).unwrap();
+    let png = std::fs::read(dir.path().join("timeline.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let svg = std::fs::read_to_string(dir.path().join("timeline.svg")).unwrap();
+    for label in ["fused-0", "main", "generate", "encode", "append"] {
+        assert!(svg.contains(label), "the chart shows {label}");
+    }
+}

@@ -16,6 +16,7 @@ use shredlab_bench::designs::Designs;
 use shredlab_bench::parse::hyperfine::{self, HyperfineResult};
 use shredlab_bench::scaling::analysis::ScalingAnalysis;
 use shredlab_bench::summary::{load_host, Summary};
+use shredlab_bench::timeline::Timeline;
 use shredlab_bench::{long_run, memory, peers, readme};
 
 #[derive(Debug, Parser)]
@@ -221,6 +222,14 @@ fn main() -> Result<()> {
 fn summarize(dir: &Path) -> Result<()> {
     let summary = Summary::from_dir(dir)?;
     summary.write(dir)?;
+    if let Ok(csv) = std::fs::read_to_string(dir.join("timeline.csv")) {
+        let title = format!(
+            "{:02}-{}: every thread's phases (one --timeline run)",
+            summary.experiment, summary.slug
+        );
+        charts::timeline::draw(dir, &title, &Timeline::parse(&csv)?)
+            .map_err(|e| anyhow!("drawing the timeline: {e}"))?;
+    }
     eprintln!(
         "{}: median {:.3} s, counters: {}",
         dir.display(),

@@ -1,6 +1,7 @@
 //! Every chart of the harness, drawn with plotters into PNG and SVG with an embedded font (no
 //! system font libraries needed): the catalog's trend, counters, box plots and CPU by role, the sweeps'
-//! heatmaps and thread charts, the scaling run's panels, and the peers' and designs' bar charts.
+//! heatmaps and thread charts, the scaling run's panels, the peers' and designs' bar charts, and
+//! each experiment's timeline of its threads' phases.
 
 use std::error::Error;
 use std::sync::Once;
@@ -14,6 +15,7 @@ pub mod peers;
 pub mod phases;
 pub mod scaling;
 pub mod sweeps;
+pub mod timeline;
 
 /// What drawing a chart returns: plotters' backends each have their own error type.
 pub type PlotResult = Result<(), Box<dyn Error>>;

@@ -28,7 +28,10 @@ pub(super) fn phase_table(text: &mut String, summaries: &[Summary]) {
          writer's pool; writers: hand-off, inline encoding and file I/O; fused: the row-group \
          workers of entries 28 on, which generate, encode and append on the same threads, so \
          their producer, encoder and writer columns are 0; main: setup, gate and commit; io: \
-         threads already running, such as an object store client's). Source: \
+         threads already running, such as an object store client's). Where the run split its \
+         threads' counts by phase, the generate, encode, append and blocked (waiting for room, \
+         sending, receiving) columns sum the phases over the roles, so the fused entries show \
+         generation, encoding and appends again. Source: \
          {}.\n\n![cpu by role](cpu-by-role.png)\n",
         first.source
     );
@@ -51,10 +54,20 @@ pub(super) fn phase_table(text: &mut String, summaries: &[Summary]) {
     text.push('\n');
 }
 
+/// The phase columns of the table: each sums these phases over the roles.
+const PHASE_COLUMNS: [(&str, &[&str]); 4] = [
+    ("generate", &["generate"]),
+    ("encode", &["encode"]),
+    ("append", &["append"]),
+    ("blocked", &["wait", "send", "receive"]),
+];
+
 /// Which columns the CPU-by-role table has: the roles any experiment had, and IPC, memory
 /// traffic and the floor where any experiment has them.
 struct PhaseColumns {
     roles: Vec<&'static str>,
+    /// Whether any experiment's run was split by phase.
+    phases: bool,
     hardware: bool,
     memory: bool,
     floors: bool,
@@ -67,6 +80,7 @@ impl PhaseColumns {
                 .into_iter()
                 .filter(|role| counted.iter().any(|(_, p)| p.has(role)))
                 .collect(),
+            phases: counted.iter().any(|(_, p)| !p.by_phase.is_empty()),
             hardware: counted
                 .iter()
                 .any(|(_, p)| p.roles.iter().any(|r| r.ipc.is_some())),
@@ -78,6 +92,13 @@ impl PhaseColumns {
     /// The columns: the experiment, then figures.
     fn header(&self) -> Vec<(String, Align)> {
         let mut figures: Vec<String> = self.roles.iter().map(|r| format!("{r} CPU s")).collect();
+        if self.phases {
+            figures.extend(
+                PHASE_COLUMNS
+                    .iter()
+                    .map(|(name, _)| format!("{name} CPU s")),
+            );
+        }
         if self.hardware {
             figures.extend(self.roles.iter().map(|role| format!("{role} IPC")));
         }
@@ -117,6 +138,12 @@ impl PhaseColumns {
                 .iter()
                 .map(|role| format!("{:.2}", p.cpu_s(role))),
         );
+        if self.phases {
+            row.extend(PHASE_COLUMNS.iter().map(|(_, phases)| {
+                let sums = phases.iter().map(|phase| p.phase_cpu_s(phase));
+                optional(sums.sum::<Option<f64>>(), 2)
+            }));
+        }
         if self.hardware {
             row.extend(self.roles.iter().map(|role| {
                 let ipc = p.roles.iter().find(|r| r.role == *role).and_then(|r| r.ipc);
@@ -143,13 +170,28 @@ impl PhaseColumns {
     }
 
     /// The counted run's producers against the generation floor and its encoders and writers
-    /// against the encoding floor; fused workers, which do both on the same threads, against
-    /// both floors at once.
+    /// against the encoding floor; fused workers, which do both on the same threads, by their
+    /// phases (generate against the generation floor, encode and append against the encoding
+    /// floor), or against both floors at once where the run was not split by phase.
     fn against_floor(s: &Summary, p: &Phases) -> [String; 2] {
         let Some(floor) = s.floor.as_ref() else {
             return ["-".to_string(), "-".to_string()];
         };
         let fused = p.cpu_s("fused");
+        if let (true, Some(generate), Some(encode), Some(append)) = (
+            fused > 0.0,
+            p.phase_cpu_s("generate"),
+            p.phase_cpu_s("encode"),
+            p.phase_cpu_s("append"),
+        ) {
+            return [
+                format!("generate: {:.2}", generate / floor.generation_cpu_s),
+                format!(
+                    "encode + append: {:.2}",
+                    (encode + append) / floor.encoding_cpu_s
+                ),
+            ];
+        }
         if fused > 0.0 {
             let floors = floor.generation_cpu_s + floor.encoding_cpu_s;
             return [format!("fused: {:.2}", fused / floors), "-".to_string()];

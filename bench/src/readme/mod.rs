@@ -6,6 +6,7 @@
 
 mod cpu_by_role;
 mod floor_table;
+mod thread_time;
 
 use std::fmt::Write as _;
 
@@ -279,10 +280,11 @@ pub fn markdown(host: &str, summaries: &[Summary]) -> String {
     experiment_table(&mut text, summaries);
     floor_table::floor_table(&mut text, summaries);
     cpu_by_role::phase_table(&mut text, summaries);
+    thread_time::thread_time_table(&mut text, summaries);
     if let Some(targets) = crate::targets::section(summaries) {
         let _ = writeln!(text, "{targets}");
     }
     text.push_str("![ipc](ipc.png)\n\n![counters](counters.png)\n\n![boxplot](boxplot.png)\n\n");
-    text.push_str("Raw files per experiment: `hyperfine.json`, `perf-stat.csv`, `cachegrind.txt` (where hardware counters are missing), `gate.json`, `floor-generation.jsonl` and `floor-encoding.jsonl` (the floor runs' reports; `floor-commands`, their command lines), `heap.json` (the `--count-allocations` run), `counters.json` (the `--counters` run) and `memory.csv` (memory-controller counts, where exposed), `metadata.json`; parsed into `summary.json`. Regenerate the charts and this page with `make trend`.\n");
+    text.push_str("Raw files per experiment: `hyperfine.json`, `perf-stat.csv`, `cachegrind.txt` (where hardware counters are missing), `gate.json`, `floor-generation.jsonl` and `floor-encoding.jsonl` (the floor runs' reports; `floor-commands`, their command lines), `heap.json` (the `--count-allocations` run), `counters.json` (the `--counters` run), `timeline.csv` (its threads' phases, drawn in `timeline.png`) and `memory.csv` (memory-controller counts, where exposed), `metadata.json`; parsed into `summary.json`. Regenerate the charts and this page with `make trend`.\n");
     text
 }
