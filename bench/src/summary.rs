@@ -12,7 +12,7 @@ use crate::parse::cachegrind::Cachegrind;
 use crate::parse::hyperfine;
 use crate::parse::perf_stat::PerfStat;
 use crate::phases::Phases;
-use crate::timeline::{RoleTime, Timeline};
+use crate::timeline::{IdleAccount, RoleTime, Timeline};
 
 /// Simulated counts from cachegrind for a reduced run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -94,6 +94,9 @@ pub struct Summary {
     /// phase and idle (absent in results recorded before the timeline was kept).
     #[serde(default)]
     pub thread_time: Option<Vec<RoleTime>>,
+    /// Where the `--timeline` run's fused workers left cores idle (entries from 28 on).
+    #[serde(default)]
+    pub idle: Option<IdleAccount>,
     /// Data-gate digest of the experiment's output.
     pub digest: Option<String>,
     /// Whether the gate run passed.
@@ -183,10 +186,11 @@ impl Summary {
         };
         let phases =
             Phases::from_dir(dir, metadata["memory_counters"].as_str()).context("counters.json")?;
-        let thread_time = read_optional(dir, "timeline.csv")
+        let timeline = read_optional(dir, "timeline.csv")
             .map(|csv| Timeline::parse(&csv).context("timeline.csv"))
-            .transpose()?
-            .map(|timeline| timeline.role_times());
+            .transpose()?;
+        let thread_time = timeline.as_ref().map(Timeline::role_times);
+        let idle = timeline.as_ref().and_then(|t| t.idle_account("fused"));
         let heap = read_optional(dir, "heap.json")
             .map(|report| Heap::from_report(&report).context("heap.json"))
             .transpose()?;
@@ -215,6 +219,7 @@ impl Summary {
             heap,
             phases,
             thread_time,
+            idle,
             digest: gate["digest"]["sum"].as_str().map(str::to_string),
             gate_passed: gate["gate"] == "pass",
             counters: counters(dir, &metadata),

@@ -51,7 +51,50 @@ pub struct RoleTime {
     pub shares: BTreeMap<String, f64>,
 }
 
+/// Where a run's workers (threads of one role, such as fused workers) left cores idle: before
+/// they started, between the first and the last one's end, and after the last.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct IdleAccount {
+    /// The workers counted.
+    pub workers: usize,
+    /// The run's wall time as the timeline saw it, milliseconds.
+    pub wall_ms: f64,
+    /// Mean time from the run's start to a worker's first interval, milliseconds.
+    pub start_ms: f64,
+    /// From the first worker's end to the last one's, milliseconds.
+    pub uneven_exit_ms: f64,
+    /// From the last worker's end to the run's end (the main thread's tail: collecting the
+    /// results, the commit and its sync), milliseconds.
+    pub after_workers_ms: f64,
+}
+
+impl IdleAccount {
+    /// How much shorter the run would be without the uneven exits and the time after the
+    /// workers, as a share of its wall time: the run would end when the mean worker does.
+    pub fn gain_share(&self) -> f64 {
+        (self.uneven_exit_ms / 2.0 + self.after_workers_ms) / self.wall_ms.max(f64::MIN_POSITIVE)
+    }
+}
+
 impl Timeline {
+    /// The idle account of the threads of `role`, if it had any.
+    pub fn idle_account(&self, role: &str) -> Option<IdleAccount> {
+        let workers: Vec<&Lane> = self.lanes.iter().filter(|l| l.role == role).collect();
+        let first = |l: &Lane| l.intervals.first().map_or(0, |i| i.start_ns);
+        let last = |l: &Lane| l.intervals.last().map_or(0, |i| i.end_ns);
+        let ends: Vec<u64> = workers.iter().map(|l| last(l)).collect();
+        let (earliest, latest) = (*ends.iter().min()?, *ends.iter().max()?);
+        let ms = |ns: u64| ns as f64 / 1e6;
+        let starts: f64 = workers.iter().map(|l| ms(first(l))).sum();
+        Some(IdleAccount {
+            workers: workers.len(),
+            wall_ms: ms(self.wall_ns()),
+            start_ms: starts / workers.len() as f64,
+            uneven_exit_ms: ms(latest - earliest),
+            after_workers_ms: ms(self.wall_ns() - latest),
+        })
+    }
+
     /// Parses `pipeline --timeline`'s CSV.
     ///
     /// # Errors
@@ -162,6 +205,18 @@ mod tests {
             "fused-1 ended at half time"
         );
         assert!((roles[1].shares["wait"] - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_idle_account_splits_the_workers_idle_time() {
+        let timeline = Timeline::parse(CSV).unwrap();
+        let idle = timeline.idle_account("fused").unwrap();
+        assert_eq!(idle.workers, 2);
+        assert!((idle.wall_ms - 100e-6).abs() < 1e-12);
+        assert!((idle.uneven_exit_ms - 50e-6).abs() < 1e-12);
+        assert!((idle.after_workers_ms - 0.0).abs() < 1e-12);
+        assert!((idle.gain_share() - 0.25).abs() < 1e-9);
+        assert_eq!(timeline.idle_account("producers"), None);
     }
 
     #[test]

@@ -223,6 +223,10 @@ fn fused_runs_show_their_phases_against_the_floor_and_their_threads_time() {
         .filter_map(|cell| cell.trim().parse::<f64>().ok())
         .sum();
     assert!((shares - 100.0).abs() < 0.5, "{fused_row}: {shares}");
+    assert!(
+        time_section.contains("- 36 x: of its ") && time_section.contains("2 fused workers"),
+        "the idle account: {time_section}"
+    );
     let old_run = summary_with(host.path(), 26, &[("counters-vm.json", "counters.json")]);
     let text = readme::markdown("vm", &[old_run]);
     assert!(!text.contains("generate CPU s"), "no phase columns: {text}");

@@ -48,7 +48,7 @@ where
         .margin(15)
         .x_label_area_size(40)
         .y_label_area_size(90)
-        .build_cartesian_2d(0.0..wall_ms.max(1e-6), 0.0..count)?;
+        .build_cartesian_2d(0.0..(wall_ms * 1.15).max(1e-6), 0.0..count)?;
     chart
         .configure_mesh()
         .x_desc("ms from the run's start")
@@ -88,7 +88,8 @@ where
     }
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
+        // Right of the lanes, which end at the run's wall time.
+        .position(SeriesLabelPosition::UpperRight)
         .label_font((FONT, 13))
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)

@@ -63,4 +63,24 @@ pub(super) fn thread_time_table(text: &mut String, summaries: &[Summary]) {
         }
     }
     let _ = writeln!(text, "{table}");
+    for s in summaries {
+        if let Some(idle) = &s.idle {
+            let _ = writeln!(
+                text,
+                "- {:02} {}: of its {:.0} ms, the {} fused workers started after {:.1} ms \
+                 on average, ended {:.1} ms apart, and the last ended {:.1} ms before the run did \
+                 (the main thread's tail: collecting the results, the commit and its sync). A \
+                 run that ended when its mean worker did would be {:.1}% shorter.",
+                s.experiment,
+                s.slug,
+                idle.wall_ms,
+                idle.workers,
+                idle.start_ms,
+                idle.uneven_exit_ms,
+                idle.after_workers_ms,
+                idle.gain_share() * 100.0
+            );
+        }
+    }
+    text.push('\n');
 }

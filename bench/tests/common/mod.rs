@@ -70,6 +70,7 @@ pub fn summary(experiment: u32, slug: &str, center: f64, hardware: bool) -> Summ
         }),
         phases: None,
         thread_time: None,
+        idle: None,
         digest: Some("f49e8d4a55c84ef95b4a257d36937669".to_string()),
         gate_passed: true,
         counters: Counters {

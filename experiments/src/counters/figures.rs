@@ -305,6 +305,7 @@ fn source(scope: &Scope) -> String {
 mod tests {
     use super::*;
     use crate::counters::events::SoftwareCounts;
+    use crate::counters::phases::PhaseTotals;
 
     fn totals(task_clock_ns: u64, hardware: Option<HardwareCounts>) -> RoleTotals {
         RoleTotals {
@@ -389,6 +390,64 @@ mod tests {
             None,
             "7 ms is within the resolution"
         );
+    }
+
+    #[test]
+    fn roles_with_several_phases_are_split_and_others_are_not() {
+        let scope = Scope {
+            kernel: true,
+            hardware_missing: None,
+        };
+        let phase = |task_clock_ns, hardware| PhaseTotals {
+            counts: Counts {
+                software: SoftwareCounts {
+                    task_clock_ns,
+                    context_switches: 1,
+                    page_faults: 2,
+                },
+                hardware,
+            },
+            wall_ns: task_clock_ns * 2,
+            entries: 3,
+        };
+        let cycles = HardwareCounts {
+            cycles: 1_000,
+            instructions: 2_500,
+            ..HardwareCounts::default()
+        };
+        let mut fused = totals(1_000_000_000, Some(cycles));
+        fused.phases = BTreeMap::from([
+            (Phase::Generate, phase(600_000_000, Some(cycles))),
+            (Phase::Encode, phase(400_000_000, None)),
+        ]);
+        let mut encoders = totals(500_000_000, None);
+        encoders.phases = BTreeMap::from([(Phase::Encode, phase(500_000_000, None))]);
+        let by_role = BTreeMap::from([(Role::Fused, fused), (Role::Encoders, encoders)]);
+        let reads = BoundaryReads {
+            reads: 40,
+            seconds: 0.0001,
+        };
+        let report = CountersReport::new(&scope, &by_role, (500, None), reads, None);
+        let split: Vec<(Role, Phase)> = report.phases.iter().map(|p| (p.role, p.phase)).collect();
+        assert_eq!(
+            split,
+            [(Role::Fused, Phase::Generate), (Role::Fused, Phase::Encode)]
+        );
+        let generate = &report.phases[0];
+        assert_eq!(
+            (generate.cpu_s, generate.wall_s, generate.entries),
+            (0.6, 1.2, 3)
+        );
+        assert!((generate.share_of_role - 0.6).abs() < 1e-12);
+        assert_eq!(generate.ratios.ipc, Some(2.5));
+        assert_eq!(generate.ratios.instructions_per_row, Some(5.0));
+        assert_eq!(report.phases[1].ratios.ipc, None);
+        let text = report.human();
+        assert!(
+            text.contains("  fused     generate   0.600    60.0%"),
+            "{text}"
+        );
+        assert!(text.contains("split by 40 reads"), "{text}");
     }
 
     #[test]
