@@ -99,6 +99,9 @@ memory="$(memory_events)"
 counted=("$bin" "${args[@]}" --rows "$ROWS" --counters --timeline "$dir/timeline.csv" --json)
 rm -f "$dir/counters.json" "$dir/memory.csv" "$dir/uprof-pcm.csv" "$dir/stream.json" \
   "$dir/timeline.csv" "$dir/timeline.png" "$dir/timeline.svg"
+# As before each timed run: replacing an earlier run's files would add their removal to the
+# commit, which the timeline shows as the main thread's tail.
+rm -rf "$scratch"
 memory_note=""
 if [ -n "$memory" ]; then
   perf stat -a -x, -o "$dir/memory.csv" -e "$memory" -- "${counted[@]}" > "$dir/counters.json"
