@@ -6,14 +6,14 @@
 use std::fmt::Write as _;
 
 use anyhow::{ensure, Result};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::markdown::{Align, Table};
 use crate::parse::hyperfine::{merge_rounds, HyperfineResult};
 use crate::stats::{median, wilcoxon_signed_rank_p};
 
 /// One side's timings.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Side {
     /// The command as timed.
     pub command: String,
@@ -40,7 +40,7 @@ impl Side {
 }
 
 /// B against A.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AbComparison {
     /// The baseline.
     pub a: Side,
@@ -54,7 +54,53 @@ pub struct AbComparison {
     pub p: Option<f64>,
 }
 
+/// Whether B is faster or slower than A, or no different: see [`AbComparison::verdict`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// B takes less time.
+    Faster,
+    /// B takes more time.
+    Slower,
+    /// No difference this test can tell from the noise.
+    NoChange,
+}
+
+/// The p-value below which a verdict names a change: stricter than the catalog's, as one
+/// command set against itself here differed by 1.0% at p=0.03 (results/vm/ab-same-command-36).
+pub const VERDICT_P: f64 = 0.01;
+/// The smallest change of the median round ratio a verdict names.
+pub const VERDICT_MIN_CHANGE: f64 = 0.02;
+
 impl AbComparison {
+    /// B against A: a change where the rounds' ratios differ from 1 at p < [`VERDICT_P`] and
+    /// their median by at least [`VERDICT_MIN_CHANGE`], no change otherwise.
+    pub fn verdict(&self) -> Verdict {
+        let significant = self.p.is_some_and(|p| p < VERDICT_P);
+        match (significant, self.median_ratio - 1.0) {
+            (true, change) if change >= VERDICT_MIN_CHANGE => Verdict::Slower,
+            (true, change) if change <= -VERDICT_MIN_CHANGE => Verdict::Faster,
+            _ => Verdict::NoChange,
+        }
+    }
+
+    /// The verdict in words, with its figures.
+    pub fn verdict_line(&self) -> String {
+        let change = (self.median_ratio - 1.0) * 100.0;
+        let p = self
+            .p
+            .map_or("every round tied".to_string(), |p| format!("p={p:.4}"));
+        let words = match self.verdict() {
+            Verdict::Faster => "B is faster than A",
+            Verdict::Slower => "B is slower than A",
+            Verdict::NoChange => "no change between A and B",
+        };
+        format!(
+            "{words}: {change:+.1}% wall time, {p}, {} rounds (a change needs p < {VERDICT_P} and at least {:.0}%)",
+            self.rounds,
+            VERDICT_MIN_CHANGE * 100.0
+        )
+    }
+
     /// The comparison of rounds that each timed A and B once (A being the first command of
     /// the first round).
     pub fn from_rounds(rounds: &[Vec<HyperfineResult>]) -> Result<Self> {
@@ -117,6 +163,7 @@ impl AbComparison {
             None => "every round tied".to_string(),
         };
         let _ = writeln!(text, "\nB against A: {change:+.1}% wall time ({verdict}).");
+        let _ = writeln!(text, "\nVerdict: {}.", self.verdict_line());
         text
     }
 }
@@ -171,5 +218,37 @@ mod tests {
             "{text}"
         );
         assert!(AbComparison::from_rounds(&[vec![round(1.0, 1.0)[0].clone()]]).is_err());
+        assert_eq!(
+            ab.verdict(),
+            Verdict::NoChange,
+            "1% is below the verdict's 2%"
+        );
+        assert!(
+            text.contains("Verdict: no change between A and B: +1.0%"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn verdicts_need_both_a_small_p_and_a_large_enough_change() {
+        let shifted = |factor: f64, rounds: i32| {
+            let rounds: Vec<_> = (0..rounds)
+                .map(|i| {
+                    let a = 1.0 + 0.01 * f64::from(i);
+                    round(a, a * factor * (1.0 + 0.0001 * f64::from(i)))
+                })
+                .collect();
+            AbComparison::from_rounds(&rounds).unwrap()
+        };
+        assert_eq!(shifted(1.10, 10).verdict(), Verdict::Slower);
+        assert_eq!(shifted(0.90, 10).verdict(), Verdict::Faster);
+        assert_eq!(
+            shifted(1.10, 6).verdict(),
+            Verdict::NoChange,
+            "6 rounds one way: p = 2/64, above 0.01"
+        );
+        assert!(shifted(0.90, 10)
+            .verdict_line()
+            .starts_with("B is faster than A: -10.0%"));
     }
 }

@@ -68,6 +68,12 @@ enum Command {
         #[arg(required = true)]
         rounds: Vec<PathBuf>,
     },
+    /// Prints the verdict of an A/B (`ab.json`): B faster, slower or no different from A;
+    /// exits 0 in every case.
+    Verdict {
+        /// The A/B's `ab.json`.
+        ab_json: PathBuf,
+    },
     /// Compare `make designs`' designs (DIR/designs.tsv, each folder summarized) with the
     /// first: writes `DIR/designs.json`, `DIR/README.md` and the charts.
     Designs {
@@ -198,6 +204,14 @@ fn main() -> Result<()> {
             b,
             rounds,
         } => ab(&dir, &title, &command, (a, b), &rounds),
+        Command::Verdict { ab_json } => {
+            let text = std::fs::read_to_string(&ab_json)
+                .with_context(|| format!("cannot read {}", ab_json.display()))?;
+            let comparison: AbComparison = serde_json::from_str(&text)
+                .with_context(|| format!("{} is not an A/B's ab.json", ab_json.display()))?;
+            println!("{}", comparison.verdict_line());
+            Ok(())
+        }
         Command::Designs { dir, command } => designs(&dir, &command),
         Command::MergeSweep { out, rounds } => merge_sweep(&out, &rounds),
         Command::Heatmap { json, rows, title } => heatmap(&json, rows, &title),

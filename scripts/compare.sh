@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Compares the pipeline of commit BASE with this tree's, binary against binary: builds BASE once
+# in a git worktree under .compare/ (one target directory for every base, kept for reuse), then
+# times `pipeline -e N` from both binaries in RUNS interleaved rounds as `make ab` does, and
+# says whether this tree is faster, slower or no different, with the round-by-round test.
+# Into results/<host>/compare-<base>-<N>/.
+# Usage: BASE=HEAD~1 [N=35] scripts/compare.sh   (ROWS, RUNS, WARMUP; scripts/settings.sh)
+#        BASE_BIN=path/to/pipeline: time that binary as the base instead of building BASE
+#        (BASE then only names it).
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+if [ -z "${BASE:-}" ]; then
+  echo "error: give the commit to compare with, e.g. make compare BASE=HEAD~1 N=35" >&2
+  exit 2
+fi
+n="${N:-$(last_experiment)}"
+work="$root/.compare"
+if [ -n "${BASE_BIN:-}" ]; then
+  [ -x "$BASE_BIN" ] || { echo "error: BASE_BIN=$BASE_BIN is not an executable" >&2; exit 2; }
+  base_bin="$(realpath "$BASE_BIN")"
+  base_name="$(basename "$BASE")"
+else
+  sha="$(git -C "$root" rev-parse --verify --quiet "$BASE^{commit}")" || {
+    echo "error: BASE=$BASE is not a commit of this repository: give a commit, tag or branch (git log --oneline)" >&2
+    exit 2
+  }
+  base_name="$(git -C "$root" rev-parse --short=12 "$sha")"
+  base_bin="$work/bin/pipeline-$base_name"
+  if [ ! -x "$base_bin" ]; then
+    tree="$work/trees/$base_name"
+    if [ ! -d "$tree" ]; then
+      echo "== compare: a worktree of $base_name in $tree" >&2
+      mkdir -p "$work/trees"
+      git -C "$root" worktree add --detach "$tree" "$sha" >&2
+    fi
+    echo "== compare: building $base_name's pipeline (target directory $work/target, kept for the next base)" >&2
+    # A profile the base may not have is not asked for: its own release profile.
+    CARGO_TARGET_DIR="$work/target" cargo build --release --locked \
+      --manifest-path "$tree/Cargo.toml" -p shredlab-experiments --bin pipeline >&2
+    mkdir -p "$work/bin"
+    cp "$work/target/release/pipeline" "$base_bin.tmp"
+    mv "$base_bin.tmp" "$base_bin"
+  fi
+fi
+dir="$root/results/$HOST/compare-$base_name-$n"
+rm -rf "$dir"; mkdir -p "$dir/rounds"
+# Each side run once on one row, so an experiment the base lacks fails here, in its own words.
+"$base_bin" -e "$n" --rows 1 --output-dir "$root/out/compare-base" --overwrite --quiet --json > "$dir/base.json"
+"$bin" -e "$n" --rows 1 --output-dir "$root/out/compare-head" --overwrite --quiet --json > "$dir/head.json"
+side() { printf '%s -e %s --rows %s --output-dir %s --overwrite --quiet' "$1" "$n" "$ROWS" "$root/out/compare-$2"; }
+time_rounds "$dir/rounds" \
+  --prepare "rm -rf '$root/out/compare-base'" --command-name base "$(side "$base_bin" base)" \
+  --prepare "rm -rf '$root/out/compare-head'" --command-name head "$(side "$bin" head)"
+rm -rf "$root/out/compare-base" "$root/out/compare-head"
+invocation="make compare BASE=$BASE N=$n ROWS=$ROWS RUNS=$RUNS"
+"$results" ab "$dir" --title "This tree against $base_name on $HOST: experiment $n" \
+  --command "$invocation" --a "pipeline of $base_name" --b "pipeline of this tree" \
+  "$dir"/rounds/round-*.json
+write_metadata "$dir" "$dir/head.json" "
+  \"command\": \"$(json_escape "$invocation")\",
+  \"base\": \"$(json_escape "$base_name")\",
+  \"experiment\": $n,
+  \"rows\": $ROWS,
+  \"runs\": $RUNS,
+  \"warmup\": $WARMUP,"
+rm -f "$dir/base.json" "$dir/head.json"
+"$results" verdict "$dir/ab.json"
