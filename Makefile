@@ -15,13 +15,14 @@ BIN_DIR = $(eval BIN_DIR := $(shell scripts/bin-dir.sh))$(BIN_DIR)
 # measures the catalog's newest (best) entry.
 GIVEN_N := $(if $(filter command line environment,$(origin N)),$(N),)
 
-.PHONY: help build docs test lint python-test python python-bench python-cold-install venv list experiment experiments ab compare designs trend sweep threads profile scaling writer-bench leaf-costs leaf-bench peers faults billion memory spec-bench s3-smoke store-bench cluster
+.PHONY: help build docs test lint python-test python python-bench python-cold-install venv list experiment experiments ab compare history designs trend sweep threads profile scaling writer-bench leaf-costs leaf-bench peers faults billion memory spec-bench s3-smoke store-bench cluster
 
 help:
 	@echo "make experiment [N=<n>] [ROWS= RUNS= WARMUP= PRODUCERS= WRITERS= BATCH= COMPRESSION= SYNC=end|none SPEC=specs/<name>.json]"
 	@echo "make experiments [EXPERIMENTS=\"20 21\"]  every catalog entry (or a subset), timed in interleaved rounds"
 	@echo "make ab AB_A=\"-e 26\" AB_B=\"-e 26 --counters\" AB_NAME=counters  two command lines in interleaved rounds, B against A"
 	@echo "make compare BASE=HEAD~1 [N=35]  this tree's pipeline against commit BASE's (built once in .compare/), interleaved rounds, faster/slower/no change"
+	@echo "make history           change points in results/HOST/history.jsonl (every run appends to it), charts, history.md"
 	@echo "make designs                          channel (26), ordered hand-off (27), fused workers (28) by row-group size and worker count"
 	@echo "make trend            redraw results/\$$HOST charts and README from the summaries"
 	@echo "make sweep [N=]       writers x batch size heatmaps (default: the last experiment)"
@@ -77,6 +78,11 @@ ab: build
 
 compare: build
 	scripts/compare.sh
+
+# Every run's figures over commits: change points (Apache Otava, its own pinned environment),
+# charts and results/$(HOST)/history.md from results/$(HOST)/history.jsonl.
+history: build
+	scripts/history.sh
 
 designs: build
 	scripts/designs.sh

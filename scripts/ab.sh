@@ -36,3 +36,4 @@ write_metadata "$dir" "$dir/a.json" "
   \"runs\": $RUNS,
   \"warmup\": $WARMUP,"
 rm -f "$dir/a.json" "$dir/b.json"
+record_history "$dir"

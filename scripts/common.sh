@@ -111,6 +111,11 @@ write_metadata() {
 JSON
 }
 
+# Appends the figures of the run in folder $1 to results/$HOST/history.jsonl (make history).
+record_history() {
+  "$results" history-append "$1" --history "$root/results/$HOST/history.jsonl"
+}
+
 # Times commands in interleaved rounds: WARMUP untimed rounds, then RUNS rounds exported as
 # $1/round-NNNN.json. Each round is one hyperfine call that times every command once; the
 # commands come after $1, five words each (--prepare P --command-name NAME COMMAND). Round r

@@ -64,4 +64,5 @@ write_metadata "$dir" "$dir/head.json" "
   \"runs\": $RUNS,
   \"warmup\": $WARMUP,"
 rm -f "$dir/base.json" "$dir/head.json"
+record_history "$dir"
 "$results" verdict "$dir/ab.json"

@@ -45,4 +45,5 @@ for design in "${designs[@]}"; do
   "$results" summarize "$dir/${design%%|*}"
 done
 "$results" designs "$dir" --command "make designs ROWS=$ROWS RUNS=$RUNS WARMUP=$WARMUP${SPEC:+ SPEC=${SPEC#"$root"/}}"
+record_history "$dir"
 cat "$dir/README.md"

@@ -165,5 +165,6 @@ write_metadata "$dir" "$dir/gate.json" "
   \"memory_counters\": \"$(json_escape "${memory_note:-perf stat -a -e $memory}")\","
 if [ "$timing" = sequential ]; then
   "$results" summarize "$dir"
+  record_history "$dir"
   "$results" render "$catalog_dir"
 fi

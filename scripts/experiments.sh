@@ -36,5 +36,6 @@ for n in $numbers; do rm -rf "$root/out/experiment-$n"; done
 "$results" merge-rounds "$catalog_dir" "$rounds"/round-*.json
 for name in "${names[@]}"; do
   "$results" summarize "$catalog_dir/$name"
+  record_history "$catalog_dir/$name"
 done
 "$results" render "$catalog_dir"

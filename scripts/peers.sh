@@ -52,5 +52,6 @@ PYTHONPATH="$root/scripts/peers" "$python" -m shredlab_peers run \
   --experiments "$READ_EXPERIMENTS" --bin-dir "$bin_dir" --work "$work" \
   --command-line "$command" ${SPEC:+--spec "$SPEC"} "$dir" || status=$?
 "$results" peers "$dir"
+record_history "$dir"
 echo "results in $dir" >&2
 exit "$status"

@@ -22,3 +22,4 @@ SHREDLAB_ALLOCATOR="system, mimalloc (one table each)" write_metadata "$dir" "$d
   \"command\": \"$(json_escape "make writer-bench REPS=$REPS BASELINE=$BASELINE${SPEC:+ SPEC=$SPEC}")\",
   \"reps\": $REPS,"
 rm -f "$dir/build.json"
+record_history "$dir"

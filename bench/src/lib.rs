@@ -9,7 +9,8 @@
 //! the long-run memory table ([`long_run`]), the
 //! memory breakdown by setting ([`memory`]), the spec generator's figures ([`spec_bench`]) and
 //! arrow-rs's encoding CPU per leaf column and stage ([`leaf_costs`]).
-//! Every report's tables are written by [`markdown`]'s one table writer.
+//! Every report's tables are written by [`markdown`]'s one table writer, and every run's
+//! figures are kept across commits in [`history`].
 //!
 //! The pipeline itself lives in `shredlab-experiments`; nothing here is needed to run it.
 
@@ -17,6 +18,7 @@ pub mod ab;
 pub mod charts;
 pub mod designs;
 pub mod floor;
+pub mod history;
 pub mod leaf_costs;
 pub mod long_run;
 pub mod markdown;

@@ -17,7 +17,7 @@ use shredlab_bench::parse::hyperfine::{self, HyperfineResult};
 use shredlab_bench::scaling::analysis::ScalingAnalysis;
 use shredlab_bench::summary::{load_host, Summary};
 use shredlab_bench::timeline::Timeline;
-use shredlab_bench::{long_run, memory, peers, readme};
+use shredlab_bench::{history, long_run, memory, peers, readme};
 
 #[derive(Debug, Parser)]
 #[command(about = "Summaries, charts and README of shredlab's measurements")]
@@ -67,6 +67,30 @@ enum Command {
         /// The rounds' hyperfine JSON files, in order.
         #[arg(required = true)]
         rounds: Vec<PathBuf>,
+    },
+    /// Appends the figures of the run in DIR to the host's history (`--history`), once.
+    HistoryAppend {
+        /// The run's folder, e.g. results/vm/36-native-encoder.
+        dir: PathBuf,
+        /// The host's history file, e.g. results/vm/history.jsonl; records are named by DIR's
+        /// path from this file's folder.
+        #[arg(long)]
+        history: PathBuf,
+    },
+    /// Seeds HOST_DIR/history.jsonl from every run already in HOST_DIR (records already there
+    /// are kept once).
+    HistoryImport {
+        /// The host's results folder, e.g. results/vm.
+        host_dir: PathBuf,
+    },
+    /// `make history`'s page and charts: HOST_DIR/history.md and history-<kind>.png from
+    /// HOST_DIR/history.jsonl and the detector's change points.
+    History {
+        /// The host's results folder, e.g. results/vm.
+        host_dir: PathBuf,
+        /// The change points of scripts/history/changes.py.
+        #[arg(long)]
+        changes: PathBuf,
     },
     /// Prints the verdict of an A/B (`ab.json`): B faster, slower or no different from A;
     /// exits 0 in every case.
@@ -204,6 +228,19 @@ fn main() -> Result<()> {
             b,
             rounds,
         } => ab(&dir, &title, &command, (a, b), &rounds),
+        Command::HistoryAppend { dir, history } => history_append(&dir, &history),
+        Command::HistoryImport { host_dir } => {
+            let records = history::import(&host_dir)?;
+            let path = host_dir.join(history::FILE);
+            let new = history::append(&path, &records)?;
+            eprintln!(
+                "{}: {new} records imported ({} found)",
+                path.display(),
+                records.len()
+            );
+            Ok(())
+        }
+        Command::History { host_dir, changes } => history_page(&host_dir, &changes),
         Command::Verdict { ab_json } => {
             let text = std::fs::read_to_string(&ab_json)
                 .with_context(|| format!("cannot read {}", ab_json.display()))?;
@@ -319,6 +356,44 @@ fn ab(
     let text = comparison.markdown(title, command);
     std::fs::write(dir.join("README.md"), &text)?;
     print!("{text}");
+    Ok(())
+}
+
+/// `results history-append`: the records of the run in `dir`, appended to `history`.
+fn history_append(dir: &Path, history: &Path) -> Result<()> {
+    let kind = history::Kind::of_dir(dir)
+        .with_context(|| format!("{} holds no run this history records", dir.display()))?;
+    let base = history.parent().unwrap_or(Path::new("."));
+    let label = dir
+        .strip_prefix(base)
+        .unwrap_or(dir)
+        .to_string_lossy()
+        .into_owned();
+    let records = history::records_of(kind, dir, &label)?;
+    let new = history::append(history, &records)?;
+    eprintln!("{}: {new} records added", history.display());
+    Ok(())
+}
+
+/// `results history`: the host's history page and charts.
+fn history_page(host_dir: &Path, changes: &Path) -> Result<()> {
+    let records = history::load(&host_dir.join(history::FILE))?;
+    let text = std::fs::read_to_string(changes)
+        .with_context(|| format!("cannot read {}", changes.display()))?;
+    let changes = history::report::Changes::parse(&text)?;
+    let charts = charts::history::draw_all(host_dir, &records, &changes.change_points)
+        .map_err(|e| anyhow!("drawing the history: {e}"))?;
+    let host = host_dir
+        .file_name()
+        .map_or_else(|| "host".to_string(), |n| n.to_string_lossy().into_owned());
+    let page = history::report::markdown(&host, &records, &changes, &charts);
+    std::fs::write(host_dir.join("history.md"), page).context("writing history.md")?;
+    eprintln!(
+        "{}: {} records, {} change points",
+        host_dir.join("history.md").display(),
+        records.len(),
+        changes.change_points.len()
+    );
     Ok(())
 }
 

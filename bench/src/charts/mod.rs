@@ -11,6 +11,7 @@ use plotters::prelude::*;
 pub mod bars;
 pub mod catalog;
 pub mod designs;
+pub mod history;
 pub mod peers;
 pub mod phases;
 pub mod scaling;
