@@ -12,6 +12,9 @@ use super::{register_font, save_both, PlotResult, FONT};
 use crate::history::report::{kind_name, series, ChangePoint};
 use crate::history::{Kind, Record};
 
+/// The most figures a chart names in its legend.
+const LEGEND_MAX: usize = 12;
+
 /// Draws one chart per kind of run in `records` into `dir`; returns the PNG files' names.
 pub fn draw_all(
     dir: &Path,
@@ -57,9 +60,13 @@ where
     });
     let top = dated.iter().map(|(_, s)| *s).fold(0.0, f64::max);
     let span = (last - first).max(1.0);
+    let figures = series(records).len();
     let mut chart = ChartBuilder::on(area)
         .caption(
-            format!("{}: median wall time by run date", kind_name(kind)),
+            format!(
+                "{}: median wall time by run date ({figures} figures)",
+                kind_name(kind)
+            ),
             (FONT, 20),
         )
         .margin(15)
@@ -73,6 +80,7 @@ where
         .configure_mesh()
         .x_desc("date (UTC)")
         .y_desc("median wall s")
+        .x_labels(6)
         .x_label_formatter(&|d| {
             DateTime::from_timestamp((d * 86_400.0) as i64, 0)
                 .map_or_else(String::new, |t| t.format("%Y-%m-%d").to_string())
@@ -106,6 +114,11 @@ where
             ))
         });
         chart.draw_series(rings)?;
+    }
+    // A legend of more figures than this would hide the chart: history.md lists them all.
+    if figures > LEGEND_MAX {
+        area.present()?;
+        return Ok(());
     }
     chart
         .configure_series_labels()
