@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use anyhow::{ensure, Result};
+use anyhow::{ensure, Context, Result};
 use serde::{Deserialize, Serialize};
 
 use crate::markdown::{Align, Table};
@@ -81,6 +81,18 @@ impl AbComparison {
             (true, change) if change <= -VERDICT_MIN_CHANGE => Verdict::Faster,
             _ => Verdict::NoChange,
         }
+    }
+
+    /// The comparison an A/B left in `ab_json`.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be read or is not an A/B's `ab.json`.
+    pub fn read(ab_json: &std::path::Path) -> Result<Self> {
+        let text = std::fs::read_to_string(ab_json)
+            .with_context(|| format!("cannot read {}", ab_json.display()))?;
+        serde_json::from_str(&text)
+            .with_context(|| format!("{} is not an A/B's ab.json", ab_json.display()))
     }
 
     /// The verdict in words, with its figures.

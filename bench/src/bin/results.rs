@@ -228,25 +228,11 @@ fn main() -> Result<()> {
             b,
             rounds,
         } => ab(&dir, &title, &command, (a, b), &rounds),
-        Command::HistoryAppend { dir, history } => history_append(&dir, &history),
-        Command::HistoryImport { host_dir } => {
-            let records = history::import(&host_dir)?;
-            let path = host_dir.join(history::FILE);
-            let new = history::append(&path, &records)?;
-            eprintln!(
-                "{}: {new} records imported ({} found)",
-                path.display(),
-                records.len()
-            );
-            Ok(())
-        }
-        Command::History { host_dir, changes } => history_page(&host_dir, &changes),
+        Command::HistoryAppend { dir, history } => history::append_run(&dir, &history),
+        Command::HistoryImport { host_dir } => history::import_into(&host_dir),
+        Command::History { host_dir, changes } => history::report::write_page(&host_dir, &changes),
         Command::Verdict { ab_json } => {
-            let text = std::fs::read_to_string(&ab_json)
-                .with_context(|| format!("cannot read {}", ab_json.display()))?;
-            let comparison: AbComparison = serde_json::from_str(&text)
-                .with_context(|| format!("{} is not an A/B's ab.json", ab_json.display()))?;
-            println!("{}", comparison.verdict_line());
+            println!("{}", AbComparison::read(&ab_json)?.verdict_line());
             Ok(())
         }
         Command::Designs { dir, command } => designs(&dir, &command),
@@ -356,44 +342,6 @@ fn ab(
     let text = comparison.markdown(title, command);
     std::fs::write(dir.join("README.md"), &text)?;
     print!("{text}");
-    Ok(())
-}
-
-/// `results history-append`: the records of the run in `dir`, appended to `history`.
-fn history_append(dir: &Path, history: &Path) -> Result<()> {
-    let kind = history::Kind::of_dir(dir)
-        .with_context(|| format!("{} holds no run this history records", dir.display()))?;
-    let base = history.parent().unwrap_or(Path::new("."));
-    let label = dir
-        .strip_prefix(base)
-        .unwrap_or(dir)
-        .to_string_lossy()
-        .into_owned();
-    let records = history::records_of(kind, dir, &label)?;
-    let new = history::append(history, &records)?;
-    eprintln!("{}: {new} records added", history.display());
-    Ok(())
-}
-
-/// `results history`: the host's history page and charts.
-fn history_page(host_dir: &Path, changes: &Path) -> Result<()> {
-    let records = history::load(&host_dir.join(history::FILE))?;
-    let text = std::fs::read_to_string(changes)
-        .with_context(|| format!("cannot read {}", changes.display()))?;
-    let changes = history::report::Changes::parse(&text)?;
-    let charts = charts::history::draw_all(host_dir, &records, &changes.change_points)
-        .map_err(|e| anyhow!("drawing the history: {e}"))?;
-    let host = host_dir
-        .file_name()
-        .map_or_else(|| "host".to_string(), |n| n.to_string_lossy().into_owned());
-    let page = history::report::markdown(&host, &records, &changes, &charts);
-    std::fs::write(host_dir.join("history.md"), page).context("writing history.md")?;
-    eprintln!(
-        "{}: {} records, {} change points",
-        host_dir.join("history.md").display(),
-        records.len(),
-        changes.change_points.len()
-    );
     Ok(())
 }
 

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use chrono::DateTime;
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -88,32 +89,11 @@ where
         .label_style((FONT, 13))
         .draw()?;
     for (index, ((_, name), runs)) in series(records).into_iter().enumerate() {
-        let (r, g, b) = Palette99::pick(index).rgb();
-        let colour = RGBColor(r, g, b);
-        let points: Vec<(f64, f64, bool)> = runs
+        let rings: Vec<&ChangePoint> = changes
             .iter()
-            .filter_map(|r| Some((days(&r.date)?, r.median_s, r.dirty == Some(false))))
+            .filter(|c| c.kind == kind && c.name == name)
             .collect();
-        let clean = points.iter().filter(|p| p.2).map(|p| (p.0, p.1));
-        chart
-            .draw_series(LineSeries::new(clean.clone(), colour.stroke_width(2)))?
-            .label(name.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], colour));
-        chart.draw_series(clean.map(|p| Circle::new(p, 3, colour.filled())))?;
-        let dirty = points.iter().filter(|p| !p.2).map(|p| (p.0, p.1));
-        chart.draw_series(dirty.map(|p| Circle::new(p, 4, colour.stroke_width(1))))?;
-        let rings = changes.iter().filter(|c| c.kind == kind && c.name == name);
-        let rings = rings.filter_map(|c| {
-            let run = runs
-                .iter()
-                .find(|r| r.commit == c.commit && r.date == c.date)?;
-            Some(Circle::new(
-                (days(&run.date)?, run.median_s),
-                9,
-                RED.stroke_width(2),
-            ))
-        });
-        chart.draw_series(rings)?;
+        draw_figure(&mut chart, index, &name, &runs, &rings)?;
     }
     // A legend of more figures than this would hide the chart: history.md lists them all.
     if figures > LEGEND_MAX {
@@ -128,5 +108,45 @@ where
         .border_style(BLACK)
         .draw()?;
     area.present()?;
+    Ok(())
+}
+
+/// One figure's runs: a line through the clean ones, hollow dots for the others, a red ring
+/// on each change point.
+fn draw_figure<DB: DrawingBackend>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    index: usize,
+    name: &str,
+    runs: &[&Record],
+    rings: &[&ChangePoint],
+) -> PlotResult
+where
+    DB::ErrorType: 'static,
+{
+    let (r, g, b) = Palette99::pick(index).rgb();
+    let colour = RGBColor(r, g, b);
+    let points: Vec<(f64, f64, bool)> = runs
+        .iter()
+        .filter_map(|r| Some((days(&r.date)?, r.median_s, r.dirty == Some(false))))
+        .collect();
+    let clean = points.iter().filter(|p| p.2).map(|p| (p.0, p.1));
+    chart
+        .draw_series(LineSeries::new(clean.clone(), colour.stroke_width(2)))?
+        .label(name)
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], colour));
+    chart.draw_series(clean.map(|p| Circle::new(p, 3, colour.filled())))?;
+    let dirty = points.iter().filter(|p| !p.2).map(|p| (p.0, p.1));
+    chart.draw_series(dirty.map(|p| Circle::new(p, 4, colour.stroke_width(1))))?;
+    let ringed = rings.iter().filter_map(|c| {
+        let run = runs
+            .iter()
+            .find(|r| r.commit == c.commit && r.date == c.date)?;
+        Some(Circle::new(
+            (days(&run.date)?, run.median_s),
+            9,
+            RED.stroke_width(2),
+        ))
+    });
+    chart.draw_series(ringed)?;
     Ok(())
 }

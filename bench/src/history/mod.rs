@@ -152,6 +152,43 @@ pub fn import(host_dir: &Path) -> Result<Vec<Record>> {
     Ok(records)
 }
 
+/// `results history-import`: seeds `host_dir`'s history with every run already there.
+///
+/// # Errors
+///
+/// As [`import`] and [`append`].
+pub fn import_into(host_dir: &Path) -> Result<()> {
+    let records = import(host_dir)?;
+    let path = host_dir.join(FILE);
+    let new = append(&path, &records)?;
+    eprintln!(
+        "{}: {new} records imported ({} found)",
+        path.display(),
+        records.len()
+    );
+    Ok(())
+}
+
+/// `results history-append`: the records of the run in `dir`, appended to `history` and named
+/// by `dir`'s path from `history`'s folder.
+///
+/// # Errors
+///
+/// `dir` holds no run this history records, or as [`records_of`] and [`append`].
+pub fn append_run(dir: &Path, history: &Path) -> Result<()> {
+    let kind = Kind::of_dir(dir)
+        .with_context(|| format!("{} holds no run this history records", dir.display()))?;
+    let base = history.parent().unwrap_or(Path::new("."));
+    let label = dir
+        .strip_prefix(base)
+        .unwrap_or(dir)
+        .to_string_lossy()
+        .into_owned();
+    let new = append(history, &records_of(kind, dir, &label)?)?;
+    eprintln!("{}: {new} records added", history.display());
+    Ok(())
+}
+
 fn subfolders(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(fs::read_dir(dir)
         .with_context(|| format!("cannot read {}", dir.display()))?

@@ -4,7 +4,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use anyhow::{Context, Result};
+use std::path::Path;
+
+use anyhow::{anyhow, Context, Result};
 use serde::Deserialize;
 
 use super::{Kind, Record};
@@ -56,8 +58,8 @@ impl Changes {
 }
 
 /// The series of `records`: per kind and name, its runs oldest first.
-pub fn series(records: &[Record]) -> BTreeMap<(Kind, String), Vec<&Record>> {
-    let mut series: BTreeMap<(Kind, String), Vec<&Record>> = BTreeMap::new();
+pub fn series(records: &[Record]) -> Series<'_> {
+    let mut series: Series<'_> = BTreeMap::new();
     for record in records {
         series
             .entry((record.kind, record.name.clone()))
@@ -68,6 +70,34 @@ pub fn series(records: &[Record]) -> BTreeMap<(Kind, String), Vec<&Record>> {
         runs.sort_by(|a, b| a.date.cmp(&b.date));
     }
     series
+}
+
+/// `results history`: `host_dir`'s `history.md` and charts, from its `history.jsonl` and the
+/// detector's `changes` file.
+///
+/// # Errors
+///
+/// A file cannot be read or written, or a chart cannot be drawn.
+pub fn write_page(host_dir: &Path, changes: &Path) -> Result<()> {
+    let records = super::load(&host_dir.join(super::FILE))?;
+    let text = std::fs::read_to_string(changes)
+        .with_context(|| format!("cannot read {}", changes.display()))?;
+    let changes = Changes::parse(&text)?;
+    let charts = crate::charts::history::draw_all(host_dir, &records, &changes.change_points)
+        .map_err(|e| anyhow!("drawing the history: {e}"))?;
+    let host = host_dir
+        .file_name()
+        .map_or_else(|| "host".to_string(), |n| n.to_string_lossy().into_owned());
+    let page = markdown(&host, &records, &changes, &charts);
+    let path = host_dir.join("history.md");
+    std::fs::write(&path, page).with_context(|| format!("cannot write {}", path.display()))?;
+    eprintln!(
+        "{}: {} records, {} change points",
+        path.display(),
+        records.len(),
+        changes.change_points.len()
+    );
+    Ok(())
 }
 
 /// The page for `host`, from its `records` and the detector's `changes`; `charts` are the
@@ -88,46 +118,62 @@ pub fn markdown(host: &str, records: &[Record], changes: &Changes, charts: &[Str
         changes.min_points,
         changes.max_pvalue
     );
+    change_points_section(&mut text, &series, changes);
+    for chart in charts {
+        let _ = writeln!(text, "![{chart}]({chart})\n");
+    }
+    figures_section(&mut text, &series);
+    text
+}
+
+/// Each figure's runs, oldest first, by kind and name.
+pub type Series<'a> = BTreeMap<(Kind, String), Vec<&'a Record>>;
+
+fn clean_runs(runs: &[&Record]) -> usize {
+    runs.iter().filter(|r| r.dirty == Some(false)).count()
+}
+
+/// The change points, or how many figures were searched for none.
+fn change_points_section(text: &mut String, series: &Series<'_>, changes: &Changes) {
     text.push_str("## Change points\n\n");
     if changes.change_points.is_empty() {
         let searched = series
             .values()
-            .filter(|runs| {
-                runs.iter().filter(|r| r.dirty == Some(false)).count() >= changes.min_points
-            })
+            .filter(|runs| clean_runs(runs) >= changes.min_points)
             .count();
         let _ = writeln!(
             text,
             "None found in the {searched} figures with enough clean runs.\n"
         );
-    } else {
-        let mut table = Table::new([
-            ("kind", Align::Left),
-            ("figure", Align::Left),
-            ("commit", Align::Left),
-            ("date", Align::Left),
-            ("change", Align::Right),
-            ("before s", Align::Right),
-            ("after s", Align::Right),
-            ("p", Align::Right),
+        return;
+    }
+    let mut table = Table::new([
+        ("kind", Align::Left),
+        ("figure", Align::Left),
+        ("commit", Align::Left),
+        ("date", Align::Left),
+        ("change", Align::Right),
+        ("before s", Align::Right),
+        ("after s", Align::Right),
+        ("p", Align::Right),
+    ]);
+    for point in &changes.change_points {
+        table.row([
+            kind_name(point.kind),
+            point.name.clone(),
+            format!("`{}`", point.commit),
+            point.date.clone(),
+            format!("{:+.1}%", point.change_percent),
+            format!("{:.3}", point.before_s),
+            format!("{:.3}", point.after_s),
+            format!("{:.1e}", point.pvalue),
         ]);
-        for point in &changes.change_points {
-            table.row([
-                kind_name(point.kind),
-                point.name.clone(),
-                format!("`{}`", point.commit),
-                point.date.clone(),
-                format!("{:+.1}%", point.change_percent),
-                format!("{:.3}", point.before_s),
-                format!("{:.3}", point.after_s),
-                format!("{:.1e}", point.pvalue),
-            ]);
-        }
-        let _ = writeln!(text, "{table}");
     }
-    for chart in charts {
-        let _ = writeln!(text, "![{chart}]({chart})\n");
-    }
+    let _ = writeln!(text, "{table}");
+}
+
+/// Every figure: its clean and other runs, first and last, and its last median.
+fn figures_section(text: &mut String, series: &Series<'_>) {
     text.push_str("## Figures\n\n");
     let mut table = Table::new([
         ("kind", Align::Left),
@@ -138,29 +184,20 @@ pub fn markdown(host: &str, records: &[Record], changes: &Changes, charts: &[Str
         ("last", Align::Left),
         ("last median s", Align::Right),
     ]);
-    for ((kind, name), runs) in &series {
-        let clean = runs.iter().filter(|r| r.dirty == Some(false)).count();
-        let (first, last) = (runs[0], runs[runs.len() - 1]);
+    let day = |r: &Record| format!("{} `{}`", &r.date[..r.date.len().min(10)], r.commit);
+    for ((kind, name), runs) in series {
+        let clean = clean_runs(runs);
         table.row([
             kind_name(*kind),
             name.clone(),
             clean.to_string(),
             (runs.len() - clean).to_string(),
-            format!(
-                "{} `{}`",
-                &first.date[..first.date.len().min(10)],
-                first.commit
-            ),
-            format!(
-                "{} `{}`",
-                &last.date[..last.date.len().min(10)],
-                last.commit
-            ),
-            format!("{:.3}", last.median_s),
+            day(runs[0]),
+            day(runs[runs.len() - 1]),
+            format!("{:.3}", runs[runs.len() - 1].median_s),
         ]);
     }
     let _ = write!(text, "{table}");
-    text
 }
 
 /// The kind's name in the page, as in the records.
