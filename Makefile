@@ -15,7 +15,7 @@ BIN_DIR = $(eval BIN_DIR := $(shell scripts/bin-dir.sh))$(BIN_DIR)
 # measures the catalog's newest (best) entry.
 GIVEN_N := $(if $(filter command line environment,$(origin N)),$(N),)
 
-.PHONY: help build docs test lint python-test python python-bench python-cold-install venv list experiment experiments ab compare history designs trend sweep threads profile scaling writer-bench leaf-costs leaf-bench peers faults billion memory spec-bench s3-smoke store-bench cluster
+.PHONY: help build docs test lint python-test python python-bench python-cold-install venv list experiment experiments ab compare history index designs trend sweep threads profile scaling writer-bench leaf-costs leaf-bench peers faults billion memory spec-bench s3-smoke store-bench cluster
 
 help:
 	@echo "make experiment [N=<n>] [ROWS= RUNS= WARMUP= PRODUCERS= WRITERS= BATCH= COMPRESSION= SYNC=end|none SPEC=specs/<name>.json]"
@@ -23,6 +23,7 @@ help:
 	@echo "make ab AB_A=\"-e 26\" AB_B=\"-e 26 --counters\" AB_NAME=counters  two command lines in interleaved rounds, B against A"
 	@echo "make compare BASE=HEAD~1 [N=35]  this tree's pipeline against commit BASE's (built once in .compare/), interleaved rounds, faster/slower/no change"
 	@echo "make history           change points in results/HOST/history.jsonl (every run appends to it), charts, history.md"
+	@echo "make index             results/HOST/index.html: the tables and charts on one page, checked in headless Chromium"
 	@echo "make designs                          channel (26), ordered hand-off (27), fused workers (28) by row-group size and worker count"
 	@echo "make trend            redraw results/\$$HOST charts and README from the summaries"
 	@echo "make sweep [N=]       writers x batch size heatmaps (default: the last experiment)"
@@ -83,6 +84,11 @@ compare: build
 # charts and results/$(HOST)/history.md from results/$(HOST)/history.jsonl.
 history: build
 	scripts/history.sh
+
+# One static page of a host's tables and charts, results/$(HOST)/index.html (make trend and
+# make history rewrite it too), and its check in headless Chromium.
+index: build
+	. scripts/settings.sh && "$(BIN_DIR)/results" index "results/$$HOST" && scripts/page-test.sh
 
 designs: build
 	scripts/designs.sh

@@ -14,3 +14,4 @@ fi
 python="$("$root/scripts/ensure-otava-venv.sh")"
 "$python" "$root/scripts/history/changes.py" "$host_dir/history.jsonl" "$host_dir/history-changes.json"
 "$results" history "$host_dir" --changes "$host_dir/history-changes.json"
+"$results" index "$host_dir"

@@ -19,6 +19,7 @@ pub mod charts;
 pub mod designs;
 pub mod floor;
 pub mod history;
+pub mod index_page;
 pub mod leaf_costs;
 pub mod long_run;
 pub mod markdown;

@@ -17,7 +17,7 @@ use shredlab_bench::parse::hyperfine::{self, HyperfineResult};
 use shredlab_bench::scaling::analysis::ScalingAnalysis;
 use shredlab_bench::summary::{load_host, Summary};
 use shredlab_bench::timeline::Timeline;
-use shredlab_bench::{history, long_run, memory, peers, readme};
+use shredlab_bench::{history, index_page, long_run, memory, peers, readme};
 
 #[derive(Debug, Parser)]
 #[command(about = "Summaries, charts and README of shredlab's measurements")]
@@ -67,6 +67,11 @@ enum Command {
         /// The rounds' hyperfine JSON files, in order.
         #[arg(required = true)]
         rounds: Vec<PathBuf>,
+    },
+    /// Writes HOST_DIR/index.html: one static page of the host's tables and charts.
+    Index {
+        /// The host's results folder, e.g. results/vm.
+        host_dir: PathBuf,
     },
     /// Appends the figures of the run in DIR to the host's history (`--history`), once.
     HistoryAppend {
@@ -228,6 +233,10 @@ fn main() -> Result<()> {
             b,
             rounds,
         } => ab(&dir, &title, &command, (a, b), &rounds),
+        Command::Index { host_dir } => {
+            eprintln!("{}", index_page::write(&host_dir)?.display());
+            Ok(())
+        }
         Command::HistoryAppend { dir, history } => history::append_run(&dir, &history),
         Command::HistoryImport { host_dir } => history::import_into(&host_dir),
         Command::History { host_dir, changes } => history::report::write_page(&host_dir, &changes),
@@ -291,6 +300,7 @@ fn render(host_dir: &Path) -> Result<()> {
         readme::markdown(&host, &summaries),
     )
     .context("writing README.md")?;
+    index_page::write(host_dir)?;
     eprintln!(
         "{}: {} experiments rendered",
         host_dir.display(),
