@@ -145,12 +145,16 @@ fn a_timeline_without_counters_and_a_bad_timeline_path() {
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(report.get("counters").is_none(), "{report}");
     assert!(std::fs::read_to_string(&timeline).unwrap().lines().count() > 2);
+    let link = dir.path().join("link.csv");
+    std::os::unix::fs::symlink(&timeline, &link).unwrap();
     for (path, problem) in [
         (
             dir.path().join("missing").join("t.csv"),
             "its directory does not exist",
         ),
         (dir.path().to_path_buf(), "is a directory"),
+        ("/dev/null".into(), "is not a regular file"),
+        (link, "is a symbolic link"),
     ] {
         let out = run_pipeline(&["-n", "1000", "--timeline", path.to_str().unwrap()]);
         let stderr = String::from_utf8_lossy(&out.stderr);

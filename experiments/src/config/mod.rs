@@ -362,20 +362,23 @@ impl PipelineConfig {
     }
 }
 
-/// Refuses a `--timeline` path the run could not write at its end: a directory, or a file in a
-/// directory that does not exist.
+/// Refuses a `--timeline` path the run could not write at its end, or whose replacement would
+/// destroy something other than an earlier timeline: a directory, a file in a directory that
+/// does not exist, a symbolic link (the rename would replace the link, not its target), or
+/// anything that is not a regular file (`/dev/null`, a pipe).
 fn check_timeline_path(path: &std::path::Path) -> Result<(), PipelineError> {
-    let problem = if path.is_dir() {
-        Some("is a directory")
-    } else if path.file_name().is_none() {
-        Some("names no file")
-    } else {
-        match path.parent() {
+    let existing = std::fs::symlink_metadata(path).ok().map(|m| m.file_type());
+    let problem = match existing {
+        Some(kind) if kind.is_dir() => Some("is a directory"),
+        Some(kind) if kind.is_symlink() => Some("is a symbolic link (name the file itself)"),
+        Some(kind) if !kind.is_file() => Some("is not a regular file"),
+        _ if path.file_name().is_none() => Some("names no file"),
+        _ => match path.parent() {
             Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => {
                 Some("its directory does not exist")
             }
             _ => None,
-        }
+        },
     };
     match problem {
         Some(problem) => Err(PipelineError::TimelinePath {
