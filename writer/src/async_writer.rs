@@ -138,11 +138,13 @@ impl<W: AsyncFileWriter> AsyncParallelArrowWriter<W> {
         parallel: ParallelOptions,
     ) -> Result<Self> {
         let buffer = SharedBuffer::default();
+        // The shared buffer is memory, not a file: gathering writes for it would only hold
+        // bytes back from the sink.
         let sync_writer = ParallelArrowWriter::try_new_with_parallel_options(
             buffer.clone(),
             schema,
             options,
-            parallel,
+            parallel.with_sink_buffer(0),
         )?;
         Ok(Self {
             sync_writer: Some(sync_writer),

@@ -139,6 +139,7 @@ mod options;
 mod ordered;
 mod pending;
 mod preallocate;
+mod sink_buffer;
 mod sync;
 mod worker;
 mod writer;

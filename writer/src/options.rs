@@ -47,6 +47,7 @@ pub struct ParallelOptions {
     inline_threshold: usize,
     observer: Option<Observer>,
     encoder: ColumnEncoder,
+    sink_buffer: usize,
 }
 
 impl Default for ParallelOptions {
@@ -58,6 +59,7 @@ impl Default for ParallelOptions {
             inline_threshold: 128 * 1024,
             observer: None,
             encoder: ColumnEncoder::default(),
+            sink_buffer: crate::sink_buffer::CAPACITY,
         }
     }
 }
@@ -114,6 +116,20 @@ impl ParallelOptions {
     /// The column encoder asked for.
     pub fn encoder(&self) -> ColumnEncoder {
         self.encoder
+    }
+
+    /// Gathers the file's bytes into writes of up to `bytes` before they reach the sink
+    /// (default 1 MiB; 0 hands every piece on as parquet writes it). parquet splices the chunks
+    /// of shredlab's encoder in 8 KiB pieces, each one write to the sink: for a file, one system
+    /// call each without the buffer. Up to `bytes` are held in memory.
+    pub fn with_sink_buffer(mut self, bytes: usize) -> Self {
+        self.sink_buffer = bytes;
+        self
+    }
+
+    /// The sink buffer's size in bytes.
+    pub fn sink_buffer(&self) -> usize {
+        self.sink_buffer
     }
 
     /// The observer told of each worker, if any.

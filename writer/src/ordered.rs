@@ -11,7 +11,7 @@
 //! the same batches, cut into the same row groups, and properties.
 
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
@@ -24,6 +24,7 @@ use parquet::errors::{ParquetError, Result};
 use parquet::file::writer::SerializedFileWriter;
 
 use crate::encode::{ColumnEncoder, EncodePlan, LeafChunk, LeafEncoders, LeafWriter};
+use crate::sink_buffer;
 
 /// How often a thread waiting for room rechecks its stop flag.
 const STOP_CHECK: Duration = Duration::from_millis(50);
@@ -50,7 +51,7 @@ pub struct OrderedRowGroupWriter<W: Write + Send> {
 
 struct FileState<W: Write + Send> {
     /// The file writer; `None` while a releaser appends outside the lock.
-    file: Option<SerializedFileWriter<W>>,
+    file: Option<SerializedFileWriter<BufWriter<W>>>,
     /// The next row group to append.
     next: usize,
     /// Finished row groups waiting for an earlier one.
@@ -103,8 +104,12 @@ impl<W: Write + Send> OrderedRowGroupWriter<W> {
         window: usize,
         encoder: ColumnEncoder,
     ) -> Result<Self> {
-        let (file, _) = ArrowWriter::try_new_with_options(sink, schema.clone(), options.clone())?
-            .into_serialized_writer()?;
+        let (file, _) = ArrowWriter::try_new_with_options(
+            sink_buffer::wrap(sink, sink_buffer::CAPACITY),
+            schema.clone(),
+            options.clone(),
+        )?
+        .into_serialized_writer()?;
         if file.properties().content_defined_chunking().is_some() {
             return Err(ParquetError::NYI(
                 "content-defined chunking in OrderedRowGroupWriter: use parquet's ArrowWriter for it"
@@ -266,7 +271,7 @@ impl<W: Write + Send> OrderedRowGroupWriter<W> {
                     .to_string(),
             )
         })?;
-        file.into_inner()
+        sink_buffer::unwrap(file.into_inner()?)
     }
 }
 
@@ -277,7 +282,7 @@ fn incomplete(failure: &str) -> ParquetError {
 }
 
 fn append_row_group<W: Write + Send>(
-    file: &mut SerializedFileWriter<W>,
+    file: &mut SerializedFileWriter<BufWriter<W>>,
     chunks: Vec<LeafChunk>,
 ) -> Result<()> {
     let mut row_group = file.next_row_group()?;

@@ -4,7 +4,7 @@
 mod row_groups;
 
 use std::collections::VecDeque;
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
@@ -19,6 +19,7 @@ use parquet::file::writer::SerializedFileWriter;
 use crate::budget::Budget;
 use crate::encode::{ColumnEncoder, EncodePlan, LeafEncoders};
 use crate::options::ParallelOptions;
+use crate::sink_buffer;
 use crate::worker::WorkerPool;
 use row_groups::{Placement, RowGroup};
 
@@ -171,7 +172,7 @@ use row_groups::{Placement, RowGroup};
 /// flight, or `flush`, `finish`, `close` or `into_inner`; not necessarily from the `write` that
 /// queued the batch.
 pub struct ParallelArrowWriter<W: Write + Send> {
-    file: SerializedFileWriter<W>,
+    file: SerializedFileWriter<BufWriter<W>>,
     schema: SchemaRef,
     plan: Arc<EncodePlan>,
     /// For each leaf: its top-level field.
@@ -256,9 +257,12 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         parallel: ParallelOptions,
     ) -> Result<Self> {
         let threads = parallel.resolve_threads()?;
-        let (file, _) =
-            ArrowWriter::try_new_with_options(writer, Arc::clone(&schema), options.clone())?
-                .into_serialized_writer()?;
+        let (file, _) = ArrowWriter::try_new_with_options(
+            sink_buffer::wrap(writer, parallel.sink_buffer()),
+            Arc::clone(&schema),
+            options.clone(),
+        )?
+        .into_serialized_writer()?;
         let properties = Arc::clone(file.properties());
         if properties.content_defined_chunking().is_some() {
             return Err(ParquetError::NYI(
@@ -328,7 +332,9 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
     pub fn flush(&mut self) -> Result<()> {
         self.guard(|w| {
             w.end_row_group()?;
-            w.drain_in_flight(0)
+            w.drain_in_flight(0)?;
+            // Through the sink buffer too: a flushed row group has reached the sink.
+            Ok(w.file.flush()?)
         })
     }
 
@@ -362,7 +368,7 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
     /// As [`Self::finish`].
     pub fn into_inner(mut self) -> Result<W> {
         self.flush()?;
-        self.file.into_inner()
+        sink_buffer::unwrap(self.file.into_inner()?)
     }
 
     /// Metadata of the row groups already written to the sink.
@@ -406,7 +412,8 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         self.pool.as_ref().map_or(0, WorkerPool::size)
     }
 
-    /// Bytes written to the sink so far.
+    /// Bytes written so far, those still in the buffer before the sink included (see
+    /// [`Self::inner`]).
     pub fn bytes_written(&self) -> usize {
         self.file.bytes_written()
     }
@@ -416,9 +423,12 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         self.file.append_key_value_metadata(kv_metadata)
     }
 
-    /// The sink.
+    /// The sink. Up to [`ParallelOptions::with_sink_buffer`] bytes (1 MiB by default) of those
+    /// [`Self::bytes_written`] counts may still be in the writer's buffer before it
+    /// (`ArrowWriter` keeps 8 KiB): [`Self::flush`], [`Self::finish`] and [`Self::into_inner`]
+    /// write them.
     pub fn inner(&self) -> &W {
-        self.file.inner()
+        self.file.inner().get_ref()
     }
 
     /// Runs `step`, and refuses all later calls once one has failed: the file is then

@@ -96,10 +96,11 @@ fn a_short_last_row_group_and_zstd_change_nothing() {
 
 #[test]
 fn a_failing_sink_fails_every_later_call_and_wakes_waiting_threads() {
-    // Row groups far larger than the file writer's buffer, so appending one reaches the sink.
-    let (schema, batches) = batches(&[Kind::Utf8, Kind::Int32], &[50_000; 2], 2);
+    // Row groups far larger than the writer's 1 MiB sink buffer, so appending one reaches the
+    // sink.
+    let (schema, batches) = batches(&[Kind::Utf8, Kind::Int32], &[300_000; 2], 2);
     let groups = groups(&batches, 1);
-    let props = row_group_props(50_000);
+    let props = row_group_props(300_000);
     let writer =
         OrderedRowGroupWriter::try_new(FailAfter { left: 10_000 }, schema, options(&props), 2)
             .unwrap();

@@ -100,10 +100,9 @@ pub struct PhaseLedger {
     totals: BTreeMap<Phase, PhaseTotals>,
     /// The ended intervals, when the run keeps a timeline.
     intervals: Option<Vec<Interval>>,
-    /// Reads of the events made at boundaries, and the time they took.
-    pub reads: u64,
-    /// See `reads`.
-    pub read_ns: u64,
+    /// Reads of the events made at boundaries, and the time they took, nanoseconds.
+    reads: u64,
+    read_ns: u64,
 }
 
 impl PhaseLedger {
