@@ -11,7 +11,7 @@ if [ ! -d "$host_dir" ]; then
   exit 2
 fi
 [ -s "$host_dir/history.jsonl" ] || "$results" history-import "$host_dir"
-python="$("$root/scripts/ensure-otava-venv.sh")"
+python="$("$root/scripts/ensure-venv.sh" history)"
 "$python" "$root/scripts/history/changes.py" "$host_dir/history.jsonl" "$host_dir/history-changes.json"
 "$results" history "$host_dir" --changes "$host_dir/history-changes.json"
 "$results" index "$host_dir"

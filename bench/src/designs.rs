@@ -12,8 +12,8 @@ use anyhow::{ensure, Context, Result};
 use serde::Serialize;
 
 use crate::markdown::{Align, Table};
-use crate::phases::ROLES;
 use crate::readme::ALPHA;
+use crate::role_counters::ROLES;
 use crate::stats::{holm, median, wilcoxon_signed_rank_p};
 use crate::summary::Summary;
 
@@ -166,9 +166,9 @@ impl Designs {
                     wall_over_ideal: summary.wall_over_ideal(),
                     peak_rss_bytes: summary.peak_rss_bytes,
                     role_cpu_s: summary
-                        .phases
+                        .role_counters
                         .as_ref()
-                        .map(|phases| ROLES.iter().map(|role| phases.cpu_s(role)).collect()),
+                        .map(|counted| ROLES.iter().map(|role| counted.cpu_s(role)).collect()),
                     gate_passed: summary.gate_passed,
                     digest: summary.digest,
                     ratio_to_first: median(ratios),

@@ -11,7 +11,7 @@ use crate::floor::{Floor, FloorTiming, Heap};
 use crate::parse::cachegrind::Cachegrind;
 use crate::parse::hyperfine;
 use crate::parse::perf_stat::PerfStat;
-use crate::phases::Phases;
+use crate::role_counters::RoleCounters;
 use crate::timeline::{IdleAccount, RoleTime, Timeline};
 
 /// Simulated counts from cachegrind for a reduced run.
@@ -88,8 +88,8 @@ pub struct Summary {
     pub heap: Option<Heap>,
     /// CPU by role and memory traffic of one `--counters` run (absent in results recorded
     /// before it was measured).
-    #[serde(default)]
-    pub phases: Option<Phases>,
+    #[serde(default, alias = "phases")]
+    pub role_counters: Option<RoleCounters>,
     /// Per role, the share of the `--timeline` run's wall time its threads spent in each
     /// phase and idle (absent in results recorded before the timeline was kept).
     #[serde(default)]
@@ -184,8 +184,8 @@ impl Summary {
             }
             _ => None,
         };
-        let phases =
-            Phases::from_dir(dir, metadata["memory_counters"].as_str()).context("counters.json")?;
+        let role_counters = RoleCounters::from_dir(dir, metadata["memory_counters"].as_str())
+            .context("counters.json")?;
         let timeline = read_optional(dir, "timeline.csv")
             .map(|csv| Timeline::parse(&csv).context("timeline.csv"))
             .transpose()?;
@@ -217,7 +217,7 @@ impl Summary {
             cores_busy: Some((timing.user + timing.system) / timing.mean),
             floor,
             heap,
-            phases,
+            role_counters,
             thread_time,
             idle,
             digest: gate["digest"]["sum"].as_str().map(str::to_string),

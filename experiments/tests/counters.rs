@@ -4,17 +4,13 @@
 
 mod common;
 
-use common::{run_ok, run_pipeline};
+use common::{json_report, run_ok, run_pipeline};
 use serde_json::Value;
 
 /// The `--json` report of `pipeline ARGS --counters --json` into a fresh folder.
 fn counted(args: &[&str]) -> Value {
     let dir = tempfile::tempdir().unwrap();
-    let out = run_ok(
-        &[args, &["--counters", "--json", "-q"]].concat(),
-        &dir.path().join("out"),
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON report")
+    json_report(&[args, &["--counters"]].concat(), &dir.path().join("out"))
 }
 
 /// Each role's thread count, by name.

@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::{run_ok, run_pipeline};
+use common::{json_report, run_pipeline};
 use serde_json::Value;
 
 /// The `--json` report of `pipeline ARGS --counters --timeline DIR/timeline.csv --json`, and
@@ -14,21 +14,14 @@ use serde_json::Value;
 fn observed(args: &[&str]) -> (Value, Vec<Vec<String>>) {
     let dir = tempfile::tempdir().unwrap();
     let timeline = dir.path().join("timeline.csv");
-    let out = run_ok(
+    let report = json_report(
         &[
             args,
-            &[
-                "--counters",
-                "--timeline",
-                timeline.to_str().unwrap(),
-                "--json",
-                "-q",
-            ],
+            &["--counters", "--timeline", timeline.to_str().unwrap()],
         ]
         .concat(),
         &dir.path().join("out"),
     );
-    let report = serde_json::from_slice(&out.stdout).expect("one JSON report");
     let text = std::fs::read_to_string(&timeline).expect("the timeline was written");
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some("thread,role,phase,start_ns,end_ns,rows"));

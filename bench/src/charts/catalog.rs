@@ -8,7 +8,7 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::phases::cpu_by_role;
+use super::cpu_by_role::cpu_by_role;
 use super::{draw_legend, register_font, save_both, PlotResult, FONT};
 use crate::stats::quantile;
 use crate::summary::Summary;
@@ -369,7 +369,7 @@ pub fn draw_all(dir: &Path, summaries: &[Summary]) -> PlotResult {
     if summaries.iter().any(|s| s.floor.is_some()) {
         save_both!(dir, "floor", (1000, 560), floor, summaries);
     }
-    if summaries.iter().any(|s| s.phases.is_some()) {
+    if summaries.iter().any(|s| s.role_counters.is_some()) {
         save_both!(dir, "cpu-by-role", (1000, 560), cpu_by_role, summaries);
     }
     Ok(())

@@ -10,10 +10,10 @@ use plotters::prelude::*;
 
 pub mod bars;
 pub mod catalog;
+pub mod cpu_by_role;
 pub mod designs;
 pub mod history;
 pub mod peers;
-pub mod phases;
 pub mod scaling;
 pub mod sweeps;
 pub mod timeline;

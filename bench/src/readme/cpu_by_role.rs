@@ -5,16 +5,16 @@ use std::fmt::Write as _;
 
 use super::optional;
 use crate::markdown::{Align, Table};
-use crate::phases::{Phases, ROLES};
+use crate::role_counters::{RoleCounters, ROLES};
 use crate::summary::Summary;
 
 /// The roles' CPU time of each experiment's `--counters` run, with IPC where hardware events
 /// were counted and the memory traffic where memory-controller counters were read; where they
 /// were not, the reason, once.
 pub(super) fn phase_table(text: &mut String, summaries: &[Summary]) {
-    let counted: Vec<(&Summary, &Phases)> = summaries
+    let counted: Vec<(&Summary, &RoleCounters)> = summaries
         .iter()
-        .filter_map(|s| Some((s, s.phases.as_ref()?)))
+        .filter_map(|s| Some((s, s.role_counters.as_ref()?)))
         .collect();
     let Some((_, first)) = counted.first() else {
         return;
@@ -74,7 +74,7 @@ struct PhaseColumns {
 }
 
 impl PhaseColumns {
-    fn of(counted: &[(&Summary, &Phases)]) -> Self {
+    fn of(counted: &[(&Summary, &RoleCounters)]) -> Self {
         Self {
             roles: ROLES
                 .into_iter()
@@ -131,7 +131,7 @@ impl PhaseColumns {
     }
 
     /// The cells of experiment `s`, whose counted run gave `p`.
-    fn row(&self, s: &Summary, p: &Phases) -> Vec<String> {
+    fn row(&self, s: &Summary, p: &RoleCounters) -> Vec<String> {
         let mut row = vec![format!("{:02}", s.experiment), s.slug.clone()];
         row.extend(
             self.roles
@@ -173,7 +173,7 @@ impl PhaseColumns {
     /// against the encoding floor; fused workers, which do both on the same threads, by their
     /// phases (generate against the generation floor, encode and append against the encoding
     /// floor), or against both floors at once where the run was not split by phase.
-    fn against_floor(s: &Summary, p: &Phases) -> [String; 2] {
+    fn against_floor(s: &Summary, p: &RoleCounters) -> [String; 2] {
         let Some(floor) = s.floor.as_ref() else {
             return ["-".to_string(), "-".to_string()];
         };

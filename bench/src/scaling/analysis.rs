@@ -121,9 +121,10 @@ fn process_run(
 }
 
 /// Bytes of DRAM traffic from memory-controller counts, when `perf stat -a` could count them
-/// (see [`crate::phases::traffic`]).
+/// (see [`crate::role_counters::traffic`]).
 fn measured_traffic(dir: &Path) -> Option<f64> {
-    crate::phases::traffic(&fs::read_to_string(dir.join("memory.csv")).ok()?).map(|t| t.total)
+    crate::role_counters::traffic(&fs::read_to_string(dir.join("memory.csv")).ok()?)
+        .map(|t| t.total)
 }
 
 /// The repetition folders `r0`, `r1`, ... of a step (or the step folder itself if it has none).

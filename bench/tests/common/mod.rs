@@ -68,7 +68,7 @@ pub fn summary(experiment: u32, slug: &str, center: f64, hardware: bool) -> Summ
             allocations_per_row: 0.02,
             bytes_allocated_per_row: 270.0,
         }),
-        phases: None,
+        role_counters: None,
         thread_time: None,
         idle: None,
         digest: Some("f49e8d4a55c84ef95b4a257d36937669".to_string()),

@@ -48,6 +48,12 @@ pub fn run_ok(args: &[&str], dir: &Path) -> Output {
     out
 }
 
+/// The `--json` report of `pipeline ARGS --json -q -o DIR`, which must succeed.
+pub fn json_report(args: &[&str], dir: &Path) -> serde_json::Value {
+    let out = run_ok(&[args, &["--json", "-q"]].concat(), dir);
+    serde_json::from_slice(&out.stdout).expect("one JSON report")
+}
+
 /// The names in `dir`, sorted (none if it does not exist).
 pub fn entries(dir: &Path) -> Vec<String> {
     let mut names: Vec<_> = std::fs::read_dir(dir)

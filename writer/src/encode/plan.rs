@@ -32,6 +32,9 @@ pub(crate) struct EncodePlan {
     props: WriterPropertiesPtr,
     /// Per top-level column, per leaf: where the native encoder writes it, how.
     fields: Vec<Vec<Option<NativeLeaf>>>,
+    /// Per top-level column, whether parquet writes any of its leaves: its factory then makes
+    /// a writer for every leaf of the column.
+    fallback_columns: Vec<bool>,
     /// Every leaf's path, in file order.
     paths: Vec<String>,
     /// parquet's writers for the top-level columns with a leaf in `fields` it writes.
@@ -77,15 +80,16 @@ impl EncodePlan {
                 false => vec![None; leaves.len()],
             })
             .collect();
-        let needed: Vec<bool> = fields
+        let fallback_columns: Vec<bool> = fields
             .iter()
             .map(|f| f.iter().any(Option::is_none))
             .collect();
-        let fallback = FallbackFactory::new(options, &schema, parquet_schema, &needed)?;
+        let fallback = FallbackFactory::new(options, &schema, parquet_schema, &fallback_columns)?;
         Ok(Self {
             schema,
             props,
             fields,
+            fallback_columns,
             paths: parquet_schema
                 .columns()
                 .iter()
@@ -117,11 +121,9 @@ impl EncodePlan {
     pub fn writers(&self, row_group: usize) -> Result<Vec<LeafWriter>> {
         let mut parquet = self.fallback.create(row_group)?.into_iter();
         let mut writers = Vec::with_capacity(self.paths.len());
-        for leaves in &self.fields {
-            // parquet's factory makes writers for every leaf of a column it was made for.
-            let made = leaves.iter().any(Option::is_none);
+        for (leaves, &fallback) in self.fields.iter().zip(&self.fallback_columns) {
             for leaf in leaves {
-                let made = match made {
+                let made = match fallback {
                     true => Some(parquet.next().ok_or_else(writers_not_per_leaf)?),
                     false => None,
                 };

@@ -12,7 +12,7 @@ pub const ROLES: [&str; 6] = ["producers", "encoders", "writers", "main", "io", 
 
 /// One role's figures in the counted run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RolePhase {
+pub struct RoleCpu {
     /// One of [`ROLES`].
     pub role: String,
     /// Its threads.
@@ -60,11 +60,11 @@ pub struct MemoryTraffic {
 
 /// The per-role figures of one experiment, and its memory traffic or why it is missing.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Phases {
+pub struct RoleCounters {
     /// Where the figures come from (`pipeline --counters`'s own words).
     pub source: String,
     /// Each role that had a thread.
-    pub roles: Vec<RolePhase>,
+    pub roles: Vec<RoleCpu>,
     /// The threads' CPU time, summed.
     pub counted_cpu_s: f64,
     /// The CPU of each phase of the roles that have phases (empty in runs recorded before
@@ -77,7 +77,7 @@ pub struct Phases {
     pub memory_missing: Option<String>,
 }
 
-impl Phases {
+impl RoleCounters {
     /// Reads `counters.json` (required), `memory.csv` and `stream.json` (optional) from `dir`;
     /// `memory_note` is the script's account of the memory counters (metadata
     /// `memory_counters`). `None` when the experiment was measured without `--counters`.
@@ -88,7 +88,7 @@ impl Phases {
         let report: serde_json::Value =
             serde_json::from_str(&text).context("counters.json is not a pipeline report")?;
         let counters = &report["counters"];
-        let roles: Vec<RolePhase> = serde_json::from_value(counters["roles"].clone())
+        let roles: Vec<RoleCpu> = serde_json::from_value(counters["roles"].clone())
             .context("counters.json has no per-role counters (run with --counters)")?;
         let by_phase: Vec<PhaseCpu> = match counters.get("phases") {
             Some(phases) => serde_json::from_value(phases.clone())

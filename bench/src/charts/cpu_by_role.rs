@@ -5,7 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{PlotResult, FONT};
-use crate::phases::ROLES;
+use crate::role_counters::ROLES;
 use crate::summary::Summary;
 
 /// One bar per counted experiment, its roles' CPU seconds stacked bottom to top.
@@ -20,11 +20,8 @@ where
     let counted: Vec<(u32, Vec<f64>)> = summaries
         .iter()
         .filter_map(|s| {
-            let phases = s.phases.as_ref()?;
-            Some((
-                s.experiment,
-                ROLES.iter().map(|r| phases.cpu_s(r)).collect(),
-            ))
+            let roles = s.role_counters.as_ref()?;
+            Some((s.experiment, ROLES.iter().map(|r| roles.cpu_s(r)).collect()))
         })
         .collect();
     let top = counted
@@ -58,7 +55,7 @@ where
     let present = |role: &str| {
         summaries
             .iter()
-            .any(|s| s.phases.as_ref().is_some_and(|p| p.has(role)))
+            .any(|s| s.role_counters.as_ref().is_some_and(|p| p.has(role)))
     };
     for (index, role) in ROLES.iter().enumerate().filter(|(_, r)| present(r)) {
         let colour = Palette99::pick(index).filled();

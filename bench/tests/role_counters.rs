@@ -7,8 +7,8 @@ use std::path::Path;
 
 use shredlab_bench::charts;
 use shredlab_bench::floor::{Floor, FloorTiming};
-use shredlab_bench::phases::Phases;
 use shredlab_bench::readme;
+use shredlab_bench::role_counters::RoleCounters;
 use shredlab_bench::summary::Summary;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
@@ -27,7 +27,7 @@ const NO_MEMORY: &str = "perf list shows no uncore_imc or amd_umc memory-control
 #[test]
 fn a_vm_run_gives_software_figures_and_says_why_memory_is_missing() {
     let dir = folder(&[("counters-vm.json", "counters.json")]);
-    let phases = Phases::from_dir(dir.path(), Some(NO_MEMORY))
+    let phases = RoleCounters::from_dir(dir.path(), Some(NO_MEMORY))
         .unwrap()
         .unwrap();
     let roles: Vec<&str> = phases.roles.iter().map(|r| r.role.as_str()).collect();
@@ -40,7 +40,7 @@ fn a_vm_run_gives_software_figures_and_says_why_memory_is_missing() {
     assert_eq!(phases.memory_missing.as_deref(), Some(NO_MEMORY));
     // Without counters.json: measured before --counters existed.
     let empty = tempfile::tempdir().unwrap();
-    assert_eq!(Phases::from_dir(empty.path(), None).unwrap(), None);
+    assert_eq!(RoleCounters::from_dir(empty.path(), None).unwrap(), None);
 }
 
 #[test]
@@ -54,7 +54,7 @@ fn memory_controller_counts_become_bytes_per_row_and_bandwidth() {
         r#"{"best_bytes_per_s": 21.5e9}"#,
     )
     .unwrap();
-    let phases = Phases::from_dir(dir.path(), None).unwrap().unwrap();
+    let phases = RoleCounters::from_dir(dir.path(), None).unwrap().unwrap();
     let memory = phases.memory.unwrap();
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("counters.json")).unwrap())
@@ -179,11 +179,11 @@ fn fused_runs_show_their_phases_against_the_floor_and_their_threads_time() {
             ("timeline-vm.csv", "timeline.csv"),
         ],
     );
-    let phases = fused.phases.as_ref().unwrap();
-    let generate = phases.phase_cpu_s("generate").unwrap();
+    let counted = fused.role_counters.as_ref().unwrap();
+    let generate = counted.phase_cpu_s("generate").unwrap();
     let (encode, append) = (
-        phases.phase_cpu_s("encode").unwrap(),
-        phases.phase_cpu_s("append").unwrap(),
+        counted.phase_cpu_s("encode").unwrap(),
+        counted.phase_cpu_s("append").unwrap(),
     );
     fused.floor = Some(Floor {
         generation_cpu_s: generate / 0.9,
