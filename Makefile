@@ -21,7 +21,7 @@ help:
 	@echo "make experiment [N=<n>] [ROWS= RUNS= WARMUP= PRODUCERS= WRITERS= BATCH= COMPRESSION= SYNC=end|none SPEC=specs/<name>.json]"
 	@echo "make experiments [EXPERIMENTS=\"20 21\"]  every catalog entry (or a subset), timed in interleaved rounds"
 	@echo "make ab AB_A=\"-e 26\" AB_B=\"-e 26 --counters\" AB_NAME=counters  two command lines in interleaved rounds, B against A"
-	@echo "make compare BASE=HEAD~1 [N=35]  this tree's pipeline against commit BASE's (built once in .compare/), interleaved rounds, faster/slower/no change"
+	@echo "make compare BASE=HEAD~1 [N=35] [ARGS= NAME=]  this tree's pipeline against commit BASE's (built once in .compare/), interleaved rounds, faster/slower/no change"
 	@echo "make history           change points in results/HOST/history.jsonl (every run appends to it), charts, history.md"
 	@echo "make index             results/HOST/index.html: the tables and charts on one page, checked in headless Chromium"
 	@echo "make designs                          channel (26), ordered hand-off (27), fused workers (28) by row-group size and worker count"

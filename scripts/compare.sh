@@ -5,6 +5,8 @@
 # says whether this tree is faster, slower or no different, with the round-by-round test.
 # Into results/<host>/compare-<base>-<N>/.
 # Usage: BASE=HEAD~1 [N=35] scripts/compare.sh   (ROWS, RUNS, WARMUP; scripts/settings.sh)
+#        ARGS='--spec my.json --prebuilt --sink count': more pipeline arguments for both sides
+#        (the folder is then compare-<base>-<N>-<NAME>, NAME required with ARGS).
 #        BASE_BIN=path/to/pipeline: time that binary as the base instead of building BASE
 #        (BASE then only names it).
 set -euo pipefail
@@ -14,6 +16,15 @@ if [ -z "${BASE:-}" ]; then
   exit 2
 fi
 n="${N:-$(last_experiment)}"
+read -ra extra <<< "${ARGS:-}"
+suffix=""
+if [ "${#extra[@]}" -gt 0 ]; then
+  if [[ ! "${NAME:-}" =~ ^[A-Za-z0-9._-]+$ ]]; then
+    echo "error: with ARGS, give NAME=<letters, digits, . _ -> to tell the results folder apart" >&2
+    exit 2
+  fi
+  suffix="-$NAME"
+fi
 work="$root/.compare"
 if [ -n "${BASE_BIN:-}" ]; then
   [ -x "$BASE_BIN" ] || { echo "error: BASE_BIN=$BASE_BIN is not an executable" >&2; exit 2; }
@@ -42,17 +53,18 @@ else
     mv "$base_bin.tmp" "$base_bin"
   fi
 fi
-dir="$root/results/$HOST/compare-$base_name-$n"
+dir="$root/results/$HOST/compare-$base_name-$n$suffix"
 rm -rf "$dir"; mkdir -p "$dir/rounds"
 # Each side run once on one row, so an experiment the base lacks fails here, in its own words.
-"$base_bin" -e "$n" --rows 1 --output-dir "$root/out/compare-base" --overwrite --quiet --json > "$dir/base.json"
-"$bin" -e "$n" --rows 1 --output-dir "$root/out/compare-head" --overwrite --quiet --json > "$dir/head.json"
-side() { printf '%s -e %s --rows %s --output-dir %s --overwrite --quiet' "$1" "$n" "$ROWS" "$root/out/compare-$2"; }
+"$base_bin" -e "$n" --rows 1 "${extra[@]}" --output-dir "$root/out/compare-base" --overwrite --quiet --json > "$dir/base.json"
+"$bin" -e "$n" --rows 1 "${extra[@]}" --output-dir "$root/out/compare-head" --overwrite --quiet --json > "$dir/head.json"
+side() { printf '%s -e %s --rows %s %s --output-dir %s --overwrite --quiet' "$1" "$n" "$ROWS" "${ARGS:-}" "$root/out/compare-$2"; }
 time_rounds "$dir/rounds" \
   --prepare "rm -rf '$root/out/compare-base'" --command-name base "$(side "$base_bin" base)" \
   --prepare "rm -rf '$root/out/compare-head'" --command-name head "$(side "$bin" head)"
 rm -rf "$root/out/compare-base" "$root/out/compare-head"
 invocation="make compare BASE=$BASE N=$n ROWS=$ROWS RUNS=$RUNS"
+[ -n "$suffix" ] && invocation+=" ARGS='${ARGS}' NAME=$NAME"
 "$results" ab "$dir" --title "This tree against $base_name on $HOST: experiment $n" \
   --command "$invocation" --a "pipeline of $base_name" --b "pipeline of this tree" \
   "$dir"/rounds/round-*.json

@@ -21,6 +21,7 @@ use common::random_generator;
 use common::strategies::{schema, settings};
 use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::arrow::ArrowSchemaConverter;
+use parquet::basic::Encoding;
 use parquet::errors::Result;
 use parquet::file::properties::{CdcOptions, EnabledStatistics, WriterProperties, WriterVersion};
 use parquet::schema::types::ColumnPath;
@@ -104,14 +105,13 @@ fn assert_same_bytes(
     Ok(())
 }
 
-/// `settings` under which the native encoder writes its own pages (data page v1, no bloom
-/// filter; `PLAIN` values, or a dictionary where it is on; any statistics and codec, of which
-/// it compresses with all but Hadoop's LZ4), but for the one column that gets column-level
+/// `settings` under which the native encoder writes its own pages (data page v1; `PLAIN`
+/// values, or a dictionary where it is on; any statistics, bloom filter and codec, of which it
+/// compresses with all but Hadoop's LZ4), but for the one column that gets column-level
 /// settings.
 fn plain_page_settings() -> impl Strategy<Value = common::strategies::Settings> {
     settings().prop_map(|settings| common::strategies::Settings {
         version: WriterVersion::PARQUET_1_0,
-        bloom: None,
         ..settings
     })
 }
@@ -367,7 +367,8 @@ fn a_dictionary_past_65536_values_is_arrow_writer_s() {
 #[test]
 fn an_empty_row_group_with_dictionaries_is_arrow_column_writer_s() {
     let text = Arc::new(Field::new("item", DataType::Utf8, true));
-    // Numbers with a bloom filter take parquet's typed writer: the native encoder's other path.
+    // Numbers split into byte streams take parquet's typed writer: the native encoder's other
+    // path.
     let number = Arc::new(Field::new("item", DataType::Float64, true));
     let schema = Arc::new(Schema::new(vec![
         Field::new("texts", DataType::List(text), true),
@@ -375,9 +376,9 @@ fn an_empty_row_group_with_dictionaries_is_arrow_column_writer_s() {
     ]));
     let props = WriterProperties::builder()
         .set_statistics_enabled(EnabledStatistics::None)
-        .set_column_bloom_filter_enabled(
+        .set_column_encoding(
             ColumnPath::new(["numbers", "list", "item"].map(String::from).to_vec()),
-            true,
+            Encoding::BYTE_STREAM_SPLIT,
         )
         .build();
     let file = |encoder| {

@@ -8,6 +8,7 @@ use arrow_array::{ArrayRef, Float64Array, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::arrow::ArrowWriter;
+use parquet::basic::Encoding;
 use parquet::file::properties::{WriterProperties, WriterPropertiesBuilder};
 use parquet::schema::types::ColumnPath;
 use shredlab_writer::encode::{ColumnEncoder, LeafEncoders};
@@ -70,14 +71,20 @@ fn parallel(
     (writer.into_inner().unwrap(), encoders)
 }
 
-/// Bloom filters on `weight` and `scores`: the native encoder writes no bloom filter itself, so
-/// the flat `weight` goes to arrow-rs's encoder and the doubles inside `scores` to parquet's
-/// typed writer with levels the native encoder computes.
-fn with_bloom_filters(builder: WriterPropertiesBuilder) -> WriterPropertiesBuilder {
-    let path = |parts: &[&str]| ColumnPath::new(parts.iter().map(|p| p.to_string()).collect());
+fn path(parts: &[&str]) -> ColumnPath {
+    ColumnPath::new(parts.iter().map(|p| p.to_string()).collect())
+}
+
+/// `BYTE_STREAM_SPLIT` for `weight` and `scores`: the native encoder writes no page of that
+/// encoding itself, so the flat `weight` goes to arrow-rs's encoder and the doubles inside
+/// `scores` to parquet's typed writer with levels the native encoder computes.
+fn with_byte_stream_split(builder: WriterPropertiesBuilder) -> WriterPropertiesBuilder {
     builder
-        .set_column_bloom_filter_enabled(path(&["weight"]), true)
-        .set_column_bloom_filter_enabled(path(&["scores", "list", "item"]), true)
+        .set_column_encoding(path(&["weight"]), Encoding::BYTE_STREAM_SPLIT)
+        .set_column_encoding(
+            path(&["scores", "list", "item"]),
+            Encoding::BYTE_STREAM_SPLIT,
+        )
 }
 
 fn batches() -> Vec<RecordBatch> {
@@ -86,7 +93,7 @@ fn batches() -> Vec<RecordBatch> {
 
 #[test]
 fn the_default_encodes_leaves_inside_lists_itself_and_writes_arrow_writer_s_bytes() {
-    let props = with_bloom_filters(WriterProperties::builder())
+    let props = with_byte_stream_split(WriterProperties::builder())
         .set_max_row_group_row_count(Some(4_000))
         .build();
     let expected = upstream(&batches(), &props);
@@ -102,9 +109,11 @@ fn the_default_encodes_leaves_inside_lists_itself_and_writes_arrow_writer_s_byte
         assert_eq!(encoders.arrow_rs, ["weight"]);
         assert!(bytes == expected, "bytes differ");
     }
-    // Without bloom filters every leaf gets the native encoder's own pages.
+    // With PLAIN values every leaf gets the native encoder's own pages, bloom filters too.
     let plain = WriterProperties::builder()
         .set_max_row_group_row_count(Some(4_000))
+        .set_column_bloom_filter_enabled(path(&["weight"]), true)
+        .set_column_bloom_filter_enabled(path(&["names", "list", "item"]), true)
         .build();
     let (bytes, encoders) = parallel(&batches(), &plain, ParallelOptions::new());
     assert_eq!(
@@ -137,7 +146,7 @@ fn a_row_group_byte_limit_keeps_arrow_rs_s_encoder_for_every_leaf() {
 /// with arrow-rs's encoder, or a caller flushing on them would never flush.
 #[test]
 fn memory_and_in_progress_size_grow_with_the_native_encoder_s_buffers() {
-    let props = with_bloom_filters(WriterProperties::builder())
+    let props = with_byte_stream_split(WriterProperties::builder())
         .set_max_row_group_row_count(None)
         .build();
     let arrow = ArrowWriterOptions::new().with_properties(props);

@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 
 use parquet::basic::{Compression, Encoding, EncodingMask, PageType};
+use parquet::bloom_filter::Sbbf;
 use parquet::column::page::{CompressedPage, PageWriteSpec, PageWriter};
 use parquet::column::writer::ColumnCloseResult;
 use parquet::errors::Result;
@@ -150,13 +151,17 @@ impl ChunkPages {
         self.buffer.lock().bytes_written() + held
     }
 
-    /// The finished chunk, its metadata (with `statistics`), column and offset index (all pages
-    /// written).
+    /// The finished chunk, its metadata (with `statistics`), bloom filter, column and offset
+    /// index (all pages written).
     ///
     /// # Errors
     ///
     /// Building the metadata failed.
-    pub(crate) fn close(self, statistics: ChunkStatistics) -> Result<NativeColumnChunk> {
+    pub(crate) fn close(
+        self,
+        statistics: ChunkStatistics,
+        bloom_filter: Option<Sbbf>,
+    ) -> Result<NativeColumnChunk> {
         let builder = ColumnChunkMetaData::builder(self.descr.clone())
             .set_compression(self.compression)
             .set_encodings_mask(EncodingMask::new_from_encodings(self.encodings.iter()))
@@ -172,7 +177,7 @@ impl ChunkPages {
             bytes_written: self.bytes_written,
             rows_written: self.rows,
             metadata,
-            bloom_filter: None,
+            bloom_filter,
             column_index,
             offset_index: self.offset_index.map(OffsetIndexBuilder::build),
         };

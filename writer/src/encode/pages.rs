@@ -19,6 +19,7 @@ use parquet::file::properties::{WriterProperties, WriterVersion};
 use parquet::schema::types::ColumnDescPtr;
 
 use super::batches::{split_for_page, MiniBatch, MiniBatches};
+use super::bloom::ChunkBloom;
 use super::chunk::ChunkPages;
 use super::column::NativeColumnChunk;
 use super::compress::{self, PageCodec};
@@ -32,7 +33,7 @@ use super::tally::LevelTally;
 /// Whether [`PlainChunkWriter`] writes the leaf `descr` (of Arrow type `data_type`) under
 /// `props`: data page v1, `PLAIN` values (or a dictionary, for byte arrays and numbers), no
 /// other encoding asked for, a codec [`compress::supported`] lists, statistics that
-/// [`stats::supported`] records and no bloom filter; types [`plain::supported`] lists.
+/// [`stats::supported`] records (and any bloom filter); types [`plain::supported`] lists.
 pub(crate) fn supported(
     descr: &ColumnDescPtr,
     data_type: &DataType,
@@ -46,7 +47,6 @@ pub(crate) fn supported(
         && props.encoding(path).is_none_or(|e| e == Encoding::PLAIN)
         && compress::supported(props.compression(path))
         && stats::supported(descr, props)
-        && props.bloom_filter_properties(path).is_none()
 }
 
 /// Whether [`Dictionary`] encodes values of the physical type `physical`: byte arrays, and
@@ -120,6 +120,10 @@ pub(crate) struct PlainChunkWriter {
     rep_tally: LevelTally,
     /// The pages' compressor, if any.
     codec: Option<PageCodec>,
+    bloom: Option<ChunkBloom>,
+    /// Whether a data page was `PLAIN`-encoded (parquet keeps the bloom filter of a chunk
+    /// without one only if the properties ask).
+    plain_pages: bool,
 }
 
 impl PlainChunkWriter {
@@ -158,6 +162,8 @@ impl PlainChunkWriter {
             def_tally: LevelTally::new(descr.max_def_level()),
             rep_tally: LevelTally::new(descr.max_rep_level()),
             codec,
+            bloom: ChunkBloom::new(&descr, props)?,
+            plain_pages: false,
             descr,
         })
     }
@@ -229,7 +235,12 @@ impl PlainChunkWriter {
         }
         self.page.byte_array_bytes += match self.dictionary.as_mut() {
             Some(dictionary) => dictionary.append(values, range, cache),
-            None => values.append(range, &mut self.page.values),
+            None => {
+                if let Some(bloom) = self.bloom.as_mut() {
+                    bloom.insert_values(values, range.clone());
+                }
+                values.append(range, &mut self.page.values)
+            }
         };
         self.page.levels += levels.len() as u32;
         let estimate = match &self.dictionary {
@@ -275,6 +286,7 @@ impl PlainChunkWriter {
                 (buf, 0, Encoding::PLAIN)
             }
         };
+        self.plain_pages |= encoding == Encoding::PLAIN;
         let size = buf.len() - start;
         let buf = match self.codec.as_mut() {
             Some(codec) => fitted(codec.compress(&buf[start..])?),
@@ -328,6 +340,9 @@ impl PlainChunkWriter {
             return Ok(());
         };
         let (page, count) = dictionary.into_page();
+        if let Some(bloom) = self.bloom.as_mut() {
+            bloom.insert_dictionary(&page, self.width);
+        }
         let size = page.len();
         let page = self.compressed(page)?;
         let dictionary_page = Page::DictionaryPage {
@@ -348,14 +363,16 @@ impl PlainChunkWriter {
         }
     }
 
-    /// Bytes held: the pages finished, the open page's values and the open dictionary.
+    /// Bytes held: the pages finished, the open page's values, the open dictionary and the
+    /// bloom filter.
     pub fn memory_size(&self) -> usize {
         let dictionary = self.dictionary.as_ref().map_or(0, Dictionary::memory_size);
-        self.pages.memory_size() + self.page.values.capacity() + dictionary
+        let bloom = self.bloom.as_ref().map_or(0, ChunkBloom::memory_size);
+        self.pages.memory_size() + self.page.values.capacity() + dictionary + bloom
     }
 
-    /// Finishes the chunk: the last page, the dictionary page, the offset index and the
-    /// metadata.
+    /// Finishes the chunk: the last page, the dictionary page, the bloom filter, the offset
+    /// index and the metadata.
     ///
     /// # Errors
     ///
@@ -365,7 +382,8 @@ impl PlainChunkWriter {
             self.flush_page()?;
         }
         self.write_dictionary_page()?;
-        self.pages.close(self.stats)
+        let bloom = self.bloom.and_then(|bloom| bloom.finish(self.plain_pages));
+        self.pages.close(self.stats, bloom)
     }
 }
 

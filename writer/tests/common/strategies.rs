@@ -111,6 +111,16 @@ pub fn schema() -> impl Strategy<Value = SchemaRef> {
     })
 }
 
+/// Bloom filters on every leaf: where parquet writes them, sized for `ndv` distinct values at
+/// the false-positive rate `fpp`, and whether a chunk of dictionary pages only keeps its own.
+#[derive(Debug, Clone, Copy)]
+pub struct Bloom {
+    pub position: BloomFilterPosition,
+    pub ndv: u64,
+    pub fpp: f64,
+    pub dictionary_chunks: bool,
+}
+
 /// Random writer settings; `leaf` picks the column that gets column-level settings.
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -120,7 +130,7 @@ pub struct Settings {
     pub dictionary_page_limit: usize,
     pub statistics: EnabledStatistics,
     pub truncate: Option<usize>,
-    pub bloom: Option<BloomFilterPosition>,
+    pub bloom: Option<Bloom>,
     pub offset_index_disabled: bool,
     pub data_page_limit: usize,
     pub page_rows: usize,
@@ -149,8 +159,21 @@ pub fn settings() -> impl Strategy<Value = Settings> {
     ];
     let bloom = prop_oneof![
         Just(None),
-        Just(Some(BloomFilterPosition::AfterRowGroup)),
-        Just(Some(BloomFilterPosition::End)),
+        (
+            prop_oneof![
+                Just(BloomFilterPosition::AfterRowGroup),
+                Just(BloomFilterPosition::End)
+            ],
+            prop_oneof![Just(16u64), Just(1_000), Just(1 << 20)],
+            prop_oneof![Just(0.01), Just(0.05), Just(0.3)],
+            any::<bool>(),
+        )
+            .prop_map(|(position, ndv, fpp, dictionary_chunks)| Some(Bloom {
+                position,
+                ndv,
+                fpp,
+                dictionary_chunks,
+            })),
     ];
     (
         (
@@ -235,10 +258,13 @@ impl Settings {
             .set_write_batch_size(self.write_batch)
             .set_max_row_group_row_count(self.row_group_rows)
             .set_max_row_group_bytes(self.row_group_bytes);
-        if let Some(position) = self.bloom {
+        if let Some(bloom) = self.bloom {
             builder = builder
                 .set_bloom_filter_enabled(true)
-                .set_bloom_filter_position(position);
+                .set_bloom_filter_position(bloom.position)
+                .set_bloom_filter_max_ndv(bloom.ndv)
+                .set_bloom_filter_fpp(bloom.fpp)
+                .set_bloom_filter_for_dictionary_encoded_chunks(bloom.dictionary_chunks);
         }
         if self.sorting {
             builder = builder.set_sorting_columns(Some(vec![SortingColumn {
