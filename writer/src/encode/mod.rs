@@ -38,6 +38,7 @@ mod stats;
 mod tally;
 mod truncate;
 mod values;
+mod views;
 
 pub(crate) use leaf::{LeafChunk, LeafWriter};
 pub(crate) use plan::EncodePlan;

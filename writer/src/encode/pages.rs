@@ -29,6 +29,7 @@ use super::plain::{self, PlainValues};
 use super::rle::HybridRle;
 use super::stats::{self, ChunkStatistics};
 use super::tally::LevelTally;
+use super::views;
 
 /// Whether [`PlainChunkWriter`] writes the leaf `descr` (of Arrow type `data_type`) under
 /// `props`: data page v1, `PLAIN` values (or a dictionary, for byte arrays and numbers), no
@@ -175,7 +176,8 @@ impl PlainChunkWriter {
     /// The leaf's values are not of the column's type, or writing a page failed.
     pub fn write(&mut self, leaf: &LeafLevels) -> Result<()> {
         let max_def = self.descr.max_def_level();
-        let values = PlainValues::of(&leaf.array, &leaf.values, self.descr.physical_type())?;
+        let array = views::contiguous(&leaf.array);
+        let values = PlainValues::of(&array, &leaf.values, self.descr.physical_type())?;
         let mut cache = vec![u32::MAX; values.key_count()];
         let base = self.batches.base(leaf);
         for batch in self.batches.of(leaf, max_def) {

@@ -14,6 +14,7 @@ use parquet::errors::{ParquetError, Result};
 
 use super::spans::{Keys, Selection, Spans};
 use super::values::{self, fixed_width_values, FixedWidth};
+use super::views;
 
 /// Whether [`PlainValues`] encodes leaves of the Arrow type `data_type` written as the physical
 /// type `physical`.
@@ -23,7 +24,10 @@ pub(crate) fn supported(data_type: &DataType, physical: PhysicalType) -> bool {
         DataType::Dictionary(_, values) if physical == PhysicalType::BYTE_ARRAY => values,
         other => other,
     };
-    physical != PhysicalType::BOOLEAN && values::written_as(value_type, physical)
+    // A view array's values are copied behind offsets first ([`views::contiguous`]); an Arrow
+    // dictionary of views is left to parquet.
+    let view = views::is_view(data_type) && physical == PhysicalType::BYTE_ARRAY;
+    physical != PhysicalType::BOOLEAN && (view || values::written_as(value_type, physical))
 }
 
 /// A batch's values of one leaf, in the order its levels carry them.
