@@ -30,6 +30,7 @@ pub enum Kind {
     Utf8,
     Utf8NonNull,
     Utf8View,
+    ListUtf8View,
     Dictionary,
     ListInt32,
     Struct,
@@ -43,7 +44,7 @@ pub enum Kind {
     FixedSizeListFloat,
 }
 
-pub const KINDS: [Kind; 18] = [
+pub const KINDS: [Kind; 19] = [
     Kind::Int32,
     Kind::Int64NonNull,
     Kind::Float64,
@@ -51,6 +52,7 @@ pub const KINDS: [Kind; 18] = [
     Kind::Utf8,
     Kind::Utf8NonNull,
     Kind::Utf8View,
+    Kind::ListUtf8View,
     Kind::Dictionary,
     Kind::ListInt32,
     Kind::Struct,
@@ -85,6 +87,7 @@ impl Kind {
             Kind::Utf8 | Kind::AllNull => (DataType::Utf8, true),
             Kind::Utf8NonNull => (DataType::Utf8, false),
             Kind::Utf8View => (DataType::Utf8View, true),
+            Kind::ListUtf8View => (DataType::List(item(DataType::Utf8View)), true),
             Kind::Dictionary => (
                 DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8)),
                 true,
