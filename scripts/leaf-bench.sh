@@ -43,8 +43,8 @@ lines = [
     " one null in ten at every nullable level (`AllNull`: nulls only), default"
     " `WriterProperties`, encoded as one row group by an `OrderedRowGroupWriter` on the calling"
     " thread with each `ColumnEncoder`. Median of 10 criterion samples. A leaf the native encoder"
-    " leaves to arrow-rs (booleans, fixed-size binary, decimals stored as fixed-length byte"
-    " arrays, views outside a list) times the same on both sides.",
+    " leaves to arrow-rs (fixed-size binary, views outside a list) times the same on both"
+    " sides.",
     "",
     "| leaf kind | arrow-rs ms | native ms | arrow-rs / native |",
     "|---|---:|---:|---:|",

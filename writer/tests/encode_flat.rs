@@ -11,7 +11,11 @@ mod common;
 
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray, StructArray};
+use arrow_array::types::{Decimal128Type, Decimal256Type, Decimal32Type, Decimal64Type};
+use arrow_array::{
+    ArrayRef, BooleanArray, Int64Array, PrimitiveArray, RecordBatch, StringArray, StructArray,
+};
+use arrow_buffer::i256;
 use arrow_buffer::NullBuffer;
 use arrow_schema::{DataType, Field, Fields, Schema};
 use common::encoders::{encoded, upstream};
@@ -28,6 +32,12 @@ fn validity(valid: impl Fn(usize) -> bool) -> Option<NullBuffer> {
 fn integers(nulls: Option<NullBuffer>) -> ArrayRef {
     let values = (0..ROWS as i64).map(|i| i * 7 % 1_000).collect();
     Arc::new(Int64Array::new(values, nulls))
+}
+
+/// Runs of trues and falses of growing lengths, so that pages start mid-byte and mid-run.
+fn booleans(nulls: Option<NullBuffer>) -> ArrayRef {
+    let values = (0..ROWS).map(|i| (i / (1 + i % 13)).is_multiple_of(2));
+    Arc::new(BooleanArray::new(values.collect(), nulls))
 }
 
 fn strings(nulls: Option<NullBuffer>) -> ArrayRef {
@@ -124,4 +134,85 @@ fn leaves_under_a_struct_follow_the_struct_s_nulls() {
             assert_identical(name, Arc::new(array), props);
         }
     });
+}
+
+/// Booleans are bit-packed across mini-batches and cut into pages by their packed size; parquet
+/// never builds them a dictionary, so they take native pages with the dictionary on too.
+#[test]
+fn booleans_are_bit_packed_as_parquet_packs_them() {
+    let dictionary_on = WriterProperties::builder()
+        .set_statistics_enabled(EnabledStatistics::Page)
+        .build();
+    // 2,000 values fill a page: most pages end inside a byte.
+    let small_pages = WriterProperties::builder()
+        .set_data_page_size_limit(250)
+        .set_write_batch_size(100)
+        .build();
+    let all_true = Arc::new(BooleanArray::from(vec![true; ROWS])) as ArrayRef;
+    for props in [&dictionary_on, &small_pages] {
+        assert_identical("booleans", booleans(None), props);
+        assert_identical("all_true", all_true.clone(), props);
+    }
+    each_property_set(|props| {
+        assert_identical("booleans", booleans(None), props);
+        assert_identical("some_null", booleans(validity(|row| row % 7 != 0)), props);
+        assert_identical("only_null", booleans(validity(|_| false)), props);
+    });
+}
+
+/// Unscaled values of every size, negative ones too, with nulls: wider than the column's
+/// physical type where the Arrow type allows, so that the low bits parquet keeps are tested.
+fn unscaled(row: usize) -> i128 {
+    let magnitude = (row as i128 * 7_919) << (row % 70);
+    if row.is_multiple_of(3) {
+        -magnitude
+    } else {
+        magnitude
+    }
+}
+
+fn decimals<T: arrow_array::types::DecimalType>(
+    to_native: fn(i128) -> T::Native,
+    precision: u8,
+) -> ArrayRef {
+    let values = (0..ROWS).map(|row| to_native(unscaled(row)));
+    let array = PrimitiveArray::<T>::new(values.collect(), validity(|row| row % 11 != 0));
+    Arc::new(array.with_precision_and_scale(precision, 2).unwrap())
+}
+
+/// Decimals of precision up to 18 are written as `INT32` or `INT64` (their unscaled value's low
+/// bits), from every Arrow decimal width, dictionary on or off.
+#[test]
+fn decimals_of_low_precision_are_written_as_integers() {
+    let cases = [
+        (
+            "decimal32_int32",
+            decimals::<Decimal32Type>(|v| v as i32, 9),
+        ),
+        (
+            "decimal64_int32",
+            decimals::<Decimal64Type>(|v| v as i64, 7),
+        ),
+        (
+            "decimal64_int64",
+            decimals::<Decimal64Type>(|v| v as i64, 18),
+        ),
+        ("decimal128_int32", decimals::<Decimal128Type>(|v| v, 9)),
+        ("decimal128_int64", decimals::<Decimal128Type>(|v| v, 15)),
+        (
+            "decimal256_int32",
+            decimals::<Decimal256Type>(i256::from_i128, 4),
+        ),
+        (
+            "decimal256_int64",
+            decimals::<Decimal256Type>(i256::from_i128, 18),
+        ),
+    ];
+    let dictionary_on = WriterProperties::builder()
+        .set_statistics_enabled(EnabledStatistics::Page)
+        .build();
+    for (name, column) in &cases {
+        assert_identical(name, column.clone(), &dictionary_on);
+        each_property_set(|props| assert_identical(name, column.clone(), props));
+    }
 }

@@ -134,7 +134,7 @@ pub(crate) enum NumberKind {
     Float,
 }
 
-/// How a leaf's fixed-width values (4 or 8 bytes) become sort keys.
+/// How a leaf's fixed-width values (booleans of 1 byte, numbers of 4 or 8) become sort keys.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct NumberOrder {
     pub width: usize,
@@ -147,6 +147,7 @@ impl NumberOrder {
     pub(crate) fn bounds(self, bytes: &[u8]) -> Option<(Bounds, u64)> {
         let integers = |(min, max)| (Bounds::Integer(min, max), 0);
         match (self.width, self.kind) {
+            (1, _) => min_max(bytes, u8::from_le_bytes).map(integers),
             (4, NumberKind::Signed) => min_max(bytes, i32::from_le_bytes).map(integers),
             (4, NumberKind::Unsigned) => min_max(bytes, u32::from_le_bytes).map(integers),
             (_, NumberKind::Signed) => min_max(bytes, i64::from_le_bytes).map(integers),
@@ -175,6 +176,7 @@ impl NumberOrder {
         match (self.width, self.kind) {
             (4, NumberKind::Float) => total_order_32(key as i32).to_le_bytes().to_vec(),
             (_, NumberKind::Float) => total_order_64(key as i64).to_le_bytes().to_vec(),
+            (1, _) => vec![key as u8],
             (4, _) => (key as u32).to_le_bytes().to_vec(),
             _ => (key as u64).to_le_bytes().to_vec(),
         }

@@ -5,8 +5,8 @@
 //! the leaf's repetition and definition levels itself (`levels`: from list offsets and
 //! validity bitmaps, a whole range of rows at a time). Under data page v1 it writes the pages
 //! itself (`pages`: levels RLE-encoded run by run in `rle`, `PLAIN` values copied from the
-//! Arrow buffers in `plain`, or dictionary indices in `dictionary`; statistics, if on, in
-//! `stats` for numbers and byte arrays; the bloom filter, if on, in `bloom`; pages compressed
+//! Arrow buffers in `plain` (booleans bit-packed), or dictionary indices in `dictionary`;
+//! statistics, if on, in `stats` for booleans, numbers and byte arrays; the bloom filter, if on, in `bloom`; pages compressed
 //! in `compress` with Snappy, Zstandard or LZ4_RAW; `chunk` keeps the pages and builds the
 //! metadata); otherwise it hands levels and values to parquet's public typed column writer,
 //! which cuts the pages and writes the values, statistics and indexes. The finished chunk is
@@ -66,7 +66,7 @@ impl LeafEncoders {
 /// The native one is the writers' default; the pipeline's catalog entries before 36 keep
 /// parquet's, and 36 turns the native one on (measured on the contacts' encoding floor:
 /// `results/vm/ab-native-encoder-floor`). Both write the same bytes. The native encoder is
-/// faster where it writes the pages itself (statistics only for numbers and byte arrays; no
+/// faster where it writes the pages itself (booleans, numbers and byte arrays; no
 /// Hadoop LZ4, gzip or Brotli; data page v1); elsewhere it computes the levels
 /// of leaves inside lists and maps for parquet's typed writer and leaves the rest to
 /// `ArrowColumnWriter`.

@@ -25,7 +25,7 @@ use super::column::NativeColumnChunk;
 use super::compress::{self, PageCodec};
 use super::dictionary::Dictionary;
 use super::levels::LeafLevels;
-use super::plain::{self, PlainValues};
+use super::plain::{self, pack_booleans, PlainValues};
 use super::rle::HybridRle;
 use super::stats::{self, ChunkStatistics};
 use super::tally::LevelTally;
@@ -44,7 +44,10 @@ pub(crate) fn supported(
     let physical = descr.physical_type();
     plain::supported(data_type, physical)
         && props.writer_version() == WriterVersion::PARQUET_1_0
-        && (!props.dictionary_enabled(path) || dictionary_type(physical))
+        // parquet never builds a dictionary for booleans, whatever the properties say.
+        && (!props.dictionary_enabled(path)
+            || dictionary_type(physical)
+            || physical == PhysicalType::BOOLEAN)
         && props.encoding(path).is_none_or(|e| e == Encoding::PLAIN)
         && compress::supported(props.compression(path))
         && stats::supported(descr, props)
@@ -138,7 +141,8 @@ impl PlainChunkWriter {
         let codec = PageCodec::new(props.compression(path))?;
         let page_bytes = props.column_data_page_size_limit(path);
         let width = match descr.physical_type() {
-            PhysicalType::INT32 | PhysicalType::FLOAT => Some(4usize),
+            PhysicalType::BOOLEAN => Some(1usize),
+            PhysicalType::INT32 | PhysicalType::FLOAT => Some(4),
             PhysicalType::INT64 | PhysicalType::DOUBLE => Some(8),
             _ => None,
         };
@@ -247,6 +251,7 @@ impl PlainChunkWriter {
         self.page.levels += levels.len() as u32;
         let estimate = match &self.dictionary {
             Some(dictionary) => dictionary.estimated_data_page_size(),
+            None if self.booleans() => self.page.values_len().div_ceil(8),
             None => self.page.values_len(),
         };
         let full = self.page.rows as usize >= self.page_rows || estimate >= self.page_bytes;
@@ -266,7 +271,10 @@ impl PlainChunkWriter {
         // The next page's values take as much room (up to the page limit): no regrowth page
         // after page.
         let capacity = self.page.values.capacity().min(self.page_bytes);
-        let page = std::mem::replace(&mut self.page, OpenPage::new(self.level_room, capacity));
+        let mut page = std::mem::replace(&mut self.page, OpenPage::new(self.level_room, capacity));
+        if self.booleans() {
+            pack_booleans(&mut page.values, page.room);
+        }
         let levels = self.finish_levels();
         // The next page's levels most likely take about as many bytes as this one's.
         self.level_room = levels.len() + levels.len() / 4 + LEVEL_SLACK;
@@ -308,6 +316,12 @@ impl PlainChunkWriter {
         let hold = self.dictionary.is_some();
         let finished = CompressedPage::new(data_page, size);
         self.pages.add_data_page(finished, page.rows, bytes, hold)
+    }
+
+    /// Whether the leaf holds booleans: one byte each in the open page, bit-packed when it
+    /// is written.
+    fn booleans(&self) -> bool {
+        self.descr.physical_type() == PhysicalType::BOOLEAN
     }
 
     /// The open page's repetition and definition levels, each with its 4-byte length.

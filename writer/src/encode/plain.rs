@@ -27,14 +27,15 @@ pub(crate) fn supported(data_type: &DataType, physical: PhysicalType) -> bool {
     // A view array's values are copied behind offsets first ([`views::contiguous`]); an Arrow
     // dictionary of views is left to parquet.
     let view = views::is_view(data_type) && physical == PhysicalType::BYTE_ARRAY;
-    physical != PhysicalType::BOOLEAN && (view || values::written_as(value_type, physical))
+    view || values::written_as(value_type, physical)
 }
 
 /// A batch's values of one leaf, in the order its levels carry them.
 #[derive(Debug)]
 pub(crate) enum PlainValues<'a> {
     /// Values of `width` bytes each, encoded: the Arrow buffer itself where the values are
-    /// consecutive and already in that form.
+    /// consecutive and already in that form. Booleans are one byte each (0 or 1), bit-packed
+    /// as a page is written ([`pack_booleans`]).
     Fixed { bytes: Buffer, width: usize },
     /// Byte arrays: where each value lies in `data`, or for an Arrow dictionary array where
     /// each dictionary value does, which each value's key picks.
@@ -208,6 +209,7 @@ fn fixed_width<'a>(
     physical: PhysicalType,
 ) -> Result<PlainValues<'a>> {
     let width = match physical {
+        PhysicalType::BOOLEAN => 1,
         PhysicalType::INT32 | PhysicalType::FLOAT => 4,
         _ => 8,
     };
@@ -221,6 +223,10 @@ fn fixed_width<'a>(
         return Ok(PlainValues::Fixed { bytes, width });
     }
     Ok(match fixed_width_values(array, at, physical)? {
+        FixedWidth::Boolean(values) => PlainValues::Fixed {
+            bytes: Buffer::from_vec(values),
+            width: 1,
+        },
         FixedWidth::Int32(values) => fixed(&values, i32::to_le_bytes),
         FixedWidth::Int64(values) => fixed(&values, i64::to_le_bytes),
         FixedWidth::Float(values) => fixed(&values, f32::to_le_bytes),
@@ -285,4 +291,43 @@ fn spans<'a, T: ByteArrayType>(
 
 fn unsupported(data_type: &DataType) -> ParquetError {
     ParquetError::NYI(format!("{data_type} as BYTE_ARRAY in the native encoder"))
+}
+
+/// Bit-packs the booleans (one byte each, 0 or 1) in `page[start..]` in place, as `PLAIN`
+/// encodes them: eight to a byte, the first in the lowest bit, the last byte padded with zeros.
+pub(crate) fn pack_booleans(page: &mut Vec<u8>, start: usize) {
+    let count = page.len() - start;
+    for byte in 0..count.div_ceil(8) {
+        let from = start + 8 * byte;
+        let mut eight = [0u8; 8];
+        let values = &page[from..page.len().min(from + 8)];
+        eight[..values.len()].copy_from_slice(values);
+        // Byte i's lowest bit lands at bit i: each 0 or 1 byte sits at bit 8 i of the word.
+        let word = u64::from_le_bytes(eight);
+        page[start + byte] = (word.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
+    }
+    page.truncate(start + count.div_ceil(8));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pack_booleans;
+
+    #[test]
+    fn booleans_pack_first_in_the_lowest_bit() {
+        for count in [0, 1, 7, 8, 9, 64, 77] {
+            let values: Vec<u8> = (0..count)
+                .map(|i| u8::from(i % 3 == 0 || i % 5 == 1))
+                .collect();
+            let mut page = vec![0xAA, 0xBB];
+            page.extend_from_slice(&values);
+            pack_booleans(&mut page, 2);
+            let mut expected = vec![0xAA, 0xBB];
+            expected.extend(values.chunks(8).map(|eight| {
+                let bits = eight.iter().enumerate().map(|(bit, &value)| value << bit);
+                bits.fold(0u8, |byte, bit| byte | bit)
+            }));
+            assert_eq!(page, expected, "{count} booleans");
+        }
+    }
 }

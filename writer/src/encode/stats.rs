@@ -5,7 +5,7 @@
 //! them.
 //!
 //! Values are compared as parquet's writer compares them for the types [`supported`] takes:
-//! `INT32` and `INT64` as signed or unsigned integers by the leaf's sort order, `FLOAT` and
+//! `BOOLEAN` false before true, `INT32` and `INT64` as signed or unsigned integers by the leaf's sort order, `FLOAT` and
 //! `DOUBLE` by IEEE 754 total order with NaNs counted and left out of the bounds wherever
 //! anything else is there, byte arrays byte by byte.
 
@@ -38,7 +38,7 @@ pub(crate) fn supported(descr: &ColumnDescPtr, props: &WriterProperties) -> bool
             matches!(order, SortOrder::SIGNED | SortOrder::UNSIGNED)
                 && descr.converted_type() != ConvertedType::INTERVAL
         }
-        PhysicalType::FLOAT | PhysicalType::DOUBLE => true,
+        PhysicalType::BOOLEAN | PhysicalType::FLOAT | PhysicalType::DOUBLE => true,
         PhysicalType::BYTE_ARRAY => order == SortOrder::UNSIGNED && !is_decimal(descr),
         _ => false,
     };
@@ -108,6 +108,8 @@ impl ChunkStatistics {
             _ => NumberKind::Signed,
         };
         let numbers = match descr.physical_type() {
+            // false before true, as one byte each.
+            PhysicalType::BOOLEAN => Some((1, NumberKind::Unsigned)),
             PhysicalType::INT32 => Some((4, integers)),
             PhysicalType::INT64 => Some((8, integers)),
             PhysicalType::FLOAT => Some((4, NumberKind::Float)),
@@ -317,6 +319,9 @@ impl ChunkStatistics {
             }
             Some((_, NumberKind::Float)) => {
                 number_statistics(bounds, f64::from_le_bytes, nulls, nans, signed)
+            }
+            Some((1, _)) => {
+                number_statistics(bounds, |[byte]: [u8; 1]| byte != 0, nulls, nans, signed)
             }
             Some((4, _)) => number_statistics(bounds, i32::from_le_bytes, nulls, nans, signed),
             Some(_) => number_statistics(bounds, i64::from_le_bytes, nulls, nans, signed),

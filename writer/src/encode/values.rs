@@ -1,11 +1,12 @@
 //! A leaf's values, gathered into the physical type parquet's typed column writer takes, with
 //! the conversions `ArrowColumnWriter` applies (narrow integers widened, unsigned ones
-//! reinterpreted, `Date64` cut to days where the schema coerces it to a `DATE`).
+//! reinterpreted, `Date64` cut to days where the schema coerces it to a `DATE`, decimals of
+//! low precision cut to their unscaled value's low 32 or 64 bits).
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Int16Type, Int8Type, UInt16Type, UInt8Type};
 use arrow_array::{Array, ArrayRef, ArrowPrimitiveType, OffsetSizeTrait};
-use arrow_buffer::{ArrowNativeType, ScalarBuffer};
+use arrow_buffer::{i256, ArrowNativeType, ScalarBuffer};
 use arrow_schema::DataType;
 use parquet::basic::Type as PhysicalType;
 use parquet::column::writer::{ColumnWriter, ColumnWriterImpl};
@@ -35,6 +36,10 @@ pub(crate) fn written_as(data_type: &DataType, physical: PhysicalType) -> bool {
                 | DataType::Date32
                 | DataType::Date64
                 | DataType::Time32(_)
+                | DataType::Decimal32(..)
+                | DataType::Decimal64(..)
+                | DataType::Decimal128(..)
+                | DataType::Decimal256(..)
         ),
         PhysicalType::INT64 => matches!(
             data_type,
@@ -44,6 +49,9 @@ pub(crate) fn written_as(data_type: &DataType, physical: PhysicalType) -> bool {
                 | DataType::Time64(_)
                 | DataType::Timestamp(_, _)
                 | DataType::Duration(_)
+                | DataType::Decimal64(..)
+                | DataType::Decimal128(..)
+                | DataType::Decimal256(..)
         ),
         PhysicalType::FLOAT => matches!(data_type, DataType::Float32),
         PhysicalType::DOUBLE => matches!(data_type, DataType::Float64),
@@ -78,7 +86,7 @@ pub(crate) fn write(
             write_batches(typed, &int32_values(array, at)?, leaf, batches)
         }
         ColumnWriter::Int64ColumnWriter(typed) => {
-            write_batches(typed, &gather(&words::<i64>(array), at), leaf, batches)
+            write_batches(typed, &int64_values(array, at), leaf, batches)
         }
         ColumnWriter::FloatColumnWriter(typed) => {
             write_batches(typed, &gather(&words::<f32>(array), at), leaf, batches)
@@ -111,6 +119,8 @@ fn write_batches<T: ParquetDataType>(
 
 /// A batch's values of a fixed-width leaf, in its physical type.
 pub(crate) enum FixedWidth {
+    /// Booleans, one byte each (0 or 1): bit-packed only when their page is written.
+    Boolean(Vec<u8>),
     Int32(Vec<i32>),
     Int64(Vec<i64>),
     Float(Vec<f32>),
@@ -122,15 +132,22 @@ pub(crate) enum FixedWidth {
 /// # Errors
 ///
 /// An Arrow type the encoder does not write as `physical`, or a physical type that is not one
-/// of `INT32`, `INT64`, `FLOAT` and `DOUBLE`.
+/// of `BOOLEAN`, `INT32`, `INT64`, `FLOAT` and `DOUBLE`.
 pub(crate) fn fixed_width_values(
     array: &ArrayRef,
     at: &[usize],
     physical: PhysicalType,
 ) -> Result<FixedWidth> {
     Ok(match physical {
+        PhysicalType::BOOLEAN => {
+            let Some(booleans) = array.as_boolean_opt() else {
+                return Err(unsupported(array.data_type()));
+            };
+            let bits = booleans.values();
+            FixedWidth::Boolean(at.iter().map(|&i| u8::from(bits.value(i))).collect())
+        }
         PhysicalType::INT32 => FixedWidth::Int32(int32_values(array, at)?),
-        PhysicalType::INT64 => FixedWidth::Int64(gather(&words::<i64>(array), at)),
+        PhysicalType::INT64 => FixedWidth::Int64(int64_values(array, at)),
         PhysicalType::FLOAT => FixedWidth::Float(gather(&words::<f32>(array), at)),
         PhysicalType::DOUBLE => FixedWidth::Double(gather(&words::<f64>(array), at)),
         _ => return Err(unsupported(array.data_type())),
@@ -144,19 +161,37 @@ fn int32_values(array: &ArrayRef, at: &[usize]) -> Result<Vec<i32>> {
         DataType::Int16 => widen::<Int16Type>(array, at),
         DataType::UInt8 => widen::<UInt8Type>(array, at),
         DataType::UInt16 => widen::<UInt16Type>(array, at),
-        DataType::Date64 => {
-            let millis = words::<i64>(array);
-            at.iter()
-                .map(|&i| (millis[i] / MILLIS_PER_DAY) as i32)
-                .collect()
-        }
+        DataType::Date64 => narrow(&words::<i64>(array), at, |millis| {
+            (millis / MILLIS_PER_DAY) as i32
+        }),
+        // Decimals of low precision keep their unscaled value's low 32 bits, as in
+        // ArrowColumnWriter.
+        DataType::Decimal64(..) => narrow(&words::<i64>(array), at, |v| v as i32),
+        DataType::Decimal128(..) => narrow(&words::<i128>(array), at, |v| v as i32),
+        DataType::Decimal256(..) => narrow(&words::<i256>(array), at, |v| v.as_i128() as i32),
         // Every other INT32 leaf is 32 bits wide in Arrow too: UInt32 wraps past i32::MAX, as
         // in ArrowColumnWriter.
-        DataType::Int32 | DataType::UInt32 | DataType::Date32 | DataType::Time32(_) => {
-            gather(&words::<i32>(array), at)
-        }
+        DataType::Int32
+        | DataType::UInt32
+        | DataType::Date32
+        | DataType::Time32(_)
+        | DataType::Decimal32(..) => gather(&words::<i32>(array), at),
         other => return Err(unsupported(other)),
     })
+}
+
+/// The values of a leaf written as parquet `INT64`: every such Arrow type is 64 bits wide but
+/// wider decimals, which keep their unscaled value's low 64 bits, as in ArrowColumnWriter.
+fn int64_values(array: &ArrayRef, at: &[usize]) -> Vec<i64> {
+    match array.data_type() {
+        DataType::Decimal128(..) => narrow(&words::<i128>(array), at, |v| v as i64),
+        DataType::Decimal256(..) => narrow(&words::<i256>(array), at, |v| v.as_i128() as i64),
+        _ => gather(&words::<i64>(array), at),
+    }
+}
+
+fn narrow<T: ArrowNativeType, N>(values: &[T], at: &[usize], cast: fn(T) -> N) -> Vec<N> {
+    at.iter().map(|&i| cast(values[i])).collect()
 }
 
 /// The values of a `BYTE_ARRAY` leaf, sharing the array's value buffer.
