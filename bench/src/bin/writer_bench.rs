@@ -8,20 +8,17 @@ static ALLOCATOR: SwitchableAllocator = SwitchableAllocator;
 
 use anyhow::{Context, Result};
 use arrow_array::RecordBatch;
-use arrow_schema::SchemaRef;
 use clap::builder::RangedU64ValueParser;
 use clap::{Parser, ValueEnum};
 use parquet::file::properties::WriterProperties;
 use shredlab_bench::writer_bench::cells::{markdown, CellResult};
-use shredlab_bench::writer_bench::{compare, spec_table, table, Contender, Shape};
+use shredlab_bench::writer_bench::isolate::in_fresh_process;
+use shredlab_bench::writer_bench::plan::{plan, CellTable, PlannedCell};
+use shredlab_bench::writer_bench::{compare, Contender};
 use shredlab_experiments::alloc::{self, Allocator, SwitchableAllocator};
 use shredlab_experiments::build_info::BUILD;
 use shredlab_experiments::compression::CompressionSpec;
-use shredlab_experiments::optimizations::Optimizations;
 use shredlab_experiments::run::available_cores;
-use shredlab_experiments::source::{BatchSource, ContactSource};
-use shredlab_experiments::workload::SpecWorkload;
-use shredlab_generator::SkewConfig;
 use shredlab_writer::encode::ColumnEncoder;
 
 /// Compare ParallelArrowWriter with a baseline on in-memory batches written to a byte-counting
@@ -62,6 +59,10 @@ struct Args {
     /// Directory for writer-bench-<allocator>.json and .md.
     #[arg(long, default_value = "results/local/writer")]
     output: PathBuf,
+    /// Measure only the cell at this index of the run and print it as JSON (how the run starts
+    /// each cell in a process of its own).
+    #[arg(long, hide = true)]
+    cell: Option<usize>,
 }
 
 /// What `--baseline` names.
@@ -103,37 +104,41 @@ fn arrow_bytes(batches: &[RecordBatch]) -> u64 {
         .sum()
 }
 
-fn cell(
-    (shape, columns, rows, compression): (&str, usize, usize, CompressionSpec),
-    (schema, batches): &(SchemaRef, Vec<RecordBatch>),
-    args: &Args,
-    threads: usize,
-) -> Result<CellResult> {
+/// Measures one cell in this process: both writers, alternating, on the cell's rows.
+fn measure(planned: &PlannedCell, args: &Args, threads: usize) -> Result<CellResult> {
+    let CellTable {
+        name,
+        columns,
+        rows,
+        data: (schema, batches),
+    } = planned.data.make()?;
+    let compression = planned.compression;
     let baseline = args.baseline.contender(threads);
     let contenders = [
         baseline,
         Contender::Parallel(threads, ColumnEncoder::Native),
     ];
     let (baseline_stats, parallel) = compare(
-        schema,
-        batches,
+        &schema,
+        &batches,
         &properties(compression),
         contenders,
         args.reps,
     )?;
     let result = CellResult {
-        shape: shape.to_string(),
+        shape: name,
         columns,
         rows,
         compression: compression.to_string(),
-        arrow_bytes: arrow_bytes(batches),
+        arrow_bytes: arrow_bytes(&batches),
         threads,
         speedup: baseline_stats.median_s / parallel.median_s,
         baseline: baseline_stats,
         parallel,
     };
     eprintln!(
-        "{shape:>8} {columns:>3} cols {rows:>8} rows {compression:<8} {} {:.4} s, parallel {:.4} s: {:.2}x (CPU s {:.2} vs {:.2})",
+        "{:>8} {columns:>3} cols {rows:>8} rows {compression:<8} {} {:.4} s, parallel {:.4} s: {:.2}x (CPU s {:.2} vs {:.2})",
+        result.shape,
         baseline.name(),
         result.baseline.median_s,
         result.parallel.median_s,
@@ -144,34 +149,31 @@ fn cell(
     Ok(result)
 }
 
-fn contacts(rows: usize) -> Result<(SchemaRef, Vec<RecordBatch>)> {
-    let optimizations = Optimizations::for_experiment(14)?;
-    let source = ContactSource::try_new(42, SkewConfig::default(), optimizations)?;
-    let mut maker = source.maker();
-    let batches = (0..rows as u64)
-        .step_by(4096)
-        .map(|start| maker.make(start..(start + 4096).min(rows as u64)))
-        .collect();
-    Ok((source.schema(), batches))
-}
-
 fn main() -> Result<()> {
     let args = Args::parse();
     let allocator = allocator(&args.allocator)?;
     alloc::ensure(allocator, false).context("cannot restart on the chosen allocator")?;
     let threads = args.threads.unwrap_or_else(available_cores);
-    let mut cells = matrix_cells(&args, threads)?;
-    cells.extend(spec_cells(&args, threads)?);
-    if args.contacts_rows > 0 {
-        let data = contacts(args.contacts_rows)?;
-        cells.push(cell(
-            ("contacts", 2, args.contacts_rows, CompressionSpec::None),
-            &data,
-            &args,
-            threads,
-        )?);
+    let cells = plan(
+        (&args.rows, &args.columns),
+        (&args.spec, args.spec_rows),
+        args.contacts_rows,
+        &args.compressions,
+    );
+    if let Some(index) = args.cell {
+        let planned = cells
+            .get(index)
+            .with_context(|| format!("--cell {index}: the run has {} cells", cells.len()))?;
+        println!(
+            "{}",
+            serde_json::to_string(&measure(planned, &args, threads)?)?
+        );
+        return Ok(());
     }
-    write_results(&args, allocator, threads, &cells)?;
+    let results = (0..cells.len())
+        .map(in_fresh_process)
+        .collect::<Result<Vec<_>>>()?;
+    write_results(&args, allocator, threads, &results)?;
     eprintln!("results in {}", args.output.display());
     Ok(())
 }
@@ -184,51 +186,6 @@ fn allocator(name: &str) -> Result<Allocator> {
         "jemalloc" => Allocator::Jemalloc,
         other => anyhow::bail!("unknown allocator '{other}': use system, mimalloc or jemalloc"),
     })
-}
-
-/// The matrix's cells: every row count, column count and shape, under every compression.
-fn matrix_cells(args: &Args, threads: usize) -> Result<Vec<CellResult>> {
-    let mut cells = Vec::new();
-    for &rows in &args.rows {
-        for &columns in &args.columns {
-            for shape in [Shape::Simple, Shape::Complex] {
-                let data = table(shape, columns, rows, 7);
-                for &compression in &args.compressions {
-                    cells.push(cell(
-                        (shape.name(), columns, rows, compression),
-                        &data,
-                        args,
-                        threads,
-                    )?);
-                }
-            }
-        }
-    }
-    Ok(cells)
-}
-
-/// Each `--spec` workload's cells, one per compression, named by the spec file's stem.
-fn spec_cells(args: &Args, threads: usize) -> Result<Vec<CellResult>> {
-    let mut cells = Vec::new();
-    for path in &args.spec {
-        // Written digit by digit, as the newest experiment writes them: the same rows.
-        let workload = SpecWorkload::load(path, 42, true)?;
-        let data = spec_table(workload.generator(), args.spec_rows, 4096)
-            .map_err(|e| anyhow::anyhow!("spec file {}: {e}", path.display()))?;
-        let name = path
-            .file_stem()
-            .map_or_else(|| "spec".into(), |s| s.to_string_lossy());
-        let columns = data.0.fields().len();
-        for &compression in &args.compressions {
-            cells.push(cell(
-                (&name, columns, args.spec_rows, compression),
-                &data,
-                args,
-                threads,
-            )?);
-        }
-    }
-    Ok(cells)
 }
 
 /// Writes `writer-bench-<allocator>.json` and `.md` into `--output`.
@@ -248,14 +205,15 @@ fn write_results(
     )?;
     let header = format!(
         "# ParallelArrowWriter vs {baseline} ({} allocator)\n\nBaseline: {baseline}; parallel: \
-         ParallelArrowWriter with shredlab's column encoder. Medians of at least {} alternating repetitions per \
+         ParallelArrowWriter with shredlab's column encoder. Each cell runs in a process of its own, \
+         which makes its data and then times both writers: medians of at least {} alternating repetitions per \
          writer (a cell shorter than 0.25 s repeats until each writer has run that long; the JSON lists \
          every repetition), {threads} encoder workers, batches of 100-10,000 rows (contacts and spec workloads: 4,096) written to a \
          byte-counting sink. CPU s: median user + system time of the whole process during one \
          write. Held: the largest `memory_size()` each writer reported after a `write` \
          (encoded pages buffered, plus Arrow data queued for workers). RSS: growth of the \
-         process's peak RSS during one write (memory the allocator kept from earlier repetitions \
-         is not counted again, so it understates). \
+         process's peak RSS during one write (memory the allocator kept from the cell's earlier \
+         repetitions is not counted again, so it understates). \
          Command: `make writer-bench{}`, built from commit {} (dirty: {}).",
         allocator.name(),
         args.reps,

@@ -1,12 +1,12 @@
 //! The benchmark's results: one record per cell, written as JSON and as a Markdown table.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::measure::WriterStats;
 use crate::markdown::{Align, Table};
 
 /// One cell of the matrix and both writers' figures.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CellResult {
     /// `simple`, `complex` or `contacts`.
     pub shape: String,

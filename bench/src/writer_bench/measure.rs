@@ -9,7 +9,7 @@ use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::arrow::ArrowWriter;
 use parquet::errors::Result;
 use parquet::file::properties::WriterProperties;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use shredlab_writer::encode::ColumnEncoder;
 use shredlab_writer::{ParallelArrowWriter, ParallelOptions};
 
@@ -130,7 +130,7 @@ fn write_once(
 }
 
 /// Timings of one contender over the repetitions.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct WriterStats {
     /// Every repetition's wall time, in order.
     pub seconds: Vec<f64>,

@@ -3,7 +3,9 @@
 
 pub mod cells;
 pub mod data;
+pub mod isolate;
 pub mod measure;
+pub mod plan;
 
 pub use data::{spec_table, table, Shape};
 pub use measure::{compare, write_all, Contender, WriterStats};
