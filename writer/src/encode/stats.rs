@@ -5,9 +5,9 @@
 //! them.
 //!
 //! Values are compared as parquet's writer compares them for the types [`supported`] takes:
-//! `BOOLEAN` false before true, `INT32` and `INT64` as signed or unsigned integers by the leaf's sort order, `FLOAT` and
-//! `DOUBLE` by IEEE 754 total order with NaNs counted and left out of the bounds wherever
-//! anything else is there, byte arrays byte by byte.
+//! `BOOLEAN` false before true, `INT32` and `INT64` as signed or unsigned integers by the
+//! leaf's sort order, `FLOAT` and `DOUBLE` by IEEE 754 total order with NaNs counted and left
+//! out of the bounds wherever anything else is there, byte arrays byte by byte.
 
 use std::ops::Range;
 
