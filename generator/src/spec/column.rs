@@ -237,23 +237,21 @@ impl Column {
         own.saturating_add(validity)
     }
 
-    /// Which of `slots` hold a value (`None`: all of them).
-    fn validity(&self, slots: &[Slot]) -> Option<Vec<bool>> {
+    /// Which of `slots` hold a value (`None`: all of them), packed straight into validity
+    /// words: no vector of one `bool` per slot to pack afterwards.
+    fn validity(&self, slots: &[Slot]) -> Option<BooleanBuffer> {
         (self.null_probability > 0.0).then(|| {
-            slots
-                .iter()
-                .map(|&slot| self.stream.fraction(slot, Draw::Null) >= self.null_probability)
-                .collect()
+            BooleanBuffer::collect_bool(slots.len(), |i| {
+                self.stream.fraction(slots[i], Draw::Null) >= self.null_probability
+            })
         })
     }
 
     /// The column's values for `slots`.
     pub fn array(&self, slots: &[Slot]) -> Result<ArrayRef, SpecError> {
         let validity = self.validity(slots);
-        let nulls = validity
-            .as_deref()
-            .map(|v| NullBuffer::new(BooleanBuffer::from(v)));
-        let validity = validity.as_deref();
+        let nulls = validity.clone().map(NullBuffer::new);
+        let validity = validity.as_ref();
         match &self.kind {
             Kind::Leaf(leaf) => leaf.array(
                 self.field.data_type(),
@@ -301,7 +299,7 @@ impl Column {
         lengths: &Lengths,
         item: &Column,
         slots: &[Slot],
-        validity: Option<&[bool]>,
+        validity: Option<&BooleanBuffer>,
         nulls: Option<NullBuffer>,
     ) -> Result<ArrayRef, SpecError> {
         let (items, ends) = self.list_items(lengths, slots, validity, None);
@@ -320,7 +318,7 @@ impl Column {
         lengths: &Lengths,
         entries: &Column,
         slots: &[Slot],
-        validity: Option<&[bool]>,
+        validity: Option<&BooleanBuffer>,
         nulls: Option<NullBuffer>,
     ) -> Result<ArrayRef, SpecError> {
         let Kind::Struct(fields) = &entries.kind else {
@@ -349,14 +347,14 @@ impl Column {
         &self,
         lengths: &Lengths,
         slots: &[Slot],
-        validity: Option<&[bool]>,
+        validity: Option<&BooleanBuffer>,
         key: Option<&Column>,
     ) -> (Vec<Slot>, Vec<usize>) {
         let mut items = Vec::new();
         let mut ends = Vec::with_capacity(slots.len());
         let mut seen = Vec::new();
         for (i, &slot) in slots.iter().enumerate() {
-            if validity.is_none_or(|v| v[i]) {
+            if validity.is_none_or(|v| v.value(i)) {
                 let length = lengths.draw(self.stream, slot);
                 let list = (0..length).map(|k| slot.item(k, lengths.max()));
                 match key {
