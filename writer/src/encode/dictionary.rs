@@ -29,6 +29,11 @@ pub(crate) struct Dictionary {
     hasher: ahash::RandomState,
     /// The open data page's indices.
     keys: Vec<u32>,
+    /// Values looked up so far: how fast the distinct ones grow tells how far a table will.
+    looked_up: usize,
+    /// `dictionary_page_size_limit`: past it the chunk falls back to `PLAIN`, so the tables
+    /// never need room for many more values than it holds.
+    page_limit: usize,
 }
 
 /// A fixed-width value's index and 32 bits of its hash: 8 bytes, so that a dictionary that grows
@@ -49,6 +54,30 @@ struct Stored {
     start: usize,
     index: u32,
     hash: u32,
+}
+
+/// How a table makes room for a batch of values before they are looked up.
+#[derive(Clone, Copy)]
+struct Room {
+    /// The values about to be looked up: all may be new.
+    incoming: usize,
+    /// The most distinct values the dictionary can hold before it falls back: its page's room
+    /// at the stored size, plus the incoming values (which all go in before the check).
+    most: usize,
+    /// How many times larger a full table grows.
+    growth: usize,
+}
+
+impl Room {
+    /// How many values to reserve room for beyond the `len` a table holds, if its `capacity`
+    /// is too small for the incoming values: `growth` times as many at once, but no more than
+    /// `most` in all.
+    fn additional(self, len: usize, capacity: usize) -> Option<usize> {
+        (capacity - len < self.incoming).then(|| {
+            let wanted = (len * (self.growth - 1)).min(self.most.saturating_sub(len));
+            wanted.max(self.incoming)
+        })
+    }
 }
 
 /// The table's hash of a slot: the 32 bits kept of the value's hash twice, so that both the
@@ -72,10 +101,12 @@ impl Dictionary {
     /// interner: most chunks' dictionaries never rehash.
     const INITIAL_CAPACITY: usize = 4096;
 
-    /// An empty dictionary of byte arrays (`byte_arrays`) or fixed-width numbers.
-    pub(crate) fn new(byte_arrays: bool) -> Self {
+    /// An empty dictionary of byte arrays (`byte_arrays`) or fixed-width numbers, whose page
+    /// falls back at `page_limit` bytes.
+    pub(crate) fn new(byte_arrays: bool, page_limit: usize) -> Self {
         let mut dictionary = Self {
             byte_arrays,
+            page_limit,
             ..Self::default()
         };
         match byte_arrays {
@@ -108,6 +139,16 @@ impl Dictionary {
         };
         let mut bytes = 0;
         self.keys.reserve(range.len());
+        let stored = match self.len {
+            0 => 0,
+            len => self.page.len() / len as usize,
+        };
+        // At least a length prefix and a byte.
+        let room = self.room(range.len(), stored.max(5));
+        if let Some(additional) = room.additional(self.arrays.len(), self.arrays.capacity()) {
+            self.arrays
+                .reserve(additional, |slot| table_hash(slot.hash));
+        }
         match keys {
             Some(keys) => {
                 for value in range {
@@ -133,6 +174,10 @@ impl Dictionary {
     /// hashed as integers (a float by its bits, as parquet tells them apart), not as slices of
     /// unknown length.
     fn append_words<const N: usize>(&mut self, bytes: &[u8]) {
+        let room = self.room(bytes.len() / N, N);
+        if let Some(additional) = room.additional(self.words.len(), self.words.capacity()) {
+            self.words.reserve(additional, |slot| table_hash(slot.hash));
+        }
         let Self {
             page,
             len,
@@ -199,6 +244,25 @@ impl Dictionary {
         }
     }
 
+    /// The room to make for `incoming` values, for values `stored` bytes long in the page.
+    /// A full table grows eight times while at least half the values looked up have been new
+    /// (ids, measurements: a column that will fill the page), as a quarter of such a column's
+    /// encoding time went to rehashing at hashbrown's two; otherwise twice, so that a
+    /// dictionary of repeating values takes no more room than parquet's.
+    fn room(&mut self, incoming: usize, stored: usize) -> Room {
+        self.looked_up += incoming;
+        let len = self.len as usize;
+        Room {
+            incoming,
+            most: len + self.page_limit.saturating_sub(self.page.len()) / stored + incoming,
+            growth: if len * 2 >= self.looked_up - incoming {
+                8
+            } else {
+                2
+            },
+        }
+    }
+
     /// Bytes held: the dictionary page, its tables, the open page's indices.
     pub(crate) fn memory_size(&self) -> usize {
         self.page.capacity()
@@ -243,5 +307,42 @@ impl Dictionary {
     /// The dictionary page's bytes and value count.
     pub(crate) fn into_page(self) -> (Vec<u8>, usize) {
         (self.page, self.len as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A table with room for the incoming values asks for none; a full one grows as many
+    /// times as its `growth` says, never past `most`, and always by the incoming values.
+    #[test]
+    fn room_grows_by_the_growth_within_the_most() {
+        let room = |incoming, most, growth| Room {
+            incoming,
+            most,
+            growth,
+        };
+        assert_eq!(room(1024, 1 << 20, 8).additional(100, 4096), None);
+        assert_eq!(room(1024, 1 << 20, 8).additional(4000, 4096), Some(28_000));
+        assert_eq!(room(1024, 1 << 20, 2).additional(4000, 4096), Some(4000));
+        assert_eq!(room(1024, 10_000, 8).additional(4000, 4096), Some(6000));
+        assert_eq!(room(1024, 4500, 8).additional(4000, 4096), Some(1024));
+    }
+
+    /// Numbers that are all new grow the table eight-fold; once most values repeat, two-fold.
+    #[test]
+    fn growth_follows_how_many_values_were_new() {
+        let mut dictionary = Dictionary::new(false, 1 << 20);
+        let distinct: Vec<u8> = (0..5000u32).flat_map(u32::to_le_bytes).collect();
+        dictionary.append_words::<4>(&distinct);
+        assert_eq!(dictionary.room(1024, 4).growth, 8);
+        let repeats: Vec<u8> = [7u32; 20_000]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        dictionary.append_words::<4>(&repeats);
+        assert_eq!(dictionary.room(1024, 4).growth, 2);
+        assert_eq!(dictionary.len, 5000);
     }
 }

@@ -150,7 +150,7 @@ impl PlainChunkWriter {
         let levels = |max: i16| (max > 0).then(|| HybridRle::new(bit_width(max)));
         let physical = descr.physical_type();
         let dictionary = (dictionary_type(physical) && props.dictionary_enabled(path))
-            .then(|| Dictionary::new(physical == PhysicalType::BYTE_ARRAY));
+            .then(|| Dictionary::new(physical == PhysicalType::BYTE_ARRAY, dictionary_bytes));
         Ok(Self {
             batches: MiniBatches::new(&descr, props),
             page_bytes,
