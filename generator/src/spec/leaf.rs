@@ -145,11 +145,9 @@ impl Leaf {
     ) -> Result<ArrayRef, SpecError> {
         Ok(match self {
             Leaf::Null => Arc::new(NullArray::new(slots.len())),
+            // Packed 64 values to a word: collecting an iterator appends them bit by bit.
             Leaf::Boolean(booleans) => Arc::new(BooleanArray::new(
-                slots
-                    .iter()
-                    .map(|&s| booleans.value(stream, s))
-                    .collect::<BooleanBuffer>(),
+                BooleanBuffer::collect_bool(slots.len(), |i| booleans.value(stream, slots[i])),
                 nulls,
             )),
             Leaf::Integer(integers) => integer_array(
