@@ -19,8 +19,11 @@ use arrow_buffer::i256;
 use arrow_buffer::NullBuffer;
 use arrow_schema::{DataType, Field, Fields, Schema};
 use common::encoders::{encoded, upstream};
+use parquet::arrow::arrow_writer::ArrowWriterOptions;
+use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use shredlab_writer::encode::ColumnEncoder;
+use shredlab_writer::OrderedRowGroupWriter;
 
 const ROWS: usize = 50_000;
 
@@ -72,7 +75,6 @@ fn each_property_set(check: impl Fn(&WriterProperties)) {
     let plain = WriterProperties::builder()
         .set_dictionary_enabled(false)
         .build();
-    // Flat leaves with a dictionary stay with ArrowColumnWriter.
     let page_statistics = WriterProperties::builder()
         .set_dictionary_enabled(false)
         .set_statistics_enabled(EnabledStatistics::Page)
@@ -214,5 +216,39 @@ fn decimals_of_low_precision_are_written_as_integers() {
     for (name, column) in &cases {
         assert_identical(name, column.clone(), &dictionary_on);
         each_property_set(|props| assert_identical(name, column.clone(), props));
+    }
+}
+
+/// Every codec the project builds parquet with compresses the native encoder's own pages to
+/// parquet's bytes: Hadoop's LZ4 frame (two big-endian lengths before the block) included.
+#[test]
+fn every_built_codec_compresses_native_pages_as_parquet_does() {
+    let codecs = [
+        Compression::UNCOMPRESSED,
+        Compression::SNAPPY,
+        Compression::ZSTD(ZstdLevel::try_new(3).unwrap()),
+        Compression::LZ4_RAW,
+        Compression::LZ4,
+    ];
+    for codec in codecs {
+        for dictionary in [false, true] {
+            let props = WriterProperties::builder()
+                .set_compression(codec)
+                .set_dictionary_enabled(dictionary)
+                .set_data_page_size_limit(16 * 1024)
+                .build();
+            let column = integers(validity(|row| row % 5 != 0));
+            let field = Field::new("integers", column.data_type().clone(), true);
+            let schema = Arc::new(Schema::new(vec![field]));
+            let options = ArrowWriterOptions::new().with_properties(props.clone());
+            let writer = OrderedRowGroupWriter::try_new(Vec::new(), schema, options, 1).unwrap();
+            assert_eq!(
+                writer.leaf_encoders().native_pages,
+                ["integers"],
+                "{codec}: the native encoder does not write the pages"
+            );
+            assert_identical("integers", column, &props);
+            assert_identical("strings", strings(validity(|row| row % 3 != 0)), &props);
+        }
     }
 }

@@ -106,9 +106,8 @@ fn assert_same_bytes(
 }
 
 /// `settings` under which the native encoder writes its own pages (data page v1; `PLAIN`
-/// values, or a dictionary where it is on; any statistics, bloom filter and codec, of which it
-/// compresses with all but Hadoop's LZ4), but for the one column that gets column-level
-/// settings.
+/// values, or a dictionary where it is on; any statistics, bloom filter and codec), but for
+/// the one column that gets column-level settings.
 fn plain_page_settings() -> impl Strategy<Value = common::strategies::Settings> {
     settings().prop_map(|settings| common::strategies::Settings {
         version: WriterVersion::PARQUET_1_0,

@@ -6,7 +6,8 @@ use parquet::basic::Compression;
 use parquet::errors::{ParquetError, Result};
 
 /// Whether [`PageCodec`] compresses as parquet does with `compression`: none, Snappy, Zstandard
-/// at any level and LZ4_RAW. Hadoop-framed LZ4, gzip and Brotli stay with parquet.
+/// at any level, LZ4_RAW and Hadoop-framed LZ4: every codec this project builds parquet with.
+/// gzip and Brotli (not built) stay with parquet.
 pub(crate) fn supported(compression: Compression) -> bool {
     matches!(
         compression,
@@ -14,6 +15,7 @@ pub(crate) fn supported(compression: Compression) -> bool {
             | Compression::SNAPPY
             | Compression::ZSTD(_)
             | Compression::LZ4_RAW
+            | Compression::LZ4
     )
 }
 
@@ -23,6 +25,8 @@ pub(crate) enum PageCodec {
     Snappy(Box<snap::raw::Encoder>),
     Zstd(zstd::bulk::Compressor<'static>),
     Lz4Raw,
+    /// The LZ4 codec parquet writes under `LZ4`: one LZ4 block after Hadoop's frame header.
+    Lz4Hadoop,
 }
 
 impl std::fmt::Debug for PageCodec {
@@ -31,6 +35,7 @@ impl std::fmt::Debug for PageCodec {
             Self::Snappy(_) => "Snappy",
             Self::Zstd(_) => "Zstd",
             Self::Lz4Raw => "Lz4Raw",
+            Self::Lz4Hadoop => "Lz4Hadoop",
         })
     }
 }
@@ -49,6 +54,7 @@ impl PageCodec {
                 zstd::bulk::Compressor::new(level.compression_level()).map_err(external)?,
             )),
             Compression::LZ4_RAW => Some(Self::Lz4Raw),
+            Compression::LZ4 => Some(Self::Lz4Hadoop),
             other => {
                 return Err(ParquetError::NYI(format!(
                     "{other} pages in the native encoder"
@@ -76,14 +82,34 @@ impl PageCodec {
                     .compress_to_buffer(page, &mut out)
                     .map_err(external)?;
             }
-            Self::Lz4Raw => {
-                out.resize(lz4_flex::block::get_maximum_output_size(page.len()), 0);
-                let written = lz4_flex::block::compress_into(page, &mut out).map_err(external)?;
-                out.truncate(written);
+            Self::Lz4Raw => lz4_block_into(page, &mut out)?,
+            Self::Lz4Hadoop => {
+                // Hadoop's frame: the page's length and the block's, each 4 bytes big-endian
+                // (cut to 32 bits as parquet cuts them), then the block.
+                out.resize(HADOOP_HEADER, 0);
+                lz4_block_into(page, &mut out)?;
+                let block = (out.len() - HADOOP_HEADER) as u32;
+                out[..4].copy_from_slice(&(page.len() as u32).to_be_bytes());
+                out[4..HADOOP_HEADER].copy_from_slice(&block.to_be_bytes());
             }
         }
         Ok(out)
     }
+}
+
+/// The bytes of the Hadoop LZ4 frame's header: two lengths.
+const HADOOP_HEADER: usize = 8;
+
+/// Appends `page` compressed as one LZ4 block to `out`.
+fn lz4_block_into(page: &[u8], out: &mut Vec<u8>) -> Result<()> {
+    let start = out.len();
+    out.resize(
+        start + lz4_flex::block::get_maximum_output_size(page.len()),
+        0,
+    );
+    let written = lz4_flex::block::compress_into(page, &mut out[start..]).map_err(external)?;
+    out.truncate(start + written);
+    Ok(())
 }
 
 fn external(error: impl std::error::Error + Send + Sync + 'static) -> ParquetError {

@@ -7,10 +7,10 @@
 //! itself (`pages`: levels RLE-encoded run by run in `rle`, `PLAIN` values copied from the
 //! Arrow buffers in `plain` (booleans bit-packed), or dictionary indices in `dictionary`;
 //! statistics, if on, in `stats` for booleans, numbers and byte arrays; the bloom filter, if
-//! on, in `bloom`; pages compressed in `compress` with Snappy, Zstandard or LZ4_RAW; `chunk`
-//! keeps the pages and builds the metadata); otherwise it hands levels and values to parquet's
-//! public typed column writer, which cuts the pages and writes the values, statistics and
-//! indexes. The finished chunk is spliced into the row group with
+//! on, in `bloom`; pages compressed in `compress` with Snappy, Zstandard, LZ4_RAW or Hadoop's
+//! LZ4; `chunk` keeps the pages and builds the metadata); otherwise it hands levels and values
+//! to parquet's public typed column writer, which cuts the pages and writes the values,
+//! statistics and indexes. The finished chunk is spliced into the row group with
 //! `SerializedRowGroupWriter::append_column`. Every leaf or setting it does not support goes
 //! to `ArrowColumnWriter`, leaf by leaf, in the same file. `ArrowWriter`'s bytes are the
 //! oracle: the tests compare every file byte for byte.
