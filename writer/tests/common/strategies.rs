@@ -157,18 +157,27 @@ pub fn settings() -> impl Strategy<Value = Settings> {
         Just(EnabledStatistics::Chunk),
         Just(EnabledStatistics::Page),
     ];
+    // Filters written at the end stay in memory until the file closes, one per leaf and row
+    // group: sized for 2^20 values (1 or 2 MiB each), 3,000 row groups of one row took 3 GB in
+    // ArrowWriter alone. The large filters go with the position that writes them as it goes.
+    let position_and_ndv = prop_oneof![
+        (
+            Just(BloomFilterPosition::AfterRowGroup),
+            prop_oneof![Just(16u64), Just(1_000), Just(1 << 20)]
+        ),
+        (
+            Just(BloomFilterPosition::End),
+            prop_oneof![Just(16u64), Just(1_000)]
+        ),
+    ];
     let bloom = prop_oneof![
         Just(None),
         (
-            prop_oneof![
-                Just(BloomFilterPosition::AfterRowGroup),
-                Just(BloomFilterPosition::End)
-            ],
-            prop_oneof![Just(16u64), Just(1_000), Just(1 << 20)],
+            position_and_ndv,
             prop_oneof![Just(0.01), Just(0.05), Just(0.3)],
             any::<bool>(),
         )
-            .prop_map(|(position, ndv, fpp, dictionary_chunks)| Some(Bloom {
+            .prop_map(|((position, ndv), fpp, dictionary_chunks)| Some(Bloom {
                 position,
                 ndv,
                 fpp,
