@@ -125,6 +125,9 @@ impl Dictionary {
         range: Range<usize>,
         cache: &mut [u32],
     ) -> i64 {
+        // Counted before the tables make room for them: [`Self::room`] grows a table by how
+        // many of the values looked up before were new.
+        self.looked_up += range.len();
         let keys = match values {
             PlainValues::Variable { keys, .. } => keys.as_ref(),
             PlainValues::Fixed { bytes, width } => {
@@ -249,8 +252,8 @@ impl Dictionary {
     /// (ids, measurements: a column that will fill the page), as a quarter of such a column's
     /// encoding time went to rehashing at hashbrown's two; otherwise twice, so that a
     /// dictionary of repeating values takes no more room than parquet's.
-    fn room(&mut self, incoming: usize, stored: usize) -> Room {
-        self.looked_up += incoming;
+    /// `incoming` are the last values counted in `looked_up`.
+    fn room(&self, incoming: usize, stored: usize) -> Room {
         let len = self.len as usize;
         Room {
             incoming,
@@ -334,14 +337,20 @@ mod tests {
     #[test]
     fn growth_follows_how_many_values_were_new() {
         let mut dictionary = Dictionary::new(false, 1 << 20);
-        let distinct: Vec<u8> = (0..5000u32).flat_map(u32::to_le_bytes).collect();
-        dictionary.append_words::<4>(&distinct);
+        let append = |dictionary: &mut Dictionary, values: Vec<u32>| {
+            let bytes = values
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .collect::<Vec<_>>();
+            let plain = PlainValues::Fixed {
+                bytes: arrow_buffer::Buffer::from_vec(bytes),
+                width: 4,
+            };
+            dictionary.append(&plain, 0..values.len(), &mut []);
+        };
+        append(&mut dictionary, (0..5000).collect());
         assert_eq!(dictionary.room(1024, 4).growth, 8);
-        let repeats: Vec<u8> = [7u32; 20_000]
-            .iter()
-            .flat_map(|v| v.to_le_bytes())
-            .collect();
-        dictionary.append_words::<4>(&repeats);
+        append(&mut dictionary, vec![7; 20_000]);
         assert_eq!(dictionary.room(1024, 4).growth, 2);
         assert_eq!(dictionary.len, 5000);
     }
