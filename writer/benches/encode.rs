@@ -1,8 +1,9 @@
 //! Criterion benches of the encode step: parquet's ArrowWriter against ParallelArrowWriter on
 //! named data shapes, and on one thread the two column encoders (`encode::ColumnEncoder`) in
 //! an `OrderedRowGroupWriter`, on those shapes and on each leaf kind of the test matrix alone
-//! (`leaf/<kind>`); throughput in Arrow bytes. `cargo bench -p shredlab-writer`, or
-//! `cargo bench -p shredlab-writer --bench encode -- leaf/` for the leaf kinds only.
+//! (`leaf/<kind>`; the numeric kinds again with data page v2, `leaf-v2/<kind>`); throughput in
+//! Arrow bytes. `cargo bench -p shredlab-writer`, or `cargo bench -p shredlab-writer --bench
+//! encode -- '^leaf'` for the leaf kinds only.
 // criterion_group! generates a public function that cannot carry a doc comment.
 #![allow(missing_docs)]
 
@@ -19,7 +20,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
-use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
 use shredlab_writer::encode::ColumnEncoder;
 use shredlab_writer::{OrderedRowGroupWriter, ParallelArrowWriter};
 
@@ -106,10 +107,27 @@ fn encode(c: &mut Criterion) {
 /// Each leaf kind alone (a column of 196,608 rows, one null in ten at every nullable level,
 /// default properties), one thread: where each encoder's time goes by type, and which leaves
 /// the native encoder leaves to arrow-rs (they time the same on both). `AllNull` is a column
-/// of nulls only.
+/// of nulls only. Then the numeric kinds with data page v2, whose integers fall back from the
+/// dictionary to `DELTA_BINARY_PACKED`.
 fn leaf(c: &mut Criterion) {
-    let props = WriterProperties::default();
-    for kind in KINDS {
+    leaf_kinds(c, "leaf", &KINDS, &WriterProperties::default());
+    let v2 = WriterProperties::builder()
+        .set_writer_version(WriterVersion::PARQUET_2_0)
+        .build();
+    let numeric = [
+        Kind::Int32,
+        Kind::Int64NonNull,
+        Kind::Float64,
+        Kind::Decimal,
+        Kind::Timestamp,
+        Kind::ListInt32,
+    ];
+    leaf_kinds(c, "leaf-v2", &numeric, &v2);
+}
+
+/// The benches `<prefix>/<kind>` of each of `kinds` alone under `props`.
+fn leaf_kinds(c: &mut Criterion, prefix: &str, kinds: &[Kind], props: &WriterProperties) {
+    for &kind in kinds {
         let (schema, data) = batches_with(&[kind], &[8_192; 24], 1, |field, params| {
             params.null_probability = match (kind, field.is_nullable()) {
                 (Kind::AllNull, _) => 1.0,
@@ -118,7 +136,7 @@ fn leaf(c: &mut Criterion) {
             };
         });
         let bytes: usize = data.iter().map(RecordBatch::get_array_memory_size).sum();
-        let mut group = c.benchmark_group(format!("leaf/{kind:?}"));
+        let mut group = c.benchmark_group(format!("{prefix}/{kind:?}"));
         group
             .throughput(Throughput::Bytes(bytes as u64))
             .sample_size(10)
@@ -126,7 +144,7 @@ fn leaf(c: &mut Criterion) {
             .measurement_time(Duration::from_secs(2));
         for encoder in [ColumnEncoder::ArrowRs, ColumnEncoder::Native] {
             group.bench_function(format!("{encoder:?}"), |b| {
-                b.iter(|| black_box(one_row_group(&schema, &data, &props, encoder)))
+                b.iter(|| black_box(one_row_group(&schema, &data, props, encoder)))
             });
         }
         group.finish();

@@ -18,9 +18,8 @@ use arrow_array::{
 use arrow_buffer::i256;
 use arrow_buffer::NullBuffer;
 use arrow_schema::{DataType, Field, Fields, Schema};
-use common::encoders::{encoded, upstream};
+use common::encoders::{built_codecs, encoded, upstream};
 use parquet::arrow::arrow_writer::ArrowWriterOptions;
-use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use shredlab_writer::encode::ColumnEncoder;
 use shredlab_writer::OrderedRowGroupWriter;
@@ -223,14 +222,7 @@ fn decimals_of_low_precision_are_written_as_integers() {
 /// parquet's bytes: Hadoop's LZ4 frame (two big-endian lengths before the block) included.
 #[test]
 fn every_built_codec_compresses_native_pages_as_parquet_does() {
-    let codecs = [
-        Compression::UNCOMPRESSED,
-        Compression::SNAPPY,
-        Compression::ZSTD(ZstdLevel::try_new(3).unwrap()),
-        Compression::LZ4_RAW,
-        Compression::LZ4,
-    ];
-    for codec in codecs {
+    for codec in built_codecs(3) {
         for dictionary in [false, true] {
             let props = WriterProperties::builder()
                 .set_compression(codec)

@@ -105,12 +105,13 @@ fn assert_same_bytes(
     Ok(())
 }
 
-/// `settings` under which the native encoder writes its own pages (data page v1; `PLAIN`
-/// values, or a dictionary where it is on; any statistics, bloom filter and codec), but for
-/// the one column that gets column-level settings.
-fn plain_page_settings() -> impl Strategy<Value = common::strategies::Settings> {
-    settings().prop_map(|settings| common::strategies::Settings {
-        version: WriterVersion::PARQUET_1_0,
+/// `settings` with data pages of `version`. In v1 the native encoder writes its own pages for
+/// every leaf type it supports (`PLAIN` values, or a dictionary where it is on; any
+/// statistics, bloom filter and codec), but for the one column that gets column-level
+/// settings; in v2 for numbers (integers `DELTA_BINARY_PACKED` outside a dictionary).
+fn page_settings(version: WriterVersion) -> impl Strategy<Value = common::strategies::Settings> {
+    settings().prop_map(move |settings| common::strategies::Settings {
+        version,
         ..settings
     })
 }
@@ -130,7 +131,18 @@ proptest! {
     #[test]
     fn native_plain_pages_are_arrow_writer_s_bytes(
         schema in schema(),
-        settings in plain_page_settings(),
+        settings in page_settings(WriterVersion::PARQUET_1_0),
+        groups in group_sizes(),
+        skip in 0usize..50,
+        seed in any::<u64>(),
+    ) {
+        assert_same_bytes(&schema, &settings, &groups, skip, seed)?;
+    }
+
+    #[test]
+    fn native_v2_pages_are_arrow_writer_s_bytes(
+        schema in schema(),
+        settings in page_settings(WriterVersion::PARQUET_2_0),
         groups in group_sizes(),
         skip in 0usize..50,
         seed in any::<u64>(),
@@ -139,24 +151,33 @@ proptest! {
     }
 }
 
-/// The same for the native encoder's own pages: over 200 cases drawn as the second property
-/// draws them, some leaf gets them in 2 cases of 5.
+/// The same for the native encoder's own pages: over 200 cases drawn as the v1 property draws
+/// them, some leaf gets them in 2 cases of 5; as the v2 property draws them, in 1 of 4.
 #[test]
-fn the_plain_page_property_s_cases_exercise_native_pages() {
-    let mut runner = TestRunner::deterministic();
-    let mut cases = 0;
-    for _ in 0..200 {
-        let schema = schema().new_tree(&mut runner).unwrap().current();
-        let settings = plain_page_settings()
-            .new_tree(&mut runner)
-            .unwrap()
-            .current();
-        let options = ArrowWriterOptions::new().with_properties(properties(&settings, &schema));
-        let writer =
-            OrderedRowGroupWriter::try_new(Vec::new(), schema.clone(), options, 1).unwrap();
-        cases += usize::from(!writer.leaf_encoders().native_pages.is_empty());
+fn the_page_properties_cases_exercise_native_pages() {
+    for (version, at_least) in [
+        (WriterVersion::PARQUET_1_0, 80),
+        (WriterVersion::PARQUET_2_0, 50),
+    ] {
+        let mut runner = TestRunner::deterministic();
+        let mut cases = 0;
+        for _ in 0..200 {
+            let schema = schema().new_tree(&mut runner).unwrap().current();
+            let settings = page_settings(version)
+                .new_tree(&mut runner)
+                .unwrap()
+                .current();
+            let options = ArrowWriterOptions::new().with_properties(properties(&settings, &schema));
+            let writer =
+                OrderedRowGroupWriter::try_new(Vec::new(), schema.clone(), options, 1).unwrap();
+            cases += usize::from(!writer.leaf_encoders().native_pages.is_empty());
+        }
+        eprintln!("{version:?}: {cases} of 200 cases have native pages");
+        assert!(
+            cases >= at_least,
+            "{version:?}: only {cases} of 200 cases have native pages"
+        );
     }
-    assert!(cases >= 80, "only {cases} of 200 cases have native pages");
 }
 
 /// The property above is only as good as the share of its cases the native encoder takes part

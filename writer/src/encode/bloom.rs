@@ -84,10 +84,10 @@ impl ChunkBloom {
     }
 
     /// The finished filter, folded to its false-positive rate, or `None` where parquet drops
-    /// it: the chunk's data pages were all dictionary-encoded (`plain_pages` false) and the
-    /// properties keep no filter for such chunks.
-    pub(crate) fn finish(mut self, plain_pages: bool) -> Option<Sbbf> {
-        if !plain_pages && !self.for_dictionary_chunks {
+    /// it: the chunk's data pages were all dictionary-encoded (`non_dictionary_pages` false)
+    /// and the properties keep no filter for such chunks.
+    pub(crate) fn finish(mut self, non_dictionary_pages: bool) -> Option<Sbbf> {
+        if !non_dictionary_pages && !self.for_dictionary_chunks {
             return None;
         }
         self.filter.fold_to_target_fpp(self.fpp);

@@ -1,5 +1,5 @@
 //! [`ChunkPages`]: the finished pages of one column chunk written by
-//! [`super::pages::PlainChunkWriter`], and what parquet's column writer records about them
+//! [`super::pages::PageChunkWriter`], and what parquet's column writer records about them
 //! (sizes, counts, encodings, offset index), turned into the chunk's metadata on closing.
 
 use std::collections::BTreeSet;

@@ -70,30 +70,46 @@ impl PageCodec {
     /// What the codec fails on.
     pub fn compress(&mut self, page: &[u8]) -> Result<Vec<u8>> {
         let mut out = Vec::with_capacity(page.len());
+        self.compress_into(page, &mut out)?;
+        Ok(out)
+    }
+
+    /// Appends `page` compressed to `out`.
+    ///
+    /// # Errors
+    ///
+    /// What the codec fails on.
+    pub fn compress_into(&mut self, page: &[u8], out: &mut Vec<u8>) -> Result<()> {
+        let start = out.len();
         match self {
             Self::Snappy(encoder) => {
-                out.resize(snap::raw::max_compress_len(page.len()), 0);
-                let written = encoder.compress(page, &mut out).map_err(external)?;
-                out.truncate(written);
+                out.resize(start + snap::raw::max_compress_len(page.len()), 0);
+                let written = encoder
+                    .compress(page, &mut out[start..])
+                    .map_err(external)?;
+                out.truncate(start + written);
             }
             Self::Zstd(compressor) => {
                 out.reserve(zstd::zstd_safe::compress_bound(page.len()));
+                // Written after the cursor: what `out` holds already stays.
+                let mut after = std::io::Cursor::new(&mut *out);
+                after.set_position(start as u64);
                 compressor
-                    .compress_to_buffer(page, &mut out)
+                    .compress_to_buffer(page, &mut after)
                     .map_err(external)?;
             }
-            Self::Lz4Raw => lz4_block_into(page, &mut out)?,
+            Self::Lz4Raw => lz4_block_into(page, out)?,
             Self::Lz4Hadoop => {
                 // Hadoop's frame: the page's length and the block's, each 4 bytes big-endian
                 // (cut to 32 bits as parquet cuts them), then the block.
-                out.resize(HADOOP_HEADER, 0);
-                lz4_block_into(page, &mut out)?;
-                let block = (out.len() - HADOOP_HEADER) as u32;
-                out[..4].copy_from_slice(&(page.len() as u32).to_be_bytes());
-                out[4..HADOOP_HEADER].copy_from_slice(&block.to_be_bytes());
+                out.resize(start + HADOOP_HEADER, 0);
+                lz4_block_into(page, out)?;
+                let block = (out.len() - start - HADOOP_HEADER) as u32;
+                out[start..start + 4].copy_from_slice(&(page.len() as u32).to_be_bytes());
+                out[start + 4..start + HADOOP_HEADER].copy_from_slice(&block.to_be_bytes());
             }
         }
-        Ok(out)
+        Ok(())
     }
 }
 

@@ -8,15 +8,15 @@ use parquet::file::writer::SerializedRowGroupWriter;
 
 use super::column::{NativeColumnChunk, NativeColumnWriter};
 use super::levels::LeafLevels;
-use super::pages::PlainChunkWriter;
+use super::pages::PageChunkWriter;
 
 /// The writer of one leaf column of one row group.
 #[derive(Debug)]
 pub(crate) enum LeafWriter {
     /// shredlab's levels, parquet's typed column writer for the pages.
     Native(NativeColumnWriter),
-    /// shredlab's levels and `PLAIN` pages.
-    Plain(PlainChunkWriter),
+    /// shredlab's levels and pages.
+    Pages(PageChunkWriter),
     /// parquet's `ArrowColumnWriter`, for every leaf the native encoder does not support.
     Arrow(ArrowColumnWriter),
 }
@@ -39,7 +39,7 @@ impl LeafWriter {
     pub fn write(&mut self, data: LeafData<'_>) -> Result<()> {
         match (self, data) {
             (Self::Native(writer), LeafData::Native(levels)) => writer.write(levels),
-            (Self::Plain(writer), LeafData::Native(levels)) => writer.write(levels),
+            (Self::Pages(writer), LeafData::Native(levels)) => writer.write(levels),
             (Self::Arrow(writer), LeafData::Arrow(leaf)) => writer.write(leaf),
             _ => Err(ParquetError::General(
                 "a leaf's data was computed for the other encoder".to_string(),
@@ -52,7 +52,7 @@ impl LeafWriter {
     pub fn memory_size(&self) -> usize {
         match self {
             Self::Native(writer) => writer.memory_size(),
-            Self::Plain(writer) => writer.memory_size(),
+            Self::Pages(writer) => writer.memory_size(),
             Self::Arrow(writer) => writer.memory_size(),
         }
     }
@@ -75,7 +75,7 @@ impl LeafWriter {
     pub fn close(self) -> Result<LeafChunk> {
         Ok(match self {
             Self::Native(writer) => LeafChunk::Native(writer.close()?),
-            Self::Plain(writer) => LeafChunk::Native(writer.close()?),
+            Self::Pages(writer) => LeafChunk::Native(writer.close()?),
             Self::Arrow(writer) => LeafChunk::Arrow(writer.close()?),
         })
     }

@@ -1,71 +1,36 @@
-//! [`PlainChunkWriter`]: a leaf column chunk whose data pages shredlab writes itself (levels,
-//! `PLAIN` values or, for byte arrays, dictionary indices; page cuts; the dictionary page and
-//! its fallback), with the bytes parquet's column writer gives for the same leaf under the
-//! properties [`supported`] accepts.
+//! [`PageChunkWriter`]: a leaf column chunk whose data pages shredlab writes itself (levels,
+//! dictionary indices, `PLAIN` or `DELTA_BINARY_PACKED` values; page cuts; the dictionary page
+//! and its fallback; data page v1 or v2), with the bytes parquet's column writer gives for the
+//! same leaf under the properties [`super::encodings::supported`] accepts.
 //!
 //! parquet's writer encodes levels one at a time into its RLE encoder; this one hands whole
 //! runs to [`HybridRle`] and copies values in bulk. Pages are cut where parquet cuts them: after
 //! each mini-batch ([`MiniBatches`], then [`split_for_page`] where the values would overflow
 //! the page or the dictionary), once the page's estimated size reaches `data_page_size_limit`
-//! bytes or its rows `data_page_row_count_limit`; the dictionary falls back to `PLAIN` once its
-//! page reaches `dictionary_page_size_limit`.
+//! bytes or its rows `data_page_row_count_limit`; the dictionary falls back to the column's own
+//! encoding once its page reaches `dictionary_page_size_limit`.
 
-use arrow_schema::DataType;
-use bytes::Bytes;
 use parquet::basic::{Encoding, Type as PhysicalType};
 use parquet::column::page::{CompressedPage, Page};
 use parquet::errors::Result;
-use parquet::file::properties::{WriterProperties, WriterVersion};
+use parquet::file::properties::WriterProperties;
 use parquet::schema::types::ColumnDescPtr;
 
 use super::batches::{split_for_page, MiniBatch, MiniBatches};
 use super::bloom::ChunkBloom;
 use super::chunk::ChunkPages;
 use super::column::NativeColumnChunk;
-use super::compress::{self, PageCodec};
+use super::compress::PageCodec;
+use super::data_page::{fitted, PageBody, PageCounts, PageFormat};
+use super::delta::DeltaBinaryPacked;
 use super::dictionary::Dictionary;
+use super::encodings::{dictionary_type, value_encoding};
 use super::levels::LeafLevels;
-use super::plain::{self, pack_booleans, PlainValues};
+use super::plain::{pack_booleans, PlainValues};
 use super::rle::HybridRle;
-use super::stats::{self, ChunkStatistics};
+use super::stats::ChunkStatistics;
 use super::tally::LevelTally;
 use super::views;
-
-/// Whether [`PlainChunkWriter`] writes the leaf `descr` (of Arrow type `data_type`) under
-/// `props`: data page v1, `PLAIN` values (or a dictionary, for byte arrays and numbers), no
-/// other encoding asked for, a codec [`compress::supported`] lists, statistics that
-/// [`stats::supported`] records (and any bloom filter); types [`plain::supported`] lists.
-pub(crate) fn supported(
-    descr: &ColumnDescPtr,
-    data_type: &DataType,
-    props: &WriterProperties,
-) -> bool {
-    let path = descr.path();
-    let physical = descr.physical_type();
-    plain::supported(data_type, physical)
-        && props.writer_version() == WriterVersion::PARQUET_1_0
-        // parquet never builds a dictionary for booleans, whatever the properties say.
-        && (!props.dictionary_enabled(path)
-            || dictionary_type(physical)
-            || physical == PhysicalType::BOOLEAN)
-        && props.encoding(path).is_none_or(|e| e == Encoding::PLAIN)
-        && compress::supported(props.compression(path))
-        && stats::supported(descr, props)
-}
-
-/// Whether [`Dictionary`] encodes values of the physical type `physical`: byte arrays, and
-/// fixed-width values of 4 or 8 bytes (which parquet's dictionary tells apart by their bytes,
-/// as it does floats: every NaN payload and both zeros are values of their own).
-fn dictionary_type(physical: PhysicalType) -> bool {
-    matches!(
-        physical,
-        PhysicalType::BYTE_ARRAY
-            | PhysicalType::INT32
-            | PhysicalType::INT64
-            | PhysicalType::FLOAT
-            | PhysicalType::DOUBLE
-    )
-}
 
 /// The page being filled.
 #[derive(Debug, Default)]
@@ -77,6 +42,8 @@ struct OpenPage {
     /// The bytes of room before the values.
     room: usize,
     levels: u32,
+    /// Levels with a value (the others are nulls or empty lists).
+    value_count: u32,
     rows: u32,
     byte_array_bytes: i64,
 }
@@ -101,7 +68,7 @@ impl OpenPage {
 
 /// Encodes one leaf column of one row group into data pages.
 #[derive(Debug)]
-pub(crate) struct PlainChunkWriter {
+pub(crate) struct PageChunkWriter {
     descr: ColumnDescPtr,
     batches: MiniBatches,
     /// `data_page_size_limit`, `data_page_row_count_limit` and `dictionary_page_size_limit`.
@@ -113,8 +80,12 @@ pub(crate) struct PlainChunkWriter {
     width: Option<usize>,
     def: Option<HybridRle>,
     rep: Option<HybridRle>,
-    /// The open dictionary, until it falls back to `PLAIN`.
+    /// The open dictionary, until it falls back to the values' own encoding.
     dictionary: Option<Dictionary>,
+    /// The values' own encoding where it is `DELTA_BINARY_PACKED` (`None`: `PLAIN`).
+    delta: Option<DeltaBinaryPacked>,
+    /// Data page v1 or v2.
+    format: PageFormat,
     page: OpenPage,
     /// The room the next page leaves for its levels.
     level_room: usize,
@@ -125,13 +96,14 @@ pub(crate) struct PlainChunkWriter {
     /// The pages' compressor, if any.
     codec: Option<PageCodec>,
     bloom: Option<ChunkBloom>,
-    /// Whether a data page was `PLAIN`-encoded (parquet keeps the bloom filter of a chunk
-    /// without one only if the properties ask).
-    plain_pages: bool,
+    /// Whether a data page was not dictionary-encoded (parquet keeps the bloom filter of a
+    /// chunk without one only if the properties ask).
+    non_dictionary_pages: bool,
 }
 
-impl PlainChunkWriter {
-    /// A writer for the leaf `descr` under `props` (which [`supported`] accepts).
+impl PageChunkWriter {
+    /// A writer for the leaf `descr` under `props` (which [`super::encodings::supported`]
+    /// accepts).
     ///
     /// # Errors
     ///
@@ -151,6 +123,10 @@ impl PlainChunkWriter {
         let physical = descr.physical_type();
         let dictionary = (dictionary_type(physical) && props.dictionary_enabled(path))
             .then(|| Dictionary::new(physical == PhysicalType::BYTE_ARRAY, dictionary_bytes));
+        let delta = (value_encoding(physical, props, path) == Some(Encoding::DELTA_BINARY_PACKED))
+            .then(|| {
+                DeltaBinaryPacked::new(physical, props.delta_binary_packed_encoder_options(path))
+            });
         Ok(Self {
             batches: MiniBatches::new(&descr, props),
             page_bytes,
@@ -160,6 +136,8 @@ impl PlainChunkWriter {
             def: levels(descr.max_def_level()),
             rep: levels(descr.max_rep_level()),
             dictionary,
+            delta,
+            format: PageFormat::of(props, path),
             page: OpenPage::new(LEVEL_SLACK, 0),
             level_room: LEVEL_SLACK,
             pages: ChunkPages::new(descr.clone(), props),
@@ -168,7 +146,7 @@ impl PlainChunkWriter {
             rep_tally: LevelTally::new(descr.max_rep_level()),
             codec,
             bloom: ChunkBloom::new(&descr, props)?,
-            plain_pages: false,
+            non_dictionary_pages: false,
             descr,
         })
     }
@@ -240,19 +218,27 @@ impl PlainChunkWriter {
             self.stats.add_values(values, range.clone());
         }
         self.page.byte_array_bytes += match self.dictionary.as_mut() {
-            Some(dictionary) => dictionary.append(values, range, cache),
+            Some(dictionary) => dictionary.append(values, range.clone(), cache),
             None => {
                 if let Some(bloom) = self.bloom.as_mut() {
                     bloom.insert_values(values, range.clone());
                 }
-                values.append(range, &mut self.page.values)
+                match self.delta.as_mut() {
+                    Some(delta) => {
+                        delta.put(values.fixed_bytes(range.clone()));
+                        0
+                    }
+                    None => values.append(range.clone(), &mut self.page.values),
+                }
             }
         };
         self.page.levels += levels.len() as u32;
-        let estimate = match &self.dictionary {
-            Some(dictionary) => dictionary.estimated_data_page_size(),
-            None if self.booleans() => self.page.values_len().div_ceil(8),
-            None => self.page.values_len(),
+        self.page.value_count += range.len() as u32;
+        let estimate = match (&self.dictionary, &self.delta) {
+            (Some(dictionary), _) => dictionary.estimated_data_page_size(),
+            (None, Some(delta)) => delta.estimated_size(),
+            (None, None) if self.booleans() => self.page.values_len().div_ceil(8),
+            (None, None) => self.page.values_len(),
         };
         let full = self.page.rows as usize >= self.page_rows || estimate >= self.page_bytes;
         if self.page.levels > 0 && full {
@@ -265,8 +251,7 @@ impl PlainChunkWriter {
         Ok(())
     }
 
-    /// Writes the open page as a data page v1: repetition levels, definition levels (each
-    /// with its 4-byte length), values.
+    /// Writes the open page as a data page of the chunk's format.
     fn flush_page(&mut self) -> Result<()> {
         // The next page's values take as much room (up to the page limit): no regrowth page
         // after page.
@@ -275,47 +260,66 @@ impl PlainChunkWriter {
         if self.booleans() {
             pack_booleans(&mut page.values, page.room);
         }
-        let levels = self.finish_levels();
+        let (levels, rep_len) = self.finish_levels();
         // The next page's levels most likely take about as many bytes as this one's.
         self.level_room = levels.len() + levels.len() / 4 + LEVEL_SLACK;
-        let (buf, start, encoding) = match self.dictionary.as_mut() {
-            Some(dictionary) => {
+        let (body, encoding) = self.page_body(page.values, page.room, levels, rep_len);
+        self.non_dictionary_pages |= encoding != Encoding::RLE_DICTIONARY;
+        let counts = PageCounts {
+            levels: page.levels,
+            rows: page.rows,
+            nulls: page.levels - page.value_count,
+            encoding,
+        };
+        let finished = self.format.assemble(body, counts, self.codec.as_mut())?;
+        let bytes = (self.descr.physical_type() == PhysicalType::BYTE_ARRAY)
+            .then_some(page.byte_array_bytes);
+        self.stats.finish_page(page.rows, bytes);
+        let hold = self.dictionary.is_some();
+        self.pages.add_data_page(finished, page.rows, bytes, hold)
+    }
+
+    /// The open page's `levels` (`rep_len` bytes of repetition levels first), then its values:
+    /// the dictionary's indices, the `DELTA_BINARY_PACKED` blocks, or the `PLAIN` values in
+    /// `values` after `room` bytes, in front of which the levels go where they fit.
+    fn page_body(
+        &mut self,
+        values: Vec<u8>,
+        room: usize,
+        levels: Vec<u8>,
+        rep_len: usize,
+    ) -> (PageBody, Encoding) {
+        let levels_len = levels.len();
+        let (buf, start, encoding) = match (self.dictionary.as_mut(), self.delta.as_mut()) {
+            (Some(dictionary), _) => {
                 let mut buf = levels;
                 buf.reserve(dictionary.estimated_data_page_size() + 1);
                 dictionary.finish_page_into(&mut buf);
                 (buf, 0, Encoding::RLE_DICTIONARY)
             }
-            None if levels.len() <= page.room => {
-                let (mut buf, start) = (page.values, page.room - levels.len());
-                buf[start..page.room].copy_from_slice(&levels);
+            (None, Some(delta)) => {
+                let mut buf = levels;
+                delta.finish_into(&mut buf);
+                (buf, 0, Encoding::DELTA_BINARY_PACKED)
+            }
+            (None, None) if levels_len <= room => {
+                let (mut buf, start) = (values, room - levels_len);
+                buf[start..room].copy_from_slice(&levels);
                 (buf, start, Encoding::PLAIN)
             }
-            None => {
+            (None, None) => {
                 let mut buf = levels;
-                buf.extend_from_slice(&page.values[page.room..]);
+                buf.extend_from_slice(&values[room..]);
                 (buf, 0, Encoding::PLAIN)
             }
         };
-        self.plain_pages |= encoding == Encoding::PLAIN;
-        let size = buf.len() - start;
-        let buf = match self.codec.as_mut() {
-            Some(codec) => fitted(codec.compress(&buf[start..])?),
-            None => fitted(buf).slice(start..),
-        };
-        let data_page = Page::DataPage {
+        let body = PageBody {
             buf,
-            num_values: page.levels,
-            encoding,
-            def_level_encoding: Encoding::RLE,
-            rep_level_encoding: Encoding::RLE,
-            statistics: None,
+            start,
+            values_at: start + levels_len,
+            rep_len,
         };
-        let bytes = (self.descr.physical_type() == PhysicalType::BYTE_ARRAY)
-            .then_some(page.byte_array_bytes);
-        self.stats.finish_page(page.rows, bytes);
-        let hold = self.dictionary.is_some();
-        let finished = CompressedPage::new(data_page, size);
-        self.pages.add_data_page(finished, page.rows, bytes, hold)
+        (body, encoding)
     }
 
     /// Whether the leaf holds booleans: one byte each in the open page, bit-packed when it
@@ -324,26 +328,39 @@ impl PlainChunkWriter {
         self.descr.physical_type() == PhysicalType::BOOLEAN
     }
 
-    /// The open page's repetition and definition levels, each with its 4-byte length.
-    fn finish_levels(&mut self) -> Vec<u8> {
+    /// The open page's repetition levels, then its definition levels, each after its 4-byte
+    /// length in a v1 page; and the bytes of the repetition levels (with their length).
+    fn finish_levels(&mut self) -> (Vec<u8>, usize) {
+        let length = match self.format.prefixes_levels() {
+            true => 4,
+            false => 0,
+        };
         let bound: usize = [self.rep.as_ref(), self.def.as_ref()]
             .into_iter()
             .flatten()
-            .map(|rle| 4 + rle.len_bound())
+            .map(|rle| length + rle.len_bound())
             .sum();
         let mut buf = Vec::with_capacity(bound);
-        for rle in [self.rep.as_mut(), self.def.as_mut()].into_iter().flatten() {
-            let start = buf.len();
-            buf.extend_from_slice(&[0; 4]);
-            rle.finish_into(&mut buf);
-            let length = (buf.len() - start - 4) as u32;
-            buf[start..start + 4].copy_from_slice(&length.to_le_bytes());
+        let mut rep_len = 0;
+        for (rle, repetition) in [(self.rep.as_mut(), true), (self.def.as_mut(), false)] {
+            if let Some(rle) = rle {
+                let start = buf.len();
+                buf.resize(start + length, 0);
+                rle.finish_into(&mut buf);
+                if length > 0 {
+                    let encoded = (buf.len() - start - length) as u32;
+                    buf[start..start + length].copy_from_slice(&encoded.to_le_bytes());
+                }
+            }
+            if repetition {
+                rep_len = buf.len();
+            }
         }
-        buf
+        (buf, rep_len)
     }
 
     /// Ends the dictionary: its open page, the dictionary page, the data pages held for it;
-    /// later values are `PLAIN`.
+    /// later values take the column's own encoding.
     fn fall_back(&mut self) -> Result<()> {
         if self.page.levels > 0 {
             self.flush_page()?;
@@ -379,12 +396,16 @@ impl PlainChunkWriter {
         }
     }
 
-    /// Bytes held: the pages finished, the open page's values, the open dictionary and the
-    /// bloom filter.
+    /// Bytes held: the pages finished, the open page's values, the open dictionary, the
+    /// `DELTA_BINARY_PACKED` blocks and the bloom filter.
     pub fn memory_size(&self) -> usize {
         let dictionary = self.dictionary.as_ref().map_or(0, Dictionary::memory_size);
+        let delta = self
+            .delta
+            .as_ref()
+            .map_or(0, DeltaBinaryPacked::memory_size);
         let bloom = self.bloom.as_ref().map_or(0, ChunkBloom::memory_size);
-        self.pages.memory_size() + self.page.values.capacity() + dictionary + bloom
+        self.pages.memory_size() + self.page.values.capacity() + dictionary + delta + bloom
     }
 
     /// Finishes the chunk: the last page, the dictionary page, the bloom filter, the offset
@@ -398,19 +419,11 @@ impl PlainChunkWriter {
             self.flush_page()?;
         }
         self.write_dictionary_page()?;
-        let bloom = self.bloom.and_then(|bloom| bloom.finish(self.plain_pages));
+        let bloom = self
+            .bloom
+            .and_then(|bloom| bloom.finish(self.non_dictionary_pages));
         self.pages.close(self.stats, bloom)
     }
-}
-
-/// `page` as the bytes a chunk keeps until it is written (the buffer itself, not a copy):
-/// without the room a buffer sized for the worst case left unused (a compressor's bound, the
-/// longest index encoding, a full page for the chunk's last one).
-fn fitted(mut page: Vec<u8>) -> Bytes {
-    if page.capacity() > page.len() + page.len() / 8 {
-        page.shrink_to_fit();
-    }
-    Bytes::from(page)
 }
 
 /// Bytes of room for a page's levels beyond what the last page's took.

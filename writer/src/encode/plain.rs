@@ -153,12 +153,20 @@ impl<'a> PlainValues<'a> {
         }
     }
 
+    /// The encoded bytes of the fixed-width values in `range` (none for byte arrays).
+    pub(crate) fn fixed_bytes(&self, range: Range<usize>) -> &[u8] {
+        match self {
+            Self::Fixed { bytes, width } => &bytes[range.start * width..range.end * width],
+            Self::Variable { .. } => &[],
+        }
+    }
+
     /// Appends the values in `range` to `page`, returning their unencoded byte-array length
     /// (0 for fixed-width values).
     pub(crate) fn append(&self, range: Range<usize>, page: &mut Vec<u8>) -> i64 {
         match self {
-            Self::Fixed { bytes, width } => {
-                page.extend_from_slice(&bytes[range.start * width..range.end * width]);
+            Self::Fixed { .. } => {
+                page.extend_from_slice(self.fixed_bytes(range));
                 0
             }
             Self::Variable { spans, data, keys } => {

@@ -16,10 +16,11 @@ use parquet::schema::types::ColumnDescPtr;
 
 use super::batches::MiniBatches;
 use super::column::NativeColumnWriter;
+use super::encodings;
 use super::fallback::FallbackFactory;
 use super::leaf::{LeafData, LeafWriter};
 use super::levels;
-use super::pages::{self, PlainChunkWriter};
+use super::pages::PageChunkWriter;
 use super::project::project;
 use super::shape::Nesting;
 use super::values;
@@ -46,7 +47,7 @@ pub(crate) struct EncodePlan {
 #[derive(Debug, Clone)]
 struct NativeLeaf {
     descr: ColumnDescPtr,
-    /// Whether it writes the pages too ([`PlainChunkWriter`]), not parquet's typed writer.
+    /// Whether it writes the pages too ([`PageChunkWriter`]), not parquet's typed writer.
     pages: bool,
 }
 
@@ -130,7 +131,7 @@ impl EncodePlan {
                 };
                 writers.push(match (leaf, made) {
                     (Some(NativeLeaf { descr, pages: true }), _) => {
-                        LeafWriter::Plain(PlainChunkWriter::new(descr.clone(), &self.props)?)
+                        LeafWriter::Pages(PageChunkWriter::new(descr.clone(), &self.props)?)
                     }
                     (Some(NativeLeaf { descr, .. }), _) => {
                         LeafWriter::Native(NativeColumnWriter::new(descr.clone(), &self.props))
@@ -314,10 +315,11 @@ fn native_leaves(
             // the native pages save (0.96x in `make leaf-bench`); inside a list the levels
             // gain more (1.51x).
             let flat_view = *rep == 0 && views::is_view(data_type);
-            let pages = pages::supported(&descr, data_type, props) && !flat_view;
+            let pages = encodings::supported(&descr, data_type, props) && !flat_view;
             let typed = values::written_as(data_type, descr.physical_type())
                 && MiniBatches::new(&descr, props).budget_checks_agree(&descr, props)
-                && !dictionary_byte_array(&descr, props);
+                && !dictionary_byte_array(&descr, props)
+                && !delta_layout_ignored(&descr, props);
             (pages || (*rep > 0 && typed)).then_some(NativeLeaf { descr, pages })
         })
         .collect()
@@ -328,6 +330,16 @@ fn native_leaves(
 /// page boundary.
 fn dictionary_byte_array(descr: &ColumnDescPtr, props: &WriterProperties) -> bool {
     descr.physical_type() == PhysicalType::BYTE_ARRAY && props.dictionary_enabled(descr.path())
+}
+
+/// Whether `descr` is a `BYTE_ARRAY` leaf whose `DELTA_*` values parquet's typed writer lays
+/// out in the blocks the properties set, where `ArrowColumnWriter` keeps the default layout
+/// (parquet 60's byte-array writer does not read `delta_binary_packed_encoder_options`).
+fn delta_layout_ignored(descr: &ColumnDescPtr, props: &WriterProperties) -> bool {
+    descr.physical_type() == PhysicalType::BYTE_ARRAY
+        && props
+            .delta_binary_packed_encoder_options(descr.path())
+            .is_some()
 }
 
 /// Each leaf of `field` in file order, with the maximum definition and repetition levels

@@ -1,5 +1,5 @@
 //! [`ChunkStatistics`]: the statistics parquet's column writer records for a leaf whose pages
-//! [`super::pages::PlainChunkWriter`] writes: per page the null count, the level histograms and
+//! [`super::pages::PageChunkWriter`] writes: per page the null count, the level histograms and
 //! the values' min and max (the column index, with its boundary order), per chunk their sums
 //! and bounds (the chunk's `Statistics` and size statistics), truncated as parquet truncates
 //! them.

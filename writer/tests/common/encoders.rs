@@ -5,10 +5,22 @@ use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
 use parquet::errors::Result;
 use parquet::file::properties::WriterProperties;
 use shredlab_writer::encode::ColumnEncoder;
 use shredlab_writer::OrderedRowGroupWriter;
+
+/// Every codec the project builds parquet with, Zstandard at `zstd_level`.
+pub fn built_codecs(zstd_level: i32) -> [Compression; 5] {
+    [
+        Compression::UNCOMPRESSED,
+        Compression::SNAPPY,
+        Compression::ZSTD(ZstdLevel::try_new(zstd_level).unwrap()),
+        Compression::LZ4_RAW,
+        Compression::LZ4,
+    ]
+}
 
 /// `ArrowWriter`'s bytes for `groups`, one row group each (cut with `flush`).
 pub fn upstream(

@@ -8,7 +8,8 @@ use parquet::arrow::ArrowSchemaConverter;
 use parquet::basic::{Compression, Encoding, Type as PhysicalType, ZstdLevel};
 use parquet::file::metadata::{KeyValue, SortingColumn};
 use parquet::file::properties::{
-    BloomFilterPosition, EnabledStatistics, WriterProperties, WriterVersion,
+    BloomFilterPosition, DeltaBinaryPackedEncoderOptions, EnabledStatistics, WriterProperties,
+    WriterVersion,
 };
 use parquet::schema::types::ColumnPath;
 use proptest::prelude::*;
@@ -142,6 +143,11 @@ pub struct Settings {
     pub leaf: usize,
     pub leaf_dictionary: bool,
     pub leaf_encoding: u8,
+    /// Data page v2 values stay compressed below this share of their page's size.
+    pub v2_compression_threshold: f64,
+    /// `DELTA_BINARY_PACKED` blocks: values per block and mini blocks per block, if not the
+    /// default layout.
+    pub delta_layout: Option<(usize, usize)>,
 }
 
 pub fn settings() -> impl Strategy<Value = Settings> {
@@ -215,8 +221,18 @@ pub fn settings() -> impl Strategy<Value = Settings> {
             any::<bool>(),
             0u8..3,
         ),
+        (
+            prop_oneof![Just(1.0), Just(0.5), Just(0.98), Just(1.5)],
+            prop_oneof![
+                Just(None),
+                Just(Some((128usize, 4usize))),
+                Just(Some((128, 1))),
+                Just(Some((256, 2))),
+                Just(Some((512, 16))),
+            ],
+        ),
     )
-        .prop_map(|(a, b)| Settings {
+        .prop_map(|(a, b, c)| Settings {
             version: a.0,
             compression: a.1,
             dictionary: a.2,
@@ -235,6 +251,8 @@ pub fn settings() -> impl Strategy<Value = Settings> {
             leaf: b.7,
             leaf_dictionary: b.8,
             leaf_encoding: b.9,
+            v2_compression_threshold: c.0,
+            delta_layout: c.1,
         })
 }
 
@@ -266,7 +284,12 @@ impl Settings {
             .set_data_page_row_count_limit(self.page_rows)
             .set_write_batch_size(self.write_batch)
             .set_max_row_group_row_count(self.row_group_rows)
-            .set_max_row_group_bytes(self.row_group_bytes);
+            .set_max_row_group_bytes(self.row_group_bytes)
+            .set_data_page_v2_compression_ratio_threshold(self.v2_compression_threshold);
+        if let Some((block, mini_blocks)) = self.delta_layout {
+            let layout = DeltaBinaryPackedEncoderOptions::try_new(block, mini_blocks).unwrap();
+            builder = builder.set_delta_binary_packed_encoder_options(layout);
+        }
         if let Some(bloom) = self.bloom {
             builder = builder
                 .set_bloom_filter_enabled(true)

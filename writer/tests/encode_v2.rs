@@ -1,0 +1,158 @@
+//! Data page v2 and `DELTA_BINARY_PACKED` values on the native encoder's own pages, as
+//! `ArrowWriter` writes them: for every codec, integers at the edges of their width (whose
+//! deltas wrap), dictionaries that fall back mid-chunk, block layouts other than the default,
+//! nested leaves, and v2 values left uncompressed where compressing saves too little.
+
+mod common;
+
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, Float64Array, Int32Array, Int64Array, ListArray, RecordBatch};
+use arrow_buffer::{NullBuffer, OffsetBuffer};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use bytes::Bytes;
+use common::encoders::{built_codecs, encoded, upstream};
+use parquet::basic::{Compression, Encoding, PageType};
+use parquet::file::properties::{
+    DeltaBinaryPackedEncoderOptions, WriterProperties, WriterPropertiesBuilder, WriterVersion,
+};
+use parquet::file::reader::{FileReader, SerializedFileReader};
+use parquet::schema::types::ColumnPath;
+use shredlab_writer::encode::ColumnEncoder;
+
+const ROWS: usize = 30_000;
+
+/// Integers that wander over their whole width: deltas of every size, wrapping ones among them.
+fn wide_i64(row: usize) -> i64 {
+    match row % 7 {
+        0 => i64::MIN,
+        1 => i64::MAX,
+        _ => (row as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) as i64 >> (row % 60),
+    }
+}
+
+/// A schema of every native v2 leaf kind: `INT64` and `INT32` integers, doubles, and 32-bit
+/// integers in a list, each with nulls.
+fn columns() -> (SchemaRef, RecordBatch) {
+    let nulls = |every: usize| Some(NullBuffer::from_iter((0..ROWS).map(|r| r % every != 0)));
+    let wide: ArrayRef = Arc::new(Int64Array::new((0..ROWS).map(wide_i64).collect(), nulls(5)));
+    let narrow: ArrayRef = Arc::new(Int32Array::new(
+        (0..ROWS).map(|r| (wide_i64(r) >> 32) as i32).collect(),
+        nulls(3),
+    ));
+    let doubles: ArrayRef = Arc::new(Float64Array::new(
+        (0..ROWS).map(|r| (r % 1_000) as f64 / 8.0).collect(),
+        nulls(4),
+    ));
+    let items = Int32Array::from_iter_values((0..ROWS * 2).map(|i| (i % 500) as i32));
+    let lengths = (0..ROWS).map(|r| (r % 5) - (r % 5) / 4);
+    let item = Arc::new(Field::new("item", DataType::Int32, false));
+    let offsets: OffsetBuffer<i32> = OffsetBuffer::from_lengths(lengths);
+    let values = items.slice(0, offsets.last() as usize);
+    let list: ArrayRef = Arc::new(ListArray::new(item, offsets, Arc::new(values), nulls(6)));
+    let columns = [
+        ("wide", wide),
+        ("narrow", narrow),
+        ("doubles", doubles),
+        ("list", list),
+    ];
+    let fields: Vec<Field> = columns
+        .iter()
+        .map(|(name, column)| Field::new(*name, column.data_type().clone(), true))
+        .collect();
+    let schema = Arc::new(Schema::new(fields));
+    let batch = RecordBatch::try_new(schema.clone(), columns.map(|(_, c)| c).to_vec()).unwrap();
+    (schema, batch)
+}
+
+/// Writes the columns with both encoders under `props` in two row groups of sliced batches,
+/// checks every leaf went to the native pages and the bytes are `ArrowWriter`'s, and returns
+/// the file.
+fn assert_identical(props: &WriterProperties) -> Bytes {
+    let (schema, batch) = columns();
+    let groups = [
+        vec![batch.slice(1, 10_000), batch.slice(10_001, 7_000)],
+        vec![batch.slice(17_001, ROWS - 17_001)],
+    ];
+    let expected = upstream(&schema, &groups, props).unwrap();
+    let (actual, native) = encoded(&schema, &groups, props, ColumnEncoder::Native).unwrap();
+    assert_eq!(native, ["wide", "narrow", "doubles", "list.list.item"]);
+    assert!(actual == expected, "bytes differ from ArrowWriter's");
+    Bytes::from(actual)
+}
+
+/// The (page type, encoding) of every data page of column `column` in the file's first row
+/// group, as a reader finds them.
+fn data_pages(file: Bytes, column: usize) -> Vec<(PageType, Encoding)> {
+    let reader = SerializedFileReader::new(file).unwrap();
+    let row_group = reader.get_row_group(0).unwrap();
+    let pages = row_group.get_column_page_reader(column).unwrap();
+    pages
+        .map(|page| page.unwrap())
+        .filter(|page| page.page_type() != PageType::DICTIONARY_PAGE)
+        .map(|page| (page.page_type(), page.encoding()))
+        .collect()
+}
+
+fn v2() -> WriterPropertiesBuilder {
+    WriterProperties::builder()
+        .set_writer_version(WriterVersion::PARQUET_2_0)
+        .set_data_page_size_limit(4 * 1024)
+}
+
+#[test]
+fn v2_pages_of_every_codec_are_arrow_writer_s() {
+    for codec in built_codecs(1) {
+        for dictionary in [false, true] {
+            let props = v2()
+                .set_compression(codec)
+                .set_dictionary_enabled(dictionary)
+                .set_dictionary_page_size_limit(16 * 1024)
+                .build();
+            let file = assert_identical(&props);
+            // The integers that do not fit a 16 KiB dictionary fall back to deltas.
+            let pages = data_pages(file, 0);
+            assert!(
+                pages.contains(&(PageType::DATA_PAGE_V2, Encoding::DELTA_BINARY_PACKED)),
+                "{codec}, dictionary {dictionary}: {pages:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn v2_values_stay_uncompressed_unless_they_shrink_enough() {
+    for threshold in [0.05, 0.5, 1.0, 4.0] {
+        let props = v2()
+            .set_compression(Compression::SNAPPY)
+            .set_dictionary_enabled(false)
+            .set_data_page_v2_compression_ratio_threshold(threshold)
+            .build();
+        assert_identical(&props);
+    }
+}
+
+#[test]
+fn delta_binary_packed_v1_pages_in_every_block_layout_are_arrow_writer_s() {
+    let layouts = [None, Some((128, 1)), Some((256, 8)), Some((1024, 4))];
+    for layout in layouts {
+        let mut builder = WriterProperties::builder()
+            .set_dictionary_enabled(false)
+            .set_data_page_size_limit(2 * 1024)
+            .set_encoding(Encoding::DELTA_BINARY_PACKED)
+            // The doubles keep PLAIN: DELTA_BINARY_PACKED is for integers.
+            .set_column_encoding(ColumnPath::from("doubles"), Encoding::PLAIN);
+        if let Some((block, mini_blocks)) = layout {
+            let options = DeltaBinaryPackedEncoderOptions::try_new(block, mini_blocks).unwrap();
+            builder = builder.set_delta_binary_packed_encoder_options(options);
+        }
+        let file = assert_identical(&builder.build());
+        let pages = data_pages(file, 1);
+        assert!(
+            pages
+                .iter()
+                .all(|&page| page == (PageType::DATA_PAGE, Encoding::DELTA_BINARY_PACKED)),
+            "{layout:?}: {pages:?}"
+        );
+    }
+}
