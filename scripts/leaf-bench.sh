@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Each leaf kind of the writer's test matrix encoded alone on one thread by both column
 # encoders (`make leaf-bench`): the criterion benches `leaf/<kind>` (data page v1) and
-# `leaf-v2/<kind>` (the numeric kinds, data page v2) of writer/benches/encode.rs, into
+# `leaf-v2/<kind>` (numbers and strings, data page v2) of writer/benches/encode.rs, into
 # results/<host>/leaf-bench/ (README.md, leaf-bench.json) with the build's metadata.
 # Usage: scripts/leaf-bench.sh
 set -euo pipefail
@@ -45,8 +45,9 @@ lines = [
     "",
     "One column of the writer's test matrix (`writer/tests/common`), 24 batches of 8,192 rows,"
     " one null in ten at every nullable level (`AllNull`: nulls only), default"
-    " `WriterProperties` (data pages v1; the numeric kinds again with v2, where integers that"
-    " fall back from the dictionary are `DELTA_BINARY_PACKED`), encoded as one row group by an"
+    " `WriterProperties` (data pages v1; numbers and strings again with v2, where integers and"
+    " strings that fall back from the dictionary are `DELTA_BINARY_PACKED` and"
+    " `DELTA_BYTE_ARRAY`), encoded as one row group by an"
     " `OrderedRowGroupWriter` on the calling thread with each `ColumnEncoder`. Median of 10"
     " criterion samples. A leaf the native encoder leaves to arrow-rs (fixed-size binary, views"
     " outside a list) times the same on both sides.",

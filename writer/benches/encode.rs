@@ -1,7 +1,7 @@
 //! Criterion benches of the encode step: parquet's ArrowWriter against ParallelArrowWriter on
 //! named data shapes, and on one thread the two column encoders (`encode::ColumnEncoder`) in
 //! an `OrderedRowGroupWriter`, on those shapes and on each leaf kind of the test matrix alone
-//! (`leaf/<kind>`; the numeric kinds again with data page v2, `leaf-v2/<kind>`); throughput in
+//! (`leaf/<kind>`; numbers and strings again with data page v2, `leaf-v2/<kind>`); throughput in
 //! Arrow bytes. `cargo bench -p shredlab-writer`, or `cargo bench -p shredlab-writer --bench
 //! encode -- '^leaf'` for the leaf kinds only.
 // criterion_group! generates a public function that cannot carry a doc comment.
@@ -107,22 +107,23 @@ fn encode(c: &mut Criterion) {
 /// Each leaf kind alone (a column of 196,608 rows, one null in ten at every nullable level,
 /// default properties), one thread: where each encoder's time goes by type, and which leaves
 /// the native encoder leaves to arrow-rs (they time the same on both). `AllNull` is a column
-/// of nulls only. Then the numeric kinds with data page v2, whose integers fall back from the
-/// dictionary to `DELTA_BINARY_PACKED`.
+/// of nulls only. Then the numeric kinds and strings with data page v2, whose integers and
+/// strings fall back from the dictionary to `DELTA_BINARY_PACKED` and `DELTA_BYTE_ARRAY`.
 fn leaf(c: &mut Criterion) {
     leaf_kinds(c, "leaf", &KINDS, &WriterProperties::default());
     let v2 = WriterProperties::builder()
         .set_writer_version(WriterVersion::PARQUET_2_0)
         .build();
-    let numeric = [
+    let v2_kinds = [
         Kind::Int32,
         Kind::Int64NonNull,
         Kind::Float64,
         Kind::Decimal,
         Kind::Timestamp,
         Kind::ListInt32,
+        Kind::Utf8,
     ];
-    leaf_kinds(c, "leaf-v2", &numeric, &v2);
+    leaf_kinds(c, "leaf-v2", &v2_kinds, &v2);
 }
 
 /// The benches `<prefix>/<kind>` of each of `kinds` alone under `props`.

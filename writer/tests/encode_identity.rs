@@ -108,7 +108,8 @@ fn assert_same_bytes(
 /// `settings` with data pages of `version`. In v1 the native encoder writes its own pages for
 /// every leaf type it supports (`PLAIN` values, or a dictionary where it is on; any
 /// statistics, bloom filter and codec), but for the one column that gets column-level
-/// settings; in v2 for numbers (integers `DELTA_BINARY_PACKED` outside a dictionary).
+/// settings; in v2 for numbers and byte arrays (`DELTA_*` outside a dictionary), booleans
+/// (`RLE` values in v2) staying with parquet.
 fn page_settings(version: WriterVersion) -> impl Strategy<Value = common::strategies::Settings> {
     settings().prop_map(move |settings| common::strategies::Settings {
         version,
@@ -151,14 +152,11 @@ proptest! {
     }
 }
 
-/// The same for the native encoder's own pages: over 200 cases drawn as the v1 property draws
-/// them, some leaf gets them in 2 cases of 5; as the v2 property draws them, in 1 of 4.
+/// The same for the native encoder's own pages: over 200 cases drawn as the v1 and the v2
+/// property draw them, some leaf gets them in 7 cases of 10 (181 of 200 each when written).
 #[test]
 fn the_page_properties_cases_exercise_native_pages() {
-    for (version, at_least) in [
-        (WriterVersion::PARQUET_1_0, 80),
-        (WriterVersion::PARQUET_2_0, 50),
-    ] {
+    for version in [WriterVersion::PARQUET_1_0, WriterVersion::PARQUET_2_0] {
         let mut runner = TestRunner::deterministic();
         let mut cases = 0;
         for _ in 0..200 {
@@ -172,9 +170,8 @@ fn the_page_properties_cases_exercise_native_pages() {
                 OrderedRowGroupWriter::try_new(Vec::new(), schema.clone(), options, 1).unwrap();
             cases += usize::from(!writer.leaf_encoders().native_pages.is_empty());
         }
-        eprintln!("{version:?}: {cases} of 200 cases have native pages");
         assert!(
-            cases >= at_least,
+            cases >= 140,
             "{version:?}: only {cases} of 200 cases have native pages"
         );
     }

@@ -1,13 +1,16 @@
-//! Data page v2 and `DELTA_BINARY_PACKED` values on the native encoder's own pages, as
+//! Data page v2 and the `DELTA_*` encodings on the native encoder's own pages, as
 //! `ArrowWriter` writes them: for every codec, integers at the edges of their width (whose
-//! deltas wrap), dictionaries that fall back mid-chunk, block layouts other than the default,
-//! nested leaves, and v2 values left uncompressed where compressing saves too little.
+//! deltas wrap), strings sharing prefixes of every length, dictionaries that fall back
+//! mid-chunk, block layouts other than the default, pages cut inside a mini-batch, nested
+//! leaves, and v2 values left uncompressed where compressing saves too little.
 
 mod common;
 
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, Float64Array, Int32Array, Int64Array, ListArray, RecordBatch};
+use arrow_array::{
+    ArrayRef, Float64Array, Int32Array, Int64Array, ListArray, RecordBatch, StringArray,
+};
 use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use bytes::Bytes;
@@ -31,8 +34,15 @@ fn wide_i64(row: usize) -> i64 {
     }
 }
 
-/// A schema of every native v2 leaf kind: `INT64` and `INT32` integers, doubles, and 32-bit
-/// integers in a list, each with nulls.
+/// Strings of 0 to 60 bytes sharing prefixes of every length with the one before, some long
+/// enough that a few fill a small page.
+fn string(row: usize) -> String {
+    let key = row.wrapping_mul(2_654_435_761) % 100_000;
+    format!("customer-{key:05}-{}", "x".repeat(row % 47))
+}
+
+/// A schema of every native v2 leaf kind: `INT64` and `INT32` integers, doubles, strings, and
+/// 32-bit integers in a list, each with nulls.
 fn columns() -> (SchemaRef, RecordBatch) {
     let nulls = |every: usize| Some(NullBuffer::from_iter((0..ROWS).map(|r| r % every != 0)));
     let wide: ArrayRef = Arc::new(Int64Array::new((0..ROWS).map(wide_i64).collect(), nulls(5)));
@@ -50,10 +60,14 @@ fn columns() -> (SchemaRef, RecordBatch) {
     let offsets: OffsetBuffer<i32> = OffsetBuffer::from_lengths(lengths);
     let values = items.slice(0, offsets.last() as usize);
     let list: ArrayRef = Arc::new(ListArray::new(item, offsets, Arc::new(values), nulls(6)));
+    let strings: ArrayRef = Arc::new(StringArray::from_iter(
+        (0..ROWS).map(|r| (r % 7 != 0).then(|| string(r))),
+    ));
     let columns = [
         ("wide", wide),
         ("narrow", narrow),
         ("doubles", doubles),
+        ("strings", strings),
         ("list", list),
     ];
     let fields: Vec<Field> = columns
@@ -76,7 +90,10 @@ fn assert_identical(props: &WriterProperties) -> Bytes {
     ];
     let expected = upstream(&schema, &groups, props).unwrap();
     let (actual, native) = encoded(&schema, &groups, props, ColumnEncoder::Native).unwrap();
-    assert_eq!(native, ["wide", "narrow", "doubles", "list.list.item"]);
+    assert_eq!(
+        native,
+        ["wide", "narrow", "doubles", "strings", "list.list.item"]
+    );
     assert!(actual == expected, "bytes differ from ArrowWriter's");
     Bytes::from(actual)
 }
@@ -110,12 +127,18 @@ fn v2_pages_of_every_codec_are_arrow_writer_s() {
                 .set_dictionary_page_size_limit(16 * 1024)
                 .build();
             let file = assert_identical(&props);
-            // The integers that do not fit a 16 KiB dictionary fall back to deltas.
-            let pages = data_pages(file, 0);
-            assert!(
-                pages.contains(&(PageType::DATA_PAGE_V2, Encoding::DELTA_BINARY_PACKED)),
-                "{codec}, dictionary {dictionary}: {pages:?}"
-            );
+            // The integers and strings that do not fit a 16 KiB dictionary fall back to
+            // parquet's v2 encodings.
+            for (column, encoding) in [
+                (0, Encoding::DELTA_BINARY_PACKED),
+                (3, Encoding::DELTA_BYTE_ARRAY),
+            ] {
+                let pages = data_pages(file.clone(), column);
+                assert!(
+                    pages.contains(&(PageType::DATA_PAGE_V2, encoding)),
+                    "{codec}, dictionary {dictionary}: {pages:?}"
+                );
+            }
         }
     }
 }
@@ -140,8 +163,9 @@ fn delta_binary_packed_v1_pages_in_every_block_layout_are_arrow_writer_s() {
             .set_dictionary_enabled(false)
             .set_data_page_size_limit(2 * 1024)
             .set_encoding(Encoding::DELTA_BINARY_PACKED)
-            // The doubles keep PLAIN: DELTA_BINARY_PACKED is for integers.
-            .set_column_encoding(ColumnPath::from("doubles"), Encoding::PLAIN);
+            // The doubles and strings keep PLAIN: DELTA_BINARY_PACKED is for integers.
+            .set_column_encoding(ColumnPath::from("doubles"), Encoding::PLAIN)
+            .set_column_encoding(ColumnPath::from("strings"), Encoding::PLAIN);
         if let Some((block, mini_blocks)) = layout {
             let options = DeltaBinaryPackedEncoderOptions::try_new(block, mini_blocks).unwrap();
             builder = builder.set_delta_binary_packed_encoder_options(options);
@@ -154,5 +178,31 @@ fn delta_binary_packed_v1_pages_in_every_block_layout_are_arrow_writer_s() {
                 .all(|&page| page == (PageType::DATA_PAGE, Encoding::DELTA_BINARY_PACKED)),
             "{layout:?}: {pages:?}"
         );
+    }
+}
+
+/// Strings `DELTA_LENGTH_BYTE_ARRAY` and `DELTA_BYTE_ARRAY`, with pages small enough that
+/// parquet cuts mini-batches short of them (after exactly the values that fit, for
+/// `DELTA_BYTE_ARRAY`), and after a dictionary that falls back.
+#[test]
+fn delta_byte_array_pages_are_arrow_writer_s() {
+    for encoding in [
+        Encoding::DELTA_LENGTH_BYTE_ARRAY,
+        Encoding::DELTA_BYTE_ARRAY,
+    ] {
+        for (page_limit, dictionary) in [(300, false), (8 * 1024, false), (8 * 1024, true)] {
+            let props = WriterProperties::builder()
+                .set_dictionary_enabled(dictionary)
+                .set_dictionary_page_size_limit(4 * 1024)
+                .set_data_page_size_limit(page_limit)
+                .set_column_encoding(ColumnPath::from("strings"), encoding)
+                .build();
+            let file = assert_identical(&props);
+            let pages = data_pages(file, 3);
+            assert!(
+                pages.contains(&(PageType::DATA_PAGE, encoding)),
+                "{encoding}, {page_limit}-byte pages: {pages:?}"
+            );
+        }
     }
 }

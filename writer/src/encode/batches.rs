@@ -85,10 +85,11 @@ impl MiniBatches {
             .or(rep)
             .map_or(leaf.values.len(), <[i16]>::len);
         let records = rep.filter(|_| !leaf.uniform);
+        let base = self.base(leaf);
         cut(
             0..count,
             0,
-            self.base(leaf),
+            |start| start.saturating_add(base),
             records,
             values_in(leaf, max_def),
         )
@@ -100,14 +101,17 @@ pub(crate) type MiniBatch = (Range<usize>, Range<usize>);
 
 /// The mini-batches the column writer cuts `batch` (one of [`MiniBatches::of`]'s) into when
 /// its values would not fit in one data page: `fit(values)` says how many of them, from the
-/// start, fit in the page's byte limit (at least one). The cut is in levels, the values'
-/// count scaled by the batch's levels per value and rounded up, each piece extended to the end
-/// of its record, as parquet's `write_granular_chunk` does for `PLAIN` values.
+/// start, fit in the page's byte limit (at least one). Each piece is extended to the end of
+/// its record, as in parquet's `write_granular_chunk`. Where `exact_values` (values that
+/// depend on the one before, `DELTA_BYTE_ARRAY`), a piece ends right after that many values;
+/// otherwise the cut is in levels, the values' count scaled by the batch's levels per value
+/// and rounded up.
 pub(crate) fn split_for_page(
     batch: MiniBatch,
     leaf: &LeafLevels,
     max_def: i16,
     fit: impl Fn(Range<usize>) -> usize,
+    exact_values: bool,
 ) -> Vec<MiniBatch> {
     let (levels, values) = batch;
     let (size, count) = (levels.len(), values.len());
@@ -118,15 +122,33 @@ pub(crate) fn split_for_page(
     if fits >= count {
         return vec![(levels, values)];
     }
+    let fits = fits.max(1);
+    let def = leaf
+        .def
+        .as_deref()
+        .filter(|_| !leaf.uniform && count < size);
     let window = match count == size {
-        true => fits.max(1),
-        false => (fits.max(1) * size).div_ceil(count),
+        true => fits,
+        false => (fits * size).div_ceil(count),
     }
     .clamp(1, size);
+    let window_end = |start: usize| match (exact_values, def) {
+        (true, Some(def)) => {
+            // Nulls after the last value that fits are left to the next piece.
+            let (mut end, mut seen) = (start, 0);
+            while end < levels.end && seen < fits {
+                seen += usize::from(def[end] == max_def);
+                end += 1;
+            }
+            end
+        }
+        (true, None) => start.saturating_add(fits),
+        (false, _) => start.saturating_add(window),
+    };
     cut(
-        levels,
+        levels.clone(),
         values.start,
-        window,
+        window_end,
         leaf.rep.as_deref(),
         values_in(leaf, max_def),
     )
@@ -145,20 +167,21 @@ fn values_in(leaf: &LeafLevels, max_def: i16) -> impl Fn(Range<usize>) -> usize 
     }
 }
 
-/// Cuts `levels` (whose values start at `first_value`) into pieces of `size` levels, each
-/// extended to the end of its record where `records` (repetition levels) are given, with the
-/// values each carries (`carried` counts them).
+/// Cuts `levels` (whose values start at `first_value`) into pieces, each from its start to
+/// `window_end(start)` (at least one level on), extended to the end of its record where
+/// `records` (repetition levels) are given, with the values each carries (`carried` counts
+/// them).
 fn cut(
     levels: Range<usize>,
     first_value: usize,
-    size: usize,
+    window_end: impl Fn(usize) -> usize,
     records: Option<&[i16]>,
     carried: impl Fn(Range<usize>) -> usize,
 ) -> Vec<MiniBatch> {
-    let mut pieces = Vec::with_capacity(levels.len() / size.max(1) + 1);
+    let mut pieces = Vec::new();
     let (mut start, mut value) = (levels.start, first_value);
     while start < levels.end {
-        let mut end = levels.end.min(start + size);
+        let mut end = levels.end.min(window_end(start).max(start + 1));
         if let Some(rep) = records {
             // A record never spans two mini-batches.
             while end < levels.end && rep[end] != 0 {

@@ -73,8 +73,9 @@ impl DeltaBinaryPacked {
         }
     }
 
+    /// Encodes one value (of the encoder's width: a 32-bit value sign-extended).
     #[inline]
-    fn put_value(&mut self, value: i64) {
+    pub(crate) fn put_value(&mut self, value: i64) {
         if self.count == 0 {
             self.first = value;
         } else {

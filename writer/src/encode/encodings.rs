@@ -48,9 +48,11 @@ pub(crate) fn value_encoding(
     });
     match (encoding, physical) {
         (Encoding::PLAIN, _) => Some(encoding),
-        (Encoding::DELTA_BINARY_PACKED, PhysicalType::INT32 | PhysicalType::INT64) => {
-            Some(encoding)
-        }
+        (Encoding::DELTA_BINARY_PACKED, PhysicalType::INT32 | PhysicalType::INT64)
+        | (
+            Encoding::DELTA_LENGTH_BYTE_ARRAY | Encoding::DELTA_BYTE_ARRAY,
+            PhysicalType::BYTE_ARRAY,
+        ) => Some(encoding),
         _ => None,
     }
 }

@@ -23,6 +23,7 @@ mod column;
 mod compress;
 mod data_page;
 mod delta;
+mod delta_values;
 mod dictionary;
 mod encodings;
 mod fallback;

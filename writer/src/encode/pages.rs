@@ -1,6 +1,6 @@
 //! [`PageChunkWriter`]: a leaf column chunk whose data pages shredlab writes itself (levels,
-//! dictionary indices, `PLAIN` or `DELTA_BINARY_PACKED` values; page cuts; the dictionary page
-//! and its fallback; data page v1 or v2), with the bytes parquet's column writer gives for the
+//! dictionary indices, `PLAIN` or `DELTA_*` values; page cuts; the dictionary page and its
+//! fallback; data page v1 or v2), with the bytes parquet's column writer gives for the
 //! same leaf under the properties [`super::encodings::supported`] accepts.
 //!
 //! parquet's writer encodes levels one at a time into its RLE encoder; this one hands whole
@@ -22,7 +22,7 @@ use super::chunk::ChunkPages;
 use super::column::NativeColumnChunk;
 use super::compress::PageCodec;
 use super::data_page::{fitted, PageBody, PageCounts, PageFormat};
-use super::delta::DeltaBinaryPacked;
+use super::delta_values::DeltaValues;
 use super::dictionary::Dictionary;
 use super::encodings::{dictionary_type, value_encoding};
 use super::levels::LeafLevels;
@@ -82,8 +82,9 @@ pub(crate) struct PageChunkWriter {
     rep: Option<HybridRle>,
     /// The open dictionary, until it falls back to the values' own encoding.
     dictionary: Option<Dictionary>,
-    /// The values' own encoding where it is `DELTA_BINARY_PACKED` (`None`: `PLAIN`).
-    delta: Option<DeltaBinaryPacked>,
+    /// The values' own encoding where it is a `DELTA_*` one (`None`: `PLAIN`); boxed, as
+    /// most chunks have none.
+    delta: Option<Box<DeltaValues>>,
     /// Data page v1 or v2.
     format: PageFormat,
     page: OpenPage,
@@ -123,10 +124,10 @@ impl PageChunkWriter {
         let physical = descr.physical_type();
         let dictionary = (dictionary_type(physical) && props.dictionary_enabled(path))
             .then(|| Dictionary::new(physical == PhysicalType::BYTE_ARRAY, dictionary_bytes));
-        let delta = (value_encoding(physical, props, path) == Some(Encoding::DELTA_BINARY_PACKED))
-            .then(|| {
-                DeltaBinaryPacked::new(physical, props.delta_binary_packed_encoder_options(path))
-            });
+        let layout = props.delta_binary_packed_encoder_options(path);
+        let delta = value_encoding(physical, props, path)
+            .and_then(|encoding| DeltaValues::new(encoding, physical, layout))
+            .map(Box::new);
         Ok(Self {
             batches: MiniBatches::new(&descr, props),
             page_bytes,
@@ -177,7 +178,12 @@ impl PageChunkWriter {
                 None => self.page_bytes,
             };
             let fit = |range| values.count_within(range, budget);
-            for piece in split_for_page(batch, leaf, max_def, fit) {
+            let exact = self.dictionary.is_none()
+                && self
+                    .delta
+                    .as_ref()
+                    .is_some_and(|delta| delta.compares_with_previous());
+            for piece in split_for_page(batch, leaf, max_def, fit, exact) {
                 self.write_mini_batch(leaf, &values, piece, &mut cache)?;
             }
         }
@@ -224,10 +230,7 @@ impl PageChunkWriter {
                     bloom.insert_values(values, range.clone());
                 }
                 match self.delta.as_mut() {
-                    Some(delta) => {
-                        delta.put(values.fixed_bytes(range.clone()));
-                        0
-                    }
+                    Some(delta) => delta.put(values, range.clone()),
                     None => values.append(range.clone(), &mut self.page.values),
                 }
             }
@@ -300,7 +303,7 @@ impl PageChunkWriter {
             (None, Some(delta)) => {
                 let mut buf = levels;
                 delta.finish_into(&mut buf);
-                (buf, 0, Encoding::DELTA_BINARY_PACKED)
+                (buf, 0, delta.encoding())
             }
             (None, None) if levels_len <= room => {
                 let (mut buf, start) = (values, room - levels_len);
@@ -400,10 +403,7 @@ impl PageChunkWriter {
     /// `DELTA_BINARY_PACKED` blocks and the bloom filter.
     pub fn memory_size(&self) -> usize {
         let dictionary = self.dictionary.as_ref().map_or(0, Dictionary::memory_size);
-        let delta = self
-            .delta
-            .as_ref()
-            .map_or(0, DeltaBinaryPacked::memory_size);
+        let delta = self.delta.as_ref().map_or(0, |delta| delta.memory_size());
         let bloom = self.bloom.as_ref().map_or(0, ChunkBloom::memory_size);
         self.pages.memory_size() + self.page.values.capacity() + dictionary + delta + bloom
     }

@@ -1,0 +1,160 @@
+//! [`DeltaValues`]: a data page's values in one of the `DELTA_*` encodings, with the bytes
+//! parquet's encoders give: `DELTA_BINARY_PACKED` integers, `DELTA_LENGTH_BYTE_ARRAY` (the
+//! lengths delta-packed, then the bytes) and `DELTA_BYTE_ARRAY` (each value's prefix shared
+//! with the one before, the suffixes' lengths, then the suffixes).
+//!
+//! `ArrowColumnWriter` packs a byte array's lengths in parquet's default `INT32` block layout
+//! whatever the properties set (its byte-array writer does not read
+//! `delta_binary_packed_encoder_options`); integers take the layout set.
+
+use std::ops::Range;
+
+use parquet::basic::{Encoding, Type as PhysicalType};
+use parquet::file::properties::DeltaBinaryPackedEncoderOptions;
+
+use super::delta::DeltaBinaryPacked;
+use super::plain::PlainValues;
+
+/// One data page's values in a `DELTA_*` encoding, encoded as they come.
+#[derive(Debug)]
+pub(crate) enum DeltaValues {
+    Integers(DeltaBinaryPacked),
+    Lengths {
+        lengths: DeltaBinaryPacked,
+        bytes: Vec<u8>,
+    },
+    Prefixed {
+        prefixes: DeltaBinaryPacked,
+        suffixes: DeltaBinaryPacked,
+        bytes: Vec<u8>,
+        /// The value before, whose prefix the next one may share.
+        last: Vec<u8>,
+    },
+}
+
+impl DeltaValues {
+    /// The encoder of `encoding` for values of the physical type `physical`, or `None` for an
+    /// encoding that is not a `DELTA_*` one ([`super::encodings::value_encoding`] lists the
+    /// pairs written).
+    pub(crate) fn new(
+        encoding: Encoding,
+        physical: PhysicalType,
+        options: Option<DeltaBinaryPackedEncoderOptions>,
+    ) -> Option<Self> {
+        let lengths = || DeltaBinaryPacked::new(PhysicalType::INT32, None);
+        Some(match encoding {
+            Encoding::DELTA_BINARY_PACKED => {
+                Self::Integers(DeltaBinaryPacked::new(physical, options))
+            }
+            Encoding::DELTA_LENGTH_BYTE_ARRAY => Self::Lengths {
+                lengths: lengths(),
+                bytes: Vec::new(),
+            },
+            Encoding::DELTA_BYTE_ARRAY => Self::Prefixed {
+                prefixes: lengths(),
+                suffixes: lengths(),
+                bytes: Vec::new(),
+                last: Vec::new(),
+            },
+            _ => return None,
+        })
+    }
+
+    /// The encoding.
+    pub(crate) fn encoding(&self) -> Encoding {
+        match self {
+            Self::Integers(_) => Encoding::DELTA_BINARY_PACKED,
+            Self::Lengths { .. } => Encoding::DELTA_LENGTH_BYTE_ARRAY,
+            Self::Prefixed { .. } => Encoding::DELTA_BYTE_ARRAY,
+        }
+    }
+
+    /// Whether a value's bytes depend on the value before (`DELTA_BYTE_ARRAY`): parquet then
+    /// cuts a mini-batch too large for the page after exactly as many values as fit.
+    pub(crate) fn compares_with_previous(&self) -> bool {
+        matches!(self, Self::Prefixed { .. })
+    }
+
+    /// Encodes the values in `range`, returning their unencoded byte-array length (0 for
+    /// integers).
+    pub(crate) fn put(&mut self, values: &PlainValues<'_>, range: Range<usize>) -> i64 {
+        let mut total = 0usize;
+        match self {
+            Self::Integers(integers) => integers.put(values.fixed_bytes(range)),
+            Self::Lengths { lengths, bytes } => values.for_each_byte_array(range, |value| {
+                lengths.put_value(value.len() as i64);
+                bytes.extend_from_slice(value);
+                total += value.len();
+            }),
+            Self::Prefixed {
+                prefixes,
+                suffixes,
+                bytes,
+                last,
+            } => values.for_each_byte_array(range, |value| {
+                let shared = last.iter().zip(value).take_while(|(a, b)| a == b).count();
+                prefixes.put_value(shared as i64);
+                suffixes.put_value((value.len() - shared) as i64);
+                bytes.extend_from_slice(&value[shared..]);
+                last.clear();
+                last.extend_from_slice(value);
+                total += value.len();
+            }),
+        }
+        total as i64
+    }
+
+    /// The page's bytes as parquet measures them before it is finished.
+    pub(crate) fn estimated_size(&self) -> usize {
+        match self {
+            Self::Integers(integers) => integers.estimated_size(),
+            Self::Lengths { lengths, bytes } => bytes.len() + lengths.estimated_size(),
+            Self::Prefixed {
+                prefixes,
+                suffixes,
+                bytes,
+                ..
+            } => bytes.len() + prefixes.estimated_size() + suffixes.estimated_size(),
+        }
+    }
+
+    /// Appends the page's values to `sink` and starts the next page.
+    pub(crate) fn finish_into(&mut self, sink: &mut Vec<u8>) {
+        match self {
+            Self::Integers(integers) => integers.finish_into(sink),
+            Self::Lengths { lengths, bytes } => {
+                lengths.finish_into(sink);
+                sink.extend_from_slice(bytes);
+                bytes.clear();
+            }
+            Self::Prefixed {
+                prefixes,
+                suffixes,
+                bytes,
+                last,
+            } => {
+                prefixes.finish_into(sink);
+                suffixes.finish_into(sink);
+                sink.extend_from_slice(bytes);
+                bytes.clear();
+                last.clear();
+            }
+        }
+    }
+
+    /// Bytes held.
+    pub(crate) fn memory_size(&self) -> usize {
+        match self {
+            Self::Integers(integers) => integers.memory_size(),
+            Self::Lengths { lengths, bytes } => lengths.memory_size() + bytes.capacity(),
+            Self::Prefixed {
+                prefixes,
+                suffixes,
+                bytes,
+                last,
+            } => {
+                prefixes.memory_size() + suffixes.memory_size() + bytes.capacity() + last.capacity()
+            }
+        }
+    }
+}
