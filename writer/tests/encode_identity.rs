@@ -108,8 +108,8 @@ fn assert_same_bytes(
 /// `settings` with data pages of `version`. In v1 the native encoder writes its own pages for
 /// every leaf type it supports (`PLAIN` values, or a dictionary where it is on; any
 /// statistics, bloom filter and codec), but for the one column that gets column-level
-/// settings; in v2 for numbers and byte arrays (`DELTA_*` outside a dictionary), booleans
-/// (`RLE` values in v2) staying with parquet.
+/// settings; in v2 as well (`DELTA_*` integers and byte arrays outside a dictionary, `RLE`
+/// booleans).
 fn page_settings(version: WriterVersion) -> impl Strategy<Value = common::strategies::Settings> {
     settings().prop_map(move |settings| common::strategies::Settings {
         version,

@@ -1,7 +1,7 @@
-//! Data page v2 and the `DELTA_*` encodings on the native encoder's own pages, as
-//! `ArrowWriter` writes them: for every codec, integers at the edges of their width (whose
-//! deltas wrap), strings sharing prefixes of every length, dictionaries that fall back
-//! mid-chunk, block layouts other than the default, pages cut inside a mini-batch, nested
+//! Data page v2 and the `DELTA_*` and `RLE` value encodings on the native encoder's own pages,
+//! as `ArrowWriter` writes them: for every codec, integers at the edges of their width (whose
+//! deltas wrap), strings sharing prefixes of every length, booleans, dictionaries that fall
+//! back mid-chunk, block layouts other than the default, pages cut inside a mini-batch, nested
 //! leaves, and v2 values left uncompressed where compressing saves too little.
 
 mod common;
@@ -9,7 +9,8 @@ mod common;
 use std::sync::Arc;
 
 use arrow_array::{
-    ArrayRef, Float64Array, Int32Array, Int64Array, ListArray, RecordBatch, StringArray,
+    ArrayRef, BooleanArray, Float64Array, Int32Array, Int64Array, ListArray, RecordBatch,
+    StringArray,
 };
 use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
@@ -41,8 +42,9 @@ fn string(row: usize) -> String {
     format!("customer-{key:05}-{}", "x".repeat(row % 47))
 }
 
-/// A schema of every native v2 leaf kind: `INT64` and `INT32` integers, doubles, strings, and
-/// 32-bit integers in a list, each with nulls.
+/// A schema of every native v2 leaf kind: `INT64` and `INT32` integers, doubles, strings,
+/// booleans (in runs of growing length, so both kinds of `RLE` run), and 32-bit integers in a
+/// list, each with nulls.
 fn columns() -> (SchemaRef, RecordBatch) {
     let nulls = |every: usize| Some(NullBuffer::from_iter((0..ROWS).map(|r| r % every != 0)));
     let wide: ArrayRef = Arc::new(Int64Array::new((0..ROWS).map(wide_i64).collect(), nulls(5)));
@@ -63,11 +65,18 @@ fn columns() -> (SchemaRef, RecordBatch) {
     let strings: ArrayRef = Arc::new(StringArray::from_iter(
         (0..ROWS).map(|r| (r % 7 != 0).then(|| string(r))),
     ));
+    let flags: ArrayRef = Arc::new(BooleanArray::new(
+        (0..ROWS)
+            .map(|r| (r / (1 + r % 29)).is_multiple_of(2))
+            .collect(),
+        nulls(9),
+    ));
     let columns = [
         ("wide", wide),
         ("narrow", narrow),
         ("doubles", doubles),
         ("strings", strings),
+        ("flags", flags),
         ("list", list),
     ];
     let fields: Vec<Field> = columns
@@ -92,7 +101,14 @@ fn assert_identical(props: &WriterProperties) -> Bytes {
     let (actual, native) = encoded(&schema, &groups, props, ColumnEncoder::Native).unwrap();
     assert_eq!(
         native,
-        ["wide", "narrow", "doubles", "strings", "list.list.item"]
+        [
+            "wide",
+            "narrow",
+            "doubles",
+            "strings",
+            "flags",
+            "list.list.item"
+        ]
     );
     assert!(actual == expected, "bytes differ from ArrowWriter's");
     Bytes::from(actual)
@@ -128,10 +144,11 @@ fn v2_pages_of_every_codec_are_arrow_writer_s() {
                 .build();
             let file = assert_identical(&props);
             // The integers and strings that do not fit a 16 KiB dictionary fall back to
-            // parquet's v2 encodings.
+            // parquet's v2 encodings; booleans are always RLE.
             for (column, encoding) in [
                 (0, Encoding::DELTA_BINARY_PACKED),
                 (3, Encoding::DELTA_BYTE_ARRAY),
+                (4, Encoding::RLE),
             ] {
                 let pages = data_pages(file.clone(), column);
                 assert!(
@@ -163,9 +180,11 @@ fn delta_binary_packed_v1_pages_in_every_block_layout_are_arrow_writer_s() {
             .set_dictionary_enabled(false)
             .set_data_page_size_limit(2 * 1024)
             .set_encoding(Encoding::DELTA_BINARY_PACKED)
-            // The doubles and strings keep PLAIN: DELTA_BINARY_PACKED is for integers.
+            // The doubles, strings and booleans keep PLAIN: DELTA_BINARY_PACKED is for
+            // integers.
             .set_column_encoding(ColumnPath::from("doubles"), Encoding::PLAIN)
-            .set_column_encoding(ColumnPath::from("strings"), Encoding::PLAIN);
+            .set_column_encoding(ColumnPath::from("strings"), Encoding::PLAIN)
+            .set_column_encoding(ColumnPath::from("flags"), Encoding::PLAIN);
         if let Some((block, mini_blocks)) = layout {
             let options = DeltaBinaryPackedEncoderOptions::try_new(block, mini_blocks).unwrap();
             builder = builder.set_delta_binary_packed_encoder_options(options);

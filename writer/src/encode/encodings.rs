@@ -52,7 +52,8 @@ pub(crate) fn value_encoding(
         | (
             Encoding::DELTA_LENGTH_BYTE_ARRAY | Encoding::DELTA_BYTE_ARRAY,
             PhysicalType::BYTE_ARRAY,
-        ) => Some(encoding),
+        )
+        | (Encoding::RLE, PhysicalType::BOOLEAN) => Some(encoding),
         _ => None,
     }
 }

@@ -23,7 +23,6 @@ mod column;
 mod compress;
 mod data_page;
 mod delta;
-mod delta_values;
 mod dictionary;
 mod encodings;
 mod fallback;
@@ -41,6 +40,7 @@ mod spans;
 mod stats;
 mod tally;
 mod truncate;
+mod value_encoders;
 mod values;
 mod views;
 

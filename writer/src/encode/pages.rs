@@ -22,7 +22,6 @@ use super::chunk::ChunkPages;
 use super::column::NativeColumnChunk;
 use super::compress::PageCodec;
 use super::data_page::{fitted, PageBody, PageCounts, PageFormat};
-use super::delta_values::DeltaValues;
 use super::dictionary::Dictionary;
 use super::encodings::{dictionary_type, value_encoding};
 use super::levels::LeafLevels;
@@ -30,6 +29,7 @@ use super::plain::{pack_booleans, PlainValues};
 use super::rle::HybridRle;
 use super::stats::ChunkStatistics;
 use super::tally::LevelTally;
+use super::value_encoders::ValueEncoder;
 use super::views;
 
 /// The page being filled.
@@ -82,9 +82,9 @@ pub(crate) struct PageChunkWriter {
     rep: Option<HybridRle>,
     /// The open dictionary, until it falls back to the values' own encoding.
     dictionary: Option<Dictionary>,
-    /// The values' own encoding where it is a `DELTA_*` one (`None`: `PLAIN`); boxed, as
-    /// most chunks have none.
-    delta: Option<Box<DeltaValues>>,
+    /// The values' own encoder where their encoding is not `PLAIN` (`None`); boxed, as most
+    /// chunks have none.
+    encoder: Option<Box<ValueEncoder>>,
     /// Data page v1 or v2.
     format: PageFormat,
     page: OpenPage,
@@ -125,8 +125,8 @@ impl PageChunkWriter {
         let dictionary = (dictionary_type(physical) && props.dictionary_enabled(path))
             .then(|| Dictionary::new(physical == PhysicalType::BYTE_ARRAY, dictionary_bytes));
         let layout = props.delta_binary_packed_encoder_options(path);
-        let delta = value_encoding(physical, props, path)
-            .and_then(|encoding| DeltaValues::new(encoding, physical, layout))
+        let encoder = value_encoding(physical, props, path)
+            .and_then(|encoding| ValueEncoder::new(encoding, physical, layout))
             .map(Box::new);
         Ok(Self {
             batches: MiniBatches::new(&descr, props),
@@ -137,7 +137,7 @@ impl PageChunkWriter {
             def: levels(descr.max_def_level()),
             rep: levels(descr.max_rep_level()),
             dictionary,
-            delta,
+            encoder,
             format: PageFormat::of(props, path),
             page: OpenPage::new(LEVEL_SLACK, 0),
             level_room: LEVEL_SLACK,
@@ -180,9 +180,9 @@ impl PageChunkWriter {
             let fit = |range| values.count_within(range, budget);
             let exact = self.dictionary.is_none()
                 && self
-                    .delta
+                    .encoder
                     .as_ref()
-                    .is_some_and(|delta| delta.compares_with_previous());
+                    .is_some_and(|encoder| encoder.compares_with_previous());
             for piece in split_for_page(batch, leaf, max_def, fit, exact) {
                 self.write_mini_batch(leaf, &values, piece, &mut cache)?;
             }
@@ -229,18 +229,18 @@ impl PageChunkWriter {
                 if let Some(bloom) = self.bloom.as_mut() {
                     bloom.insert_values(values, range.clone());
                 }
-                match self.delta.as_mut() {
-                    Some(delta) => delta.put(values, range.clone()),
+                match self.encoder.as_mut() {
+                    Some(encoder) => encoder.put(values, range.clone()),
                     None => values.append(range.clone(), &mut self.page.values),
                 }
             }
         };
         self.page.levels += levels.len() as u32;
         self.page.value_count += range.len() as u32;
-        let estimate = match (&self.dictionary, &self.delta) {
+        let estimate = match (&self.dictionary, &self.encoder) {
             (Some(dictionary), _) => dictionary.estimated_data_page_size(),
-            (None, Some(delta)) => delta.estimated_size(),
-            (None, None) if self.booleans() => self.page.values_len().div_ceil(8),
+            (None, Some(encoder)) => encoder.estimated_size(),
+            (None, None) if self.plain_booleans() => self.page.values_len().div_ceil(8),
             (None, None) => self.page.values_len(),
         };
         let full = self.page.rows as usize >= self.page_rows || estimate >= self.page_bytes;
@@ -260,7 +260,7 @@ impl PageChunkWriter {
         // after page.
         let capacity = self.page.values.capacity().min(self.page_bytes);
         let mut page = std::mem::replace(&mut self.page, OpenPage::new(self.level_room, capacity));
-        if self.booleans() {
+        if self.plain_booleans() {
             pack_booleans(&mut page.values, page.room);
         }
         let (levels, rep_len) = self.finish_levels();
@@ -293,17 +293,17 @@ impl PageChunkWriter {
         rep_len: usize,
     ) -> (PageBody, Encoding) {
         let levels_len = levels.len();
-        let (buf, start, encoding) = match (self.dictionary.as_mut(), self.delta.as_mut()) {
+        let (buf, start, encoding) = match (self.dictionary.as_mut(), self.encoder.as_mut()) {
             (Some(dictionary), _) => {
                 let mut buf = levels;
                 buf.reserve(dictionary.estimated_data_page_size() + 1);
                 dictionary.finish_page_into(&mut buf);
                 (buf, 0, Encoding::RLE_DICTIONARY)
             }
-            (None, Some(delta)) => {
+            (None, Some(encoder)) => {
                 let mut buf = levels;
-                delta.finish_into(&mut buf);
-                (buf, 0, delta.encoding())
+                encoder.finish_into(&mut buf);
+                (buf, 0, encoder.encoding())
             }
             (None, None) if levels_len <= room => {
                 let (mut buf, start) = (values, room - levels_len);
@@ -325,10 +325,10 @@ impl PageChunkWriter {
         (body, encoding)
     }
 
-    /// Whether the leaf holds booleans: one byte each in the open page, bit-packed when it
-    /// is written.
-    fn booleans(&self) -> bool {
-        self.descr.physical_type() == PhysicalType::BOOLEAN
+    /// Whether the leaf holds `PLAIN` booleans: one byte each in the open page, bit-packed
+    /// when it is written.
+    fn plain_booleans(&self) -> bool {
+        self.descr.physical_type() == PhysicalType::BOOLEAN && self.encoder.is_none()
     }
 
     /// The open page's repetition levels, then its definition levels, each after its 4-byte
@@ -403,9 +403,12 @@ impl PageChunkWriter {
     /// `DELTA_BINARY_PACKED` blocks and the bloom filter.
     pub fn memory_size(&self) -> usize {
         let dictionary = self.dictionary.as_ref().map_or(0, Dictionary::memory_size);
-        let delta = self.delta.as_ref().map_or(0, |delta| delta.memory_size());
+        let encoder = self
+            .encoder
+            .as_ref()
+            .map_or(0, |encoder| encoder.memory_size());
         let bloom = self.bloom.as_ref().map_or(0, ChunkBloom::memory_size);
-        self.pages.memory_size() + self.page.values.capacity() + dictionary + delta + bloom
+        self.pages.memory_size() + self.page.values.capacity() + dictionary + encoder + bloom
     }
 
     /// Finishes the chunk: the last page, the dictionary page, the bloom filter, the offset

@@ -150,6 +150,23 @@ impl HybridRle {
         self.out.len() + self.packed.len() + usize::from(self.bit_width) + 10 + 8
     }
 
+    /// The bytes parquet's `RleEncoder::len` counts now: the finished runs, and the open
+    /// bit-packed run (whole groups and the open group) as if it were closed, without padding;
+    /// an open RLE run counts only once it ends.
+    pub(crate) fn estimated_len(&self) -> usize {
+        let staged = self.groups * GROUP + self.pending.len();
+        let open = match staged {
+            0 => 0,
+            _ => 1 + (staged * usize::from(self.bit_width)).div_ceil(8),
+        };
+        self.out.len() + open
+    }
+
+    /// Bytes held: the finished runs and the open bit-packed run.
+    pub(crate) fn memory_size(&self) -> usize {
+        self.out.capacity() + self.packed.capacity() + self.pending.capacity() * size_of::<u64>()
+    }
+
     fn flush(&mut self) {
         if self.pending.is_empty() && self.groups == 0 && self.repeat == 0 {
             return;

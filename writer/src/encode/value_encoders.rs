@@ -1,7 +1,8 @@
-//! [`DeltaValues`]: a data page's values in one of the `DELTA_*` encodings, with the bytes
-//! parquet's encoders give: `DELTA_BINARY_PACKED` integers, `DELTA_LENGTH_BYTE_ARRAY` (the
-//! lengths delta-packed, then the bytes) and `DELTA_BYTE_ARRAY` (each value's prefix shared
-//! with the one before, the suffixes' lengths, then the suffixes).
+//! [`ValueEncoder`]: a data page's values in an encoding other than `PLAIN` and the dictionary,
+//! with the bytes parquet's encoders give: `DELTA_BINARY_PACKED` integers,
+//! `DELTA_LENGTH_BYTE_ARRAY` (the lengths delta-packed, then the bytes), `DELTA_BYTE_ARRAY`
+//! (each value's prefix shared with the one before, the suffixes' lengths, then the suffixes)
+//! and `RLE` booleans (the RLE / bit-packing hybrid after its 4-byte length).
 //!
 //! `ArrowColumnWriter` packs a byte array's lengths in parquet's default `INT32` block layout
 //! whatever the properties set (its byte-array writer does not read
@@ -14,27 +15,33 @@ use parquet::file::properties::DeltaBinaryPackedEncoderOptions;
 
 use super::delta::DeltaBinaryPacked;
 use super::plain::PlainValues;
+use super::rle::HybridRle;
 
-/// One data page's values in a `DELTA_*` encoding, encoded as they come.
+/// The bytes of the length in front of `RLE` values.
+const RLE_LENGTH: usize = 4;
+
+/// One data page's values in an encoding other than `PLAIN`, encoded as they come.
 #[derive(Debug)]
-pub(crate) enum DeltaValues {
-    Integers(DeltaBinaryPacked),
-    Lengths {
+pub(crate) enum ValueEncoder {
+    DeltaIntegers(DeltaBinaryPacked),
+    DeltaLengths {
         lengths: DeltaBinaryPacked,
         bytes: Vec<u8>,
     },
-    Prefixed {
+    DeltaPrefixed {
         prefixes: DeltaBinaryPacked,
         suffixes: DeltaBinaryPacked,
         bytes: Vec<u8>,
         /// The value before, whose prefix the next one may share.
         last: Vec<u8>,
     },
+    /// Booleans, one bit each.
+    Rle(HybridRle),
 }
 
-impl DeltaValues {
-    /// The encoder of `encoding` for values of the physical type `physical`, or `None` for an
-    /// encoding that is not a `DELTA_*` one ([`super::encodings::value_encoding`] lists the
+impl ValueEncoder {
+    /// The encoder of `encoding` for values of the physical type `physical`, or `None` for
+    /// `PLAIN` (or an encoding not written: [`super::encodings::value_encoding`] lists the
     /// pairs written).
     pub(crate) fn new(
         encoding: Encoding,
@@ -44,18 +51,19 @@ impl DeltaValues {
         let lengths = || DeltaBinaryPacked::new(PhysicalType::INT32, None);
         Some(match encoding {
             Encoding::DELTA_BINARY_PACKED => {
-                Self::Integers(DeltaBinaryPacked::new(physical, options))
+                Self::DeltaIntegers(DeltaBinaryPacked::new(physical, options))
             }
-            Encoding::DELTA_LENGTH_BYTE_ARRAY => Self::Lengths {
+            Encoding::DELTA_LENGTH_BYTE_ARRAY => Self::DeltaLengths {
                 lengths: lengths(),
                 bytes: Vec::new(),
             },
-            Encoding::DELTA_BYTE_ARRAY => Self::Prefixed {
+            Encoding::DELTA_BYTE_ARRAY => Self::DeltaPrefixed {
                 prefixes: lengths(),
                 suffixes: lengths(),
                 bytes: Vec::new(),
                 last: Vec::new(),
             },
+            Encoding::RLE => Self::Rle(HybridRle::new(1)),
             _ => return None,
         })
     }
@@ -63,30 +71,32 @@ impl DeltaValues {
     /// The encoding.
     pub(crate) fn encoding(&self) -> Encoding {
         match self {
-            Self::Integers(_) => Encoding::DELTA_BINARY_PACKED,
-            Self::Lengths { .. } => Encoding::DELTA_LENGTH_BYTE_ARRAY,
-            Self::Prefixed { .. } => Encoding::DELTA_BYTE_ARRAY,
+            Self::DeltaIntegers(_) => Encoding::DELTA_BINARY_PACKED,
+            Self::DeltaLengths { .. } => Encoding::DELTA_LENGTH_BYTE_ARRAY,
+            Self::DeltaPrefixed { .. } => Encoding::DELTA_BYTE_ARRAY,
+            Self::Rle(_) => Encoding::RLE,
         }
     }
 
     /// Whether a value's bytes depend on the value before (`DELTA_BYTE_ARRAY`): parquet then
     /// cuts a mini-batch too large for the page after exactly as many values as fit.
     pub(crate) fn compares_with_previous(&self) -> bool {
-        matches!(self, Self::Prefixed { .. })
+        matches!(self, Self::DeltaPrefixed { .. })
     }
 
     /// Encodes the values in `range`, returning their unencoded byte-array length (0 for
-    /// integers).
+    /// integers and booleans).
     pub(crate) fn put(&mut self, values: &PlainValues<'_>, range: Range<usize>) -> i64 {
         let mut total = 0usize;
         match self {
-            Self::Integers(integers) => integers.put(values.fixed_bytes(range)),
-            Self::Lengths { lengths, bytes } => values.for_each_byte_array(range, |value| {
+            Self::DeltaIntegers(integers) => integers.put(values.fixed_bytes(range)),
+            Self::Rle(booleans) => booleans.put_values(values.fixed_bytes(range), u64::from),
+            Self::DeltaLengths { lengths, bytes } => values.for_each_byte_array(range, |value| {
                 lengths.put_value(value.len() as i64);
                 bytes.extend_from_slice(value);
                 total += value.len();
             }),
-            Self::Prefixed {
+            Self::DeltaPrefixed {
                 prefixes,
                 suffixes,
                 bytes,
@@ -107,27 +117,29 @@ impl DeltaValues {
     /// The page's bytes as parquet measures them before it is finished.
     pub(crate) fn estimated_size(&self) -> usize {
         match self {
-            Self::Integers(integers) => integers.estimated_size(),
-            Self::Lengths { lengths, bytes } => bytes.len() + lengths.estimated_size(),
-            Self::Prefixed {
+            Self::DeltaIntegers(integers) => integers.estimated_size(),
+            Self::DeltaLengths { lengths, bytes } => bytes.len() + lengths.estimated_size(),
+            Self::DeltaPrefixed {
                 prefixes,
                 suffixes,
                 bytes,
                 ..
             } => bytes.len() + prefixes.estimated_size() + suffixes.estimated_size(),
+            // parquet counts the length in front from the page's first value on.
+            Self::Rle(booleans) => RLE_LENGTH + booleans.estimated_len(),
         }
     }
 
     /// Appends the page's values to `sink` and starts the next page.
     pub(crate) fn finish_into(&mut self, sink: &mut Vec<u8>) {
         match self {
-            Self::Integers(integers) => integers.finish_into(sink),
-            Self::Lengths { lengths, bytes } => {
+            Self::DeltaIntegers(integers) => integers.finish_into(sink),
+            Self::DeltaLengths { lengths, bytes } => {
                 lengths.finish_into(sink);
                 sink.extend_from_slice(bytes);
                 bytes.clear();
             }
-            Self::Prefixed {
+            Self::DeltaPrefixed {
                 prefixes,
                 suffixes,
                 bytes,
@@ -139,15 +151,23 @@ impl DeltaValues {
                 bytes.clear();
                 last.clear();
             }
+            Self::Rle(booleans) => {
+                let start = sink.len();
+                sink.extend_from_slice(&[0; RLE_LENGTH]);
+                booleans.finish_into(sink);
+                let length = (sink.len() - start - RLE_LENGTH) as u32;
+                sink[start..start + RLE_LENGTH].copy_from_slice(&length.to_le_bytes());
+            }
         }
     }
 
     /// Bytes held.
     pub(crate) fn memory_size(&self) -> usize {
         match self {
-            Self::Integers(integers) => integers.memory_size(),
-            Self::Lengths { lengths, bytes } => lengths.memory_size() + bytes.capacity(),
-            Self::Prefixed {
+            Self::DeltaIntegers(integers) => integers.memory_size(),
+            Self::Rle(booleans) => booleans.memory_size(),
+            Self::DeltaLengths { lengths, bytes } => lengths.memory_size() + bytes.capacity(),
+            Self::DeltaPrefixed {
                 prefixes,
                 suffixes,
                 bytes,
