@@ -28,15 +28,62 @@ pub(crate) enum ValueEncoder {
         lengths: DeltaBinaryPacked,
         bytes: Vec<u8>,
     },
-    DeltaPrefixed {
-        prefixes: DeltaBinaryPacked,
-        suffixes: DeltaBinaryPacked,
-        bytes: Vec<u8>,
-        /// The value before, whose prefix the next one may share.
-        last: Vec<u8>,
-    },
+    DeltaPrefixed(Prefixed),
     /// Booleans, one bit each.
     Rle(HybridRle),
+}
+
+/// `DELTA_BYTE_ARRAY`'s state: each value's prefix shared with the one before and its
+/// suffix's length, delta-packed, and the suffixes.
+#[derive(Debug)]
+pub(crate) struct Prefixed {
+    prefixes: DeltaBinaryPacked,
+    suffixes: DeltaBinaryPacked,
+    bytes: Vec<u8>,
+    /// The value before, whose prefix the next one may share.
+    last: Vec<u8>,
+}
+
+impl Prefixed {
+    fn new() -> Self {
+        Self {
+            prefixes: DeltaBinaryPacked::new(PhysicalType::INT32, None),
+            suffixes: DeltaBinaryPacked::new(PhysicalType::INT32, None),
+            bytes: Vec::new(),
+            last: Vec::new(),
+        }
+    }
+
+    fn put(&mut self, value: &[u8]) {
+        let shared = self
+            .last
+            .iter()
+            .zip(value)
+            .take_while(|(a, b)| a == b)
+            .count();
+        self.prefixes.put_value(shared as i64);
+        self.suffixes.put_value((value.len() - shared) as i64);
+        self.bytes.extend_from_slice(&value[shared..]);
+        self.last.clear();
+        self.last.extend_from_slice(value);
+    }
+
+    fn estimated_size(&self) -> usize {
+        self.bytes.len() + self.prefixes.estimated_size() + self.suffixes.estimated_size()
+    }
+
+    fn finish_into(&mut self, sink: &mut Vec<u8>) {
+        self.prefixes.finish_into(sink);
+        self.suffixes.finish_into(sink);
+        sink.extend_from_slice(&self.bytes);
+        self.bytes.clear();
+        self.last.clear();
+    }
+
+    fn memory_size(&self) -> usize {
+        let bytes = self.bytes.capacity() + self.last.capacity();
+        self.prefixes.memory_size() + self.suffixes.memory_size() + bytes
+    }
 }
 
 impl ValueEncoder {
@@ -48,21 +95,15 @@ impl ValueEncoder {
         physical: PhysicalType,
         options: Option<DeltaBinaryPackedEncoderOptions>,
     ) -> Option<Self> {
-        let lengths = || DeltaBinaryPacked::new(PhysicalType::INT32, None);
         Some(match encoding {
             Encoding::DELTA_BINARY_PACKED => {
                 Self::DeltaIntegers(DeltaBinaryPacked::new(physical, options))
             }
             Encoding::DELTA_LENGTH_BYTE_ARRAY => Self::DeltaLengths {
-                lengths: lengths(),
+                lengths: DeltaBinaryPacked::new(PhysicalType::INT32, None),
                 bytes: Vec::new(),
             },
-            Encoding::DELTA_BYTE_ARRAY => Self::DeltaPrefixed {
-                prefixes: lengths(),
-                suffixes: lengths(),
-                bytes: Vec::new(),
-                last: Vec::new(),
-            },
+            Encoding::DELTA_BYTE_ARRAY => Self::DeltaPrefixed(Prefixed::new()),
             Encoding::RLE => Self::Rle(HybridRle::new(1)),
             _ => return None,
         })
@@ -73,7 +114,7 @@ impl ValueEncoder {
         match self {
             Self::DeltaIntegers(_) => Encoding::DELTA_BINARY_PACKED,
             Self::DeltaLengths { .. } => Encoding::DELTA_LENGTH_BYTE_ARRAY,
-            Self::DeltaPrefixed { .. } => Encoding::DELTA_BYTE_ARRAY,
+            Self::DeltaPrefixed(_) => Encoding::DELTA_BYTE_ARRAY,
             Self::Rle(_) => Encoding::RLE,
         }
     }
@@ -81,7 +122,7 @@ impl ValueEncoder {
     /// Whether a value's bytes depend on the value before (`DELTA_BYTE_ARRAY`): parquet then
     /// cuts a mini-batch too large for the page after exactly as many values as fit.
     pub(crate) fn compares_with_previous(&self) -> bool {
-        matches!(self, Self::DeltaPrefixed { .. })
+        matches!(self, Self::DeltaPrefixed(_))
     }
 
     /// Encodes the values in `range`, returning their unencoded byte-array length (0 for
@@ -96,18 +137,8 @@ impl ValueEncoder {
                 bytes.extend_from_slice(value);
                 total += value.len();
             }),
-            Self::DeltaPrefixed {
-                prefixes,
-                suffixes,
-                bytes,
-                last,
-            } => values.for_each_byte_array(range, |value| {
-                let shared = last.iter().zip(value).take_while(|(a, b)| a == b).count();
-                prefixes.put_value(shared as i64);
-                suffixes.put_value((value.len() - shared) as i64);
-                bytes.extend_from_slice(&value[shared..]);
-                last.clear();
-                last.extend_from_slice(value);
+            Self::DeltaPrefixed(prefixed) => values.for_each_byte_array(range, |value| {
+                prefixed.put(value);
                 total += value.len();
             }),
         }
@@ -119,12 +150,7 @@ impl ValueEncoder {
         match self {
             Self::DeltaIntegers(integers) => integers.estimated_size(),
             Self::DeltaLengths { lengths, bytes } => bytes.len() + lengths.estimated_size(),
-            Self::DeltaPrefixed {
-                prefixes,
-                suffixes,
-                bytes,
-                ..
-            } => bytes.len() + prefixes.estimated_size() + suffixes.estimated_size(),
+            Self::DeltaPrefixed(prefixed) => prefixed.estimated_size(),
             // parquet counts the length in front from the page's first value on.
             Self::Rle(booleans) => RLE_LENGTH + booleans.estimated_len(),
         }
@@ -139,18 +165,7 @@ impl ValueEncoder {
                 sink.extend_from_slice(bytes);
                 bytes.clear();
             }
-            Self::DeltaPrefixed {
-                prefixes,
-                suffixes,
-                bytes,
-                last,
-            } => {
-                prefixes.finish_into(sink);
-                suffixes.finish_into(sink);
-                sink.extend_from_slice(bytes);
-                bytes.clear();
-                last.clear();
-            }
+            Self::DeltaPrefixed(prefixed) => prefixed.finish_into(sink),
             Self::Rle(booleans) => {
                 let start = sink.len();
                 sink.extend_from_slice(&[0; RLE_LENGTH]);
@@ -167,14 +182,7 @@ impl ValueEncoder {
             Self::DeltaIntegers(integers) => integers.memory_size(),
             Self::Rle(booleans) => booleans.memory_size(),
             Self::DeltaLengths { lengths, bytes } => lengths.memory_size() + bytes.capacity(),
-            Self::DeltaPrefixed {
-                prefixes,
-                suffixes,
-                bytes,
-                last,
-            } => {
-                prefixes.memory_size() + suffixes.memory_size() + bytes.capacity() + last.capacity()
-            }
+            Self::DeltaPrefixed(prefixed) => prefixed.memory_size(),
         }
     }
 }
