@@ -385,8 +385,7 @@ fn a_dictionary_past_65536_values_is_arrow_writer_s() {
 #[test]
 fn an_empty_row_group_with_dictionaries_is_arrow_column_writer_s() {
     let text = Arc::new(Field::new("item", DataType::Utf8, true));
-    // Numbers split into byte streams take parquet's typed writer: the native encoder's other
-    // path.
+    // ALP-encoded numbers take parquet's typed writer: the native encoder's other path.
     let number = Arc::new(Field::new("item", DataType::Float64, true));
     let schema = Arc::new(Schema::new(vec![
         Field::new("texts", DataType::List(text), true),
@@ -396,7 +395,7 @@ fn an_empty_row_group_with_dictionaries_is_arrow_column_writer_s() {
         .set_statistics_enabled(EnabledStatistics::None)
         .set_column_encoding(
             ColumnPath::new(["numbers", "list", "item"].map(String::from).to_vec()),
-            Encoding::BYTE_STREAM_SPLIT,
+            Encoding::ALP,
         )
         .build();
     let file = |encoder| {

@@ -1,8 +1,9 @@
-//! Data page v2 and the `DELTA_*` and `RLE` value encodings on the native encoder's own pages,
-//! as `ArrowWriter` writes them: for every codec, integers at the edges of their width (whose
-//! deltas wrap), strings sharing prefixes of every length, booleans, dictionaries that fall
-//! back mid-chunk, block layouts other than the default, pages cut inside a mini-batch, nested
-//! leaves, and v2 values left uncompressed where compressing saves too little.
+//! Data page v2 and the value encodings other than `PLAIN` on the native encoder's own pages
+//! (`DELTA_*`, `RLE`, `BYTE_STREAM_SPLIT`), as `ArrowWriter` writes them: for every codec,
+//! integers at the edges of their width (whose deltas wrap), strings sharing prefixes of every
+//! length, booleans, dictionaries that fall back mid-chunk, block layouts other than the
+//! default, pages cut inside a mini-batch, nested leaves, and v2 values left uncompressed where
+//! compressing saves too little.
 
 mod common;
 
@@ -221,6 +222,35 @@ fn delta_byte_array_pages_are_arrow_writer_s() {
             assert!(
                 pages.contains(&(PageType::DATA_PAGE, encoding)),
                 "{encoding}, {page_limit}-byte pages: {pages:?}"
+            );
+        }
+    }
+}
+
+/// Integers and doubles `BYTE_STREAM_SPLIT`, flat and in a list, in v1 and v2 pages, with the
+/// dictionary off and falling back.
+#[test]
+fn byte_stream_split_pages_are_arrow_writer_s() {
+    for version in [WriterVersion::PARQUET_1_0, WriterVersion::PARQUET_2_0] {
+        for dictionary in [false, true] {
+            let mut builder = WriterProperties::builder()
+                .set_writer_version(version)
+                .set_dictionary_enabled(dictionary)
+                .set_dictionary_page_size_limit(4 * 1024)
+                .set_data_page_size_limit(4 * 1024);
+            for column in ["wide", "narrow", "doubles"] {
+                builder = builder.set_column_encoding(column.into(), Encoding::BYTE_STREAM_SPLIT);
+            }
+            let item = ColumnPath::new(["list", "list", "item"].map(String::from).to_vec());
+            let props = builder
+                .set_column_encoding(item, Encoding::BYTE_STREAM_SPLIT)
+                .build();
+            let pages = data_pages(assert_identical(&props), 2);
+            assert!(
+                pages
+                    .iter()
+                    .any(|page| page.1 == Encoding::BYTE_STREAM_SPLIT),
+                "{version:?}, dictionary {dictionary}: {pages:?}"
             );
         }
     }

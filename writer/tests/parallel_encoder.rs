@@ -75,16 +75,13 @@ fn path(parts: &[&str]) -> ColumnPath {
     ColumnPath::new(parts.iter().map(|p| p.to_string()).collect())
 }
 
-/// `BYTE_STREAM_SPLIT` for `weight` and `scores`: the native encoder writes no page of that
-/// encoding itself, so the flat `weight` goes to arrow-rs's encoder and the doubles inside
-/// `scores` to parquet's typed writer with levels the native encoder computes.
-fn with_byte_stream_split(builder: WriterPropertiesBuilder) -> WriterPropertiesBuilder {
+/// `ALP` for `weight` and `scores`: the native encoder writes no page of that encoding
+/// itself, so the flat `weight` goes to arrow-rs's encoder and the doubles inside `scores` to
+/// parquet's typed writer with levels the native encoder computes.
+fn with_alp(builder: WriterPropertiesBuilder) -> WriterPropertiesBuilder {
     builder
-        .set_column_encoding(path(&["weight"]), Encoding::BYTE_STREAM_SPLIT)
-        .set_column_encoding(
-            path(&["scores", "list", "item"]),
-            Encoding::BYTE_STREAM_SPLIT,
-        )
+        .set_column_encoding(path(&["weight"]), Encoding::ALP)
+        .set_column_encoding(path(&["scores", "list", "item"]), Encoding::ALP)
 }
 
 fn batches() -> Vec<RecordBatch> {
@@ -93,7 +90,7 @@ fn batches() -> Vec<RecordBatch> {
 
 #[test]
 fn the_default_encodes_leaves_inside_lists_itself_and_writes_arrow_writer_s_bytes() {
-    let props = with_byte_stream_split(WriterProperties::builder())
+    let props = with_alp(WriterProperties::builder())
         .set_max_row_group_row_count(Some(4_000))
         .build();
     let expected = upstream(&batches(), &props);
@@ -146,7 +143,7 @@ fn a_row_group_byte_limit_keeps_arrow_rs_s_encoder_for_every_leaf() {
 /// with arrow-rs's encoder, or a caller flushing on them would never flush.
 #[test]
 fn memory_and_in_progress_size_grow_with_the_native_encoder_s_buffers() {
-    let props = with_byte_stream_split(WriterProperties::builder())
+    let props = with_alp(WriterProperties::builder())
         .set_max_row_group_row_count(None)
         .build();
     let arrow = ArrowWriterOptions::new().with_properties(props);

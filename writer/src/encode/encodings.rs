@@ -53,7 +53,11 @@ pub(crate) fn value_encoding(
             Encoding::DELTA_LENGTH_BYTE_ARRAY | Encoding::DELTA_BYTE_ARRAY,
             PhysicalType::BYTE_ARRAY,
         )
-        | (Encoding::RLE, PhysicalType::BOOLEAN) => Some(encoding),
+        | (Encoding::RLE, PhysicalType::BOOLEAN)
+        | (
+            Encoding::BYTE_STREAM_SPLIT,
+            PhysicalType::INT32 | PhysicalType::INT64 | PhysicalType::FLOAT | PhysicalType::DOUBLE,
+        ) => Some(encoding),
         _ => None,
     }
 }

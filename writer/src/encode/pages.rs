@@ -25,7 +25,7 @@ use super::data_page::{fitted, PageBody, PageCounts, PageFormat};
 use super::dictionary::Dictionary;
 use super::encodings::{dictionary_type, value_encoding};
 use super::levels::LeafLevels;
-use super::plain::{pack_booleans, PlainValues};
+use super::plain::{pack_booleans, split_streams, PlainValues};
 use super::rle::HybridRle;
 use super::stats::ChunkStatistics;
 use super::tally::LevelTally;
@@ -87,6 +87,9 @@ pub(crate) struct PageChunkWriter {
     encoder: Option<Box<ValueEncoder>>,
     /// Data page v1 or v2.
     format: PageFormat,
+    /// Whether the values outside a dictionary are `BYTE_STREAM_SPLIT`: gathered as `PLAIN`,
+    /// split into streams as a page is written.
+    byte_stream_split: bool,
     page: OpenPage,
     /// The room the next page leaves for its levels.
     level_room: usize,
@@ -139,6 +142,8 @@ impl PageChunkWriter {
             dictionary,
             encoder,
             format: PageFormat::of(props, path),
+            byte_stream_split: value_encoding(physical, props, path)
+                == Some(Encoding::BYTE_STREAM_SPLIT),
             page: OpenPage::new(LEVEL_SLACK, 0),
             level_room: LEVEL_SLACK,
             pages: ChunkPages::new(descr.clone(), props),
@@ -263,6 +268,9 @@ impl PageChunkWriter {
         if self.plain_booleans() {
             pack_booleans(&mut page.values, page.room);
         }
+        if let (true, None, Some(width)) = (self.byte_stream_split, &self.dictionary, self.width) {
+            split_streams(&mut page.values[page.room..], width);
+        }
         let (levels, rep_len) = self.finish_levels();
         // The next page's levels most likely take about as many bytes as this one's.
         self.level_room = levels.len() + levels.len() / 4 + LEVEL_SLACK;
@@ -308,12 +316,12 @@ impl PageChunkWriter {
             (None, None) if levels_len <= room => {
                 let (mut buf, start) = (values, room - levels_len);
                 buf[start..room].copy_from_slice(&levels);
-                (buf, start, Encoding::PLAIN)
+                (buf, start, self.plain_encoding())
             }
             (None, None) => {
                 let mut buf = levels;
                 buf.extend_from_slice(&values[room..]);
-                (buf, 0, Encoding::PLAIN)
+                (buf, 0, self.plain_encoding())
             }
         };
         let body = PageBody {
@@ -323,6 +331,14 @@ impl PageChunkWriter {
             rep_len,
         };
         (body, encoding)
+    }
+
+    /// The encoding of values gathered as `PLAIN` in the open page.
+    fn plain_encoding(&self) -> Encoding {
+        match self.byte_stream_split {
+            true => Encoding::BYTE_STREAM_SPLIT,
+            false => Encoding::PLAIN,
+        }
     }
 
     /// Whether the leaf holds `PLAIN` booleans: one byte each in the open page, bit-packed

@@ -301,6 +301,19 @@ fn unsupported(data_type: &DataType) -> ParquetError {
     ParquetError::NYI(format!("{data_type} as BYTE_ARRAY in the native encoder"))
 }
 
+/// Rearranges `values` (fixed-width values of `width` bytes, one after another) in place into
+/// `BYTE_STREAM_SPLIT`'s streams: the first byte of every value, then every second byte, and
+/// so on.
+pub(crate) fn split_streams(values: &mut [u8], width: usize) {
+    let source = values.to_vec();
+    let count = source.len() / width;
+    for (index, value) in source.chunks_exact(width).enumerate() {
+        for (stream, &byte) in value.iter().enumerate() {
+            values[stream * count + index] = byte;
+        }
+    }
+}
+
 /// Bit-packs the booleans (one byte each, 0 or 1) in `page[start..]` in place, as `PLAIN`
 /// encodes them: eight to a byte, the first in the lowest bit, the last byte padded with zeros.
 pub(crate) fn pack_booleans(page: &mut Vec<u8>, start: usize) {

@@ -260,11 +260,14 @@ pub fn settings() -> impl Strategy<Value = Settings> {
 fn encoding_for(physical: PhysicalType, choice: u8) -> Encoding {
     match (physical, choice) {
         (PhysicalType::INT32 | PhysicalType::INT64, 1) => Encoding::DELTA_BINARY_PACKED,
+        (PhysicalType::INT32 | PhysicalType::INT64, 2) => Encoding::BYTE_STREAM_SPLIT,
         (PhysicalType::BYTE_ARRAY, 1) => Encoding::DELTA_LENGTH_BYTE_ARRAY,
         (PhysicalType::BYTE_ARRAY | PhysicalType::FIXED_LEN_BYTE_ARRAY, 2) => {
             Encoding::DELTA_BYTE_ARRAY
         }
-        (PhysicalType::FLOAT | PhysicalType::DOUBLE, 1 | 2) => Encoding::BYTE_STREAM_SPLIT,
+        (PhysicalType::FLOAT | PhysicalType::DOUBLE, 1) => Encoding::BYTE_STREAM_SPLIT,
+        (PhysicalType::FLOAT | PhysicalType::DOUBLE, 2) => Encoding::ALP,
+        (PhysicalType::BOOLEAN, 1) => Encoding::RLE,
         _ => Encoding::PLAIN,
     }
 }
