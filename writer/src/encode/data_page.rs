@@ -13,6 +13,7 @@ use parquet::file::properties::{WriterProperties, WriterVersion};
 use parquet::schema::types::ColumnPath;
 
 use super::compress::PageCodec;
+use super::rle::HybridRle;
 
 /// The data page version a chunk writes, from its writer version.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -57,8 +58,44 @@ impl PageFormat {
     }
 
     /// Whether each kind of level goes after its 4-byte length (v1).
-    pub(crate) fn prefixes_levels(self) -> bool {
+    fn prefixes_levels(self) -> bool {
         self == Self::V1
+    }
+
+    /// The open page's levels from `rep` and `def` (where the leaf has them): repetition
+    /// levels first, each kind after its 4-byte length in a v1 page; and the bytes of the
+    /// repetition levels (with their length).
+    pub(crate) fn finish_levels(
+        self,
+        rep: Option<&mut HybridRle>,
+        def: Option<&mut HybridRle>,
+    ) -> (Vec<u8>, usize) {
+        let length = match self.prefixes_levels() {
+            true => 4,
+            false => 0,
+        };
+        let bound: usize = [rep.as_deref(), def.as_deref()]
+            .into_iter()
+            .flatten()
+            .map(|rle| length + rle.len_bound())
+            .sum();
+        let mut buf = Vec::with_capacity(bound);
+        let mut rep_len = 0;
+        for (rle, repetition) in [(rep, true), (def, false)] {
+            if let Some(rle) = rle {
+                let start = buf.len();
+                buf.resize(start + length, 0);
+                rle.finish_into(&mut buf);
+                if length > 0 {
+                    let encoded = (buf.len() - start - length) as u32;
+                    buf[start..start + length].copy_from_slice(&encoded.to_le_bytes());
+                }
+            }
+            if repetition {
+                rep_len = buf.len();
+            }
+        }
+        (buf, rep_len)
     }
 
     /// The page of `body`, compressed with `codec` if there is one.

@@ -55,9 +55,11 @@ impl DeltaBinaryPacked {
             count: 0,
             first: 0,
             previous: 0,
-            deltas: Vec::with_capacity(block_size),
+            // Grown as values come, not sized for the block: the properties may ask for blocks
+            // far larger than a page holds.
+            deltas: Vec::new(),
             blocks: Vec::new(),
-            packed: Vec::with_capacity(block_size / mini_blocks),
+            packed: Vec::new(),
         }
     }
 

@@ -1,7 +1,7 @@
 //! [`PageChunkWriter`]: a leaf column chunk whose data pages shredlab writes itself (levels,
-//! dictionary indices, `PLAIN` or `DELTA_*` values; page cuts; the dictionary page and its
-//! fallback; data page v1 or v2), with the bytes parquet's column writer gives for the
-//! same leaf under the properties [`super::encodings::supported`] accepts.
+//! dictionary indices, values in their own encoding; page cuts; the dictionary page and its
+//! fallback; data page v1 or v2), with the bytes parquet's column writer gives for the same
+//! leaf under the properties [`super::encodings::supported`] accepts.
 //!
 //! parquet's writer encodes levels one at a time into its RLE encoder; this one hands whole
 //! runs to [`HybridRle`] and copies values in bulk. Pages are cut where parquet cuts them: after
@@ -128,7 +128,8 @@ impl PageChunkWriter {
         let dictionary = (dictionary_type(physical) && props.dictionary_enabled(path))
             .then(|| Dictionary::new(physical == PhysicalType::BYTE_ARRAY, dictionary_bytes));
         let layout = props.delta_binary_packed_encoder_options(path);
-        let encoder = value_encoding(physical, props, path)
+        let encoding = value_encoding(physical, props, path);
+        let encoder = encoding
             .and_then(|encoding| ValueEncoder::new(encoding, physical, layout))
             .map(Box::new);
         Ok(Self {
@@ -142,8 +143,7 @@ impl PageChunkWriter {
             dictionary,
             encoder,
             format: PageFormat::of(props, path),
-            byte_stream_split: value_encoding(physical, props, path)
-                == Some(Encoding::BYTE_STREAM_SPLIT),
+            byte_stream_split: encoding == Some(Encoding::BYTE_STREAM_SPLIT),
             page: OpenPage::new(LEVEL_SLACK, 0),
             level_room: LEVEL_SLACK,
             pages: ChunkPages::new(descr.clone(), props),
@@ -271,7 +271,9 @@ impl PageChunkWriter {
         if let (true, None, Some(width)) = (self.byte_stream_split, &self.dictionary, self.width) {
             split_streams(&mut page.values[page.room..], width);
         }
-        let (levels, rep_len) = self.finish_levels();
+        let (levels, rep_len) = self
+            .format
+            .finish_levels(self.rep.as_mut(), self.def.as_mut());
         // The next page's levels most likely take about as many bytes as this one's.
         self.level_room = levels.len() + levels.len() / 4 + LEVEL_SLACK;
         let (body, encoding) = self.page_body(page.values, page.room, levels, rep_len);
@@ -345,37 +347,6 @@ impl PageChunkWriter {
     /// when it is written.
     fn plain_booleans(&self) -> bool {
         self.descr.physical_type() == PhysicalType::BOOLEAN && self.encoder.is_none()
-    }
-
-    /// The open page's repetition levels, then its definition levels, each after its 4-byte
-    /// length in a v1 page; and the bytes of the repetition levels (with their length).
-    fn finish_levels(&mut self) -> (Vec<u8>, usize) {
-        let length = match self.format.prefixes_levels() {
-            true => 4,
-            false => 0,
-        };
-        let bound: usize = [self.rep.as_ref(), self.def.as_ref()]
-            .into_iter()
-            .flatten()
-            .map(|rle| length + rle.len_bound())
-            .sum();
-        let mut buf = Vec::with_capacity(bound);
-        let mut rep_len = 0;
-        for (rle, repetition) in [(self.rep.as_mut(), true), (self.def.as_mut(), false)] {
-            if let Some(rle) = rle {
-                let start = buf.len();
-                buf.resize(start + length, 0);
-                rle.finish_into(&mut buf);
-                if length > 0 {
-                    let encoded = (buf.len() - start - length) as u32;
-                    buf[start..start + length].copy_from_slice(&encoded.to_le_bytes());
-                }
-            }
-            if repetition {
-                rep_len = buf.len();
-            }
-        }
-        (buf, rep_len)
     }
 
     /// Ends the dictionary: its open page, the dictionary page, the data pages held for it;
