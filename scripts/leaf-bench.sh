@@ -45,12 +45,13 @@ lines = [
     "",
     "One column of the writer's test matrix (`writer/tests/common`), 24 batches of 8,192 rows,"
     " one null in ten at every nullable level (`AllNull`: nulls only), default"
-    " `WriterProperties` (data pages v1; numbers and strings again with v2, where integers and"
-    " strings that fall back from the dictionary are `DELTA_BINARY_PACKED` and"
-    " `DELTA_BYTE_ARRAY`), encoded as one row group by an"
+    " `WriterProperties` (data pages v1; numbers, strings and fixed-size binaries again with"
+    " v2, where integers, strings and fixed-length byte arrays that fall back from the"
+    " dictionary are `DELTA_BINARY_PACKED` and `DELTA_BYTE_ARRAY`), encoded as one row group"
+    " by an"
     " `OrderedRowGroupWriter` on the calling thread with each `ColumnEncoder`. Median of 10"
-    " criterion samples. A leaf the native encoder leaves to arrow-rs (fixed-size binary, views"
-    " outside a list) times the same on both sides.",
+    " criterion samples. A leaf the native encoder leaves to arrow-rs (views outside a list)"
+    " times the same on both sides.",
     "",
     "| leaf kind | data pages | arrow-rs ms | native ms | arrow-rs / native |",
     "|---|---|---:|---:|---:|",

@@ -107,8 +107,9 @@ fn encode(c: &mut Criterion) {
 /// Each leaf kind alone (a column of 196,608 rows, one null in ten at every nullable level,
 /// default properties), one thread: where each encoder's time goes by type, and which leaves
 /// the native encoder leaves to arrow-rs (they time the same on both). `AllNull` is a column
-/// of nulls only. Then the numeric kinds and strings with data page v2, whose integers and
-/// strings fall back from the dictionary to `DELTA_BINARY_PACKED` and `DELTA_BYTE_ARRAY`.
+/// of nulls only. Then the numeric kinds, strings and fixed-size binaries with data page v2,
+/// whose integers, strings and fixed-length byte arrays fall back from the dictionary to
+/// `DELTA_BINARY_PACKED` and `DELTA_BYTE_ARRAY`.
 fn leaf(c: &mut Criterion) {
     leaf_kinds(c, "leaf", &KINDS, &WriterProperties::default());
     let v2 = WriterProperties::builder()
@@ -119,9 +120,11 @@ fn leaf(c: &mut Criterion) {
         Kind::Int64NonNull,
         Kind::Float64,
         Kind::Decimal,
+        Kind::WideDecimal,
         Kind::Timestamp,
         Kind::ListInt32,
         Kind::Utf8,
+        Kind::FixedSizeBinary,
     ];
     leaf_kinds(c, "leaf-v2", &v2_kinds, &v2);
 }

@@ -204,14 +204,14 @@ fn the_property_s_cases_exercise_the_native_encoder() {
     );
 }
 
-/// A struct of lists with a supported and an unsupported leaf side by side, and a flat leaf.
+/// A struct of lists with a flat leaf beside them ([`FLOATS`]: the test of the fallback makes
+/// it unsupported), and a flat leaf.
 fn mixed_schema() -> SchemaRef {
     let item = |t: DataType| DataType::List(Arc::new(Field::new("item", t, true)));
     let inner = DataType::Struct(
         vec![
             Field::new("ints", item(DataType::Int32), true),
-            // Precision 30: a fixed-length byte array, which the native encoder leaves alone.
-            Field::new("decimals", item(DataType::Decimal128(30, 2)), true),
+            Field::new("floats", DataType::Float64, true),
             Field::new("names", item(DataType::Utf8), false),
         ]
         .into(),
@@ -222,20 +222,28 @@ fn mixed_schema() -> SchemaRef {
     ]))
 }
 
+/// The flat leaf of [`mixed_schema`]'s struct.
+const FLOATS: [&str; 2] = ["nested", "floats"];
+
 #[test]
 fn unsupported_leaves_fall_back_in_the_same_file() {
     let schema = mixed_schema();
     let groups = sliced_groups(&schema, 7, 3, &[vec![500, 1], vec![1_200]]);
-    // Without a dictionary, so that the strings go to the native encoder too.
+    // Without a dictionary, so that the strings go to the native encoder too; ALP, which the
+    // native pages do not write, on a leaf without repetition levels for the typed writer.
     let props = WriterProperties::builder()
         .set_dictionary_enabled(false)
+        .set_column_encoding(
+            ColumnPath::new(FLOATS.map(String::from).to_vec()),
+            Encoding::ALP,
+        )
         .build();
     let expected = upstream(&schema, &groups, &props).unwrap();
     let (actual, native) = encoded(&schema, &groups, &props, ColumnEncoder::Native).unwrap();
     assert_eq!(
         native,
         ["flat", "nested.ints.list.item", "nested.names.list.item"],
-        "the decimals go to ArrowColumnWriter"
+        "the ALP floats go to ArrowColumnWriter"
     );
     assert!(actual == expected, "bytes differ");
 }

@@ -14,14 +14,14 @@ use arrow_array::{
     StringArray,
 };
 use arrow_buffer::{NullBuffer, OffsetBuffer};
-use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use arrow_schema::{DataType, Field, SchemaRef};
 use bytes::Bytes;
+use common::columns::{data_pages, named_batch};
 use common::encoders::{built_codecs, encoded, upstream};
 use parquet::basic::{Compression, Encoding, PageType};
 use parquet::file::properties::{
     DeltaBinaryPackedEncoderOptions, WriterProperties, WriterPropertiesBuilder, WriterVersion,
 };
-use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::schema::types::ColumnPath;
 use shredlab_writer::encode::ColumnEncoder;
 
@@ -80,13 +80,7 @@ fn columns() -> (SchemaRef, RecordBatch) {
         ("flags", flags),
         ("list", list),
     ];
-    let fields: Vec<Field> = columns
-        .iter()
-        .map(|(name, column)| Field::new(*name, column.data_type().clone(), true))
-        .collect();
-    let schema = Arc::new(Schema::new(fields));
-    let batch = RecordBatch::try_new(schema.clone(), columns.map(|(_, c)| c).to_vec()).unwrap();
-    (schema, batch)
+    named_batch(columns)
 }
 
 /// Writes the columns with both encoders under `props` in two row groups of sliced batches,
@@ -113,19 +107,6 @@ fn assert_identical(props: &WriterProperties) -> Bytes {
     );
     assert!(actual == expected, "bytes differ from ArrowWriter's");
     Bytes::from(actual)
-}
-
-/// The (page type, encoding) of every data page of column `column` in the file's first row
-/// group, as a reader finds them.
-fn data_pages(file: Bytes, column: usize) -> Vec<(PageType, Encoding)> {
-    let reader = SerializedFileReader::new(file).unwrap();
-    let row_group = reader.get_row_group(0).unwrap();
-    let pages = row_group.get_column_page_reader(column).unwrap();
-    pages
-        .map(|page| page.unwrap())
-        .filter(|page| page.page_type() != PageType::DICTIONARY_PAGE)
-        .map(|page| (page.page_type(), page.encoding()))
-        .collect()
 }
 
 fn v2() -> WriterPropertiesBuilder {

@@ -1,11 +1,15 @@
 //! [`Bounds`]: the smallest and largest values of a page or chunk, compared as parquet's
-//! column writer compares them: integers by the leaf's signed or unsigned sort order, floats by
-//! IEEE 754 total order with NaN only where there is nothing else ([`NumberOrder`]), byte arrays
-//! byte by byte.
+//! column writer compares them ([`ValueOrder`]): integers by the leaf's signed or unsigned sort
+//! order, floats (half floats too) by IEEE 754 total order with NaN only where there is nothing
+//! else ([`NumberOrder`]), byte arrays and fixed-length byte arrays byte by byte, decimals
+//! stored as fixed-length byte arrays as big-endian two's complement integers.
 
 use std::ops::Range;
 
 use super::plain::PlainValues;
+use super::total_order::{
+    f16_key, f32_key, f64_key, total_order_16, total_order_32, total_order_64,
+};
 
 /// The smallest and largest value seen, as sort keys: integers widened so that one signed
 /// comparison orders them as the leaf's sort order does, floats as ranks (see [`FloatRank`]),
@@ -17,28 +21,67 @@ pub(crate) enum Bounds {
     Bytes(Vec<u8>, Vec<u8>),
 }
 
+/// How a leaf's values compare.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum ValueOrder {
+    /// Fixed-width numbers (and booleans, and half floats).
+    Numbers(NumberOrder),
+    /// Byte by byte, unsigned.
+    Bytes,
+    /// As big-endian two's complement integers, all of one length: decimals.
+    SignedBytes,
+}
+
+impl ValueOrder {
+    /// The min and max of `bounds` as the values' bytes (little-endian numbers, byte arrays
+    /// as they are).
+    pub(crate) fn bytes(self, bounds: &Bounds) -> (Vec<u8>, Vec<u8>) {
+        match (bounds, self) {
+            (Bounds::Bytes(min, max), Self::SignedBytes) => (flip_sign(min), flip_sign(max)),
+            (Bounds::Bytes(min, max), _) => (min.clone(), max.clone()),
+            (numbers, Self::Numbers(order)) => order.bytes(numbers).unwrap_or_default(),
+            _ => (Vec::new(), Vec::new()),
+        }
+    }
+}
+
+/// A big-endian two's complement integer with its sign bit flipped: signed integers of one
+/// length then order as their bytes do (and flipping again gives the integer back).
+fn flip_sign(value: &[u8]) -> Vec<u8> {
+    let mut flipped = value.to_vec();
+    if let Some(first) = flipped.first_mut() {
+        *first ^= 0x80;
+    }
+    flipped
+}
+
 impl Bounds {
     /// The bounds of `values`' values in `range` and how many of them are NaN (`None` if
-    /// `range` is empty, or the values are not of the kind `numbers` says: fixed-width with
-    /// it, byte arrays without).
+    /// `range` is empty, or numbers are not fixed-width values). Signed bytes' bounds are kept
+    /// with their sign bits flipped ([`ValueOrder::bytes`] gives the values back).
     pub(crate) fn of(
         values: &PlainValues<'_>,
         range: Range<usize>,
-        numbers: Option<NumberOrder>,
+        order: ValueOrder,
     ) -> Option<(Self, u64)> {
         if range.is_empty() {
             return None;
         }
-        match (values, numbers) {
-            (PlainValues::Fixed { bytes, width }, Some(order)) => {
+        match (values, order) {
+            (PlainValues::Fixed { bytes, width, .. }, ValueOrder::Numbers(order)) => {
                 order.bounds(&bytes[range.start * width..range.end * width])
             }
-            (PlainValues::Variable { .. }, None) => {
-                let mut bounds = ByteBounds::new(values.byte_array(range.start));
+            (_, ValueOrder::Numbers(_)) => None,
+            (_, ValueOrder::Bytes | ValueOrder::SignedBytes) => {
+                let signed = matches!(order, ValueOrder::SignedBytes);
+                let mut bounds = ByteBounds::new(values.byte_array(range.start), signed);
                 values.for_each_byte_array(range.start + 1..range.end, |value| bounds.add(value));
-                Some((Self::Bytes(bounds.min.to_vec(), bounds.max.to_vec()), 0))
+                let (min, max) = match signed {
+                    true => (flip_sign(bounds.min), flip_sign(bounds.max)),
+                    false => (bounds.min.to_vec(), bounds.max.to_vec()),
+                };
+                Some((Self::Bytes(min, max), 0))
             }
-            _ => None,
         }
     }
 
@@ -80,28 +123,34 @@ impl Bounds {
 
 /// The smallest and largest byte arrays so far, byte by byte, each with its first 8 bytes as
 /// a key: most comparisons end there, without a call to compare slices (two calls per value
-/// were a quarter of the CPU of flat strings with statistics).
+/// were a quarter of the CPU of flat strings with statistics). Signed values (all of one
+/// length) have their key's sign bit flipped; where two keys are equal, so are the values'
+/// signs, and the bytes after decide as unsigned bytes.
 struct ByteBounds<'a> {
     min: &'a [u8],
     max: &'a [u8],
     min_key: u64,
     max_key: u64,
+    /// The bit flipped in each key: the sign bit for signed values, else none.
+    sign: u64,
 }
 
 impl<'a> ByteBounds<'a> {
-    fn new(first: &'a [u8]) -> Self {
-        let key = prefix(first);
+    fn new(first: &'a [u8], signed: bool) -> Self {
+        let sign = u64::from(signed) << 63;
+        let key = prefix(first) ^ sign;
         Self {
             min: first,
             max: first,
             min_key: key,
             max_key: key,
+            sign,
         }
     }
 
     #[inline(always)]
     fn add(&mut self, value: &'a [u8]) {
-        let key = prefix(value);
+        let key = prefix(value) ^ self.sign;
         // A value below the smallest cannot lie above the largest.
         if key < self.min_key || (key == self.min_key && value < self.min) {
             (self.min, self.min_key) = (value, key);
@@ -134,7 +183,8 @@ pub(crate) enum NumberKind {
     Float,
 }
 
-/// How a leaf's fixed-width values (booleans of 1 byte, numbers of 4 or 8) become sort keys.
+/// How a leaf's fixed-width values (booleans of 1 byte, half floats of 2, numbers of 4 or 8)
+/// become sort keys.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct NumberOrder {
     pub width: usize,
@@ -152,6 +202,7 @@ impl NumberOrder {
             (4, NumberKind::Unsigned) => min_max(bytes, u32::from_le_bytes).map(integers),
             (_, NumberKind::Signed) => min_max(bytes, i64::from_le_bytes).map(integers),
             (_, NumberKind::Unsigned) => min_max(bytes, u64::from_le_bytes).map(integers),
+            (2, NumberKind::Float) => float_bounds(bytes, f16_key),
             (4, NumberKind::Float) => float_bounds(bytes, f32_key),
             (_, NumberKind::Float) => float_bounds(bytes, f64_key),
         }
@@ -174,6 +225,7 @@ impl NumberOrder {
     /// (the mapping is its own inverse).
     fn key_bytes(self, key: i128) -> Vec<u8> {
         match (self.width, self.kind) {
+            (2, NumberKind::Float) => total_order_16(key as i16).to_le_bytes().to_vec(),
             (4, NumberKind::Float) => total_order_32(key as i32).to_le_bytes().to_vec(),
             (_, NumberKind::Float) => total_order_64(key as i64).to_le_bytes().to_vec(),
             (1, _) => vec![key as u8],
@@ -263,29 +315,6 @@ fn float_bounds<const N: usize>(
     Some((bounds, nans))
 }
 
-/// The IEEE 754 total-order key of a float's bits, as a signed integer (`f32::total_cmp`'s):
-/// a negative value's magnitude bits flipped. Its own inverse.
-fn total_order_32(bits: i32) -> i32 {
-    bits ^ ((((bits >> 31) as u32) >> 1) as i32)
-}
-
-/// [`total_order_32`] for doubles.
-fn total_order_64(bits: i64) -> i64 {
-    bits ^ ((((bits >> 63) as u64) >> 1) as i64)
-}
-
-fn f32_key(value: [u8; 4]) -> (i64, bool) {
-    let bits = i32::from_le_bytes(value);
-    let nan = (bits as u32 & 0x7fff_ffff) > 0x7f80_0000;
-    (i64::from(total_order_32(bits)), nan)
-}
-
-fn f64_key(value: [u8; 8]) -> (i64, bool) {
-    let bits = i64::from_le_bytes(value);
-    let nan = (bits as u64 & 0x7fff_ffff_ffff_ffff) > 0x7ff0_0000_0000_0000;
-    (total_order_64(bits), nan)
-}
-
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
@@ -299,7 +328,7 @@ mod tests {
         fn byte_bounds_are_the_slices_min_and_max(
             values in prop::collection::vec(prop::collection::vec(0u8..3, 0..12), 1..40)
         ) {
-            let mut bounds = ByteBounds::new(&values[0]);
+            let mut bounds = ByteBounds::new(&values[0], false);
             values[1..].iter().for_each(|value| bounds.add(value));
             let found = Some((bounds.min, bounds.max));
             let min = values.iter().min().map(Vec::as_slice);

@@ -10,6 +10,8 @@
 use parquet::basic::Type as PhysicalType;
 use parquet::file::properties::DeltaBinaryPackedEncoderOptions;
 
+use super::rle::put_uleb;
+
 /// Mini blocks per block in parquet's default layout.
 const DEFAULT_MINI_BLOCKS: usize = 4;
 
@@ -165,15 +167,6 @@ fn read_i32(bytes: &[u8]) -> i32 {
 
 fn read_i64(bytes: &[u8]) -> i64 {
     i64::from_le_bytes(bytes.try_into().unwrap_or_default())
-}
-
-/// Appends `value` as an unsigned LEB128 number.
-fn put_uleb(sink: &mut Vec<u8>, mut value: u64) {
-    while value >= 0x80 {
-        sink.push(value as u8 | 0x80);
-        value >>= 7;
-    }
-    sink.push(value as u8);
 }
 
 /// Appends `value` zigzag-encoded, as an unsigned LEB128 number.

@@ -1,5 +1,5 @@
-//! [`Dictionary`]: the dictionary of a byte-array or fixed-width (integer or float) column
-//! chunk, built as `ArrowColumnWriter`'s encoders build it (distinct values in the order they
+//! [`Dictionary`]: the dictionary of a byte-array or fixed-width (number or fixed-length
+//! byte array) column chunk, built as `ArrowColumnWriter`'s encoders build it (distinct values in the order they
 //! first come, `PLAIN`-encoded in the dictionary page) so that the indices and pages are the
 //! same, and the open data page's indices.
 //!
@@ -101,19 +101,26 @@ impl Dictionary {
     /// interner: most chunks' dictionaries never rehash.
     const INITIAL_CAPACITY: usize = 4096;
 
-    /// An empty dictionary of byte arrays (`byte_arrays`) or fixed-width numbers, whose page
-    /// falls back at `page_limit` bytes.
-    pub(crate) fn new(byte_arrays: bool, page_limit: usize) -> Self {
+    /// An empty dictionary of byte arrays (`width` `None`) or of fixed-width values of `width`
+    /// bytes, whose page falls back at `page_limit` bytes.
+    pub(crate) fn new(width: Option<usize>, page_limit: usize) -> Self {
         let mut dictionary = Self {
-            byte_arrays,
+            byte_arrays: width.is_none(),
             page_limit,
             ..Self::default()
         };
-        match byte_arrays {
-            true => dictionary.arrays.reserve(Self::INITIAL_CAPACITY, |_| 0),
-            false => dictionary.words.reserve(Self::INITIAL_CAPACITY, |_| 0),
+        match width.is_some_and(Self::in_words) {
+            true => dictionary.words.reserve(Self::INITIAL_CAPACITY, |_| 0),
+            false => dictionary.arrays.reserve(Self::INITIAL_CAPACITY, |_| 0),
         }
         dictionary
+    }
+
+    /// Whether values of `width` bytes are looked up as integers ([`Self::append_words`]):
+    /// numbers of 4 or 8 bytes, half floats of 2; wider fixed-length values are looked up as
+    /// byte arrays are.
+    fn in_words(width: usize) -> bool {
+        matches!(width, 2 | 4 | 8)
     }
 
     /// Appends the indices of `values`' values in `range`, returning their unencoded length.
@@ -130,12 +137,13 @@ impl Dictionary {
         self.looked_up += range.len();
         let keys = match values {
             PlainValues::Variable { keys, .. } => keys.as_ref(),
-            PlainValues::Fixed { bytes, width } => {
-                // Fixed-width values are 4 bytes (INT32, FLOAT) or 8 (INT64, DOUBLE).
-                let bytes = &bytes[range.start * width..range.end * width];
+            PlainValues::Fixed { width, .. } => {
+                let bytes = values.fixed_bytes(range);
                 match width {
+                    2 => self.append_words::<2>(bytes),
                     4 => self.append_words::<4>(bytes),
-                    _ => self.append_words::<8>(bytes),
+                    8 => self.append_words::<8>(bytes),
+                    _ => self.append_fixed(bytes, *width),
                 }
                 return 0;
             }
@@ -147,11 +155,7 @@ impl Dictionary {
             len => self.page.len() / len as usize,
         };
         // At least a length prefix and a byte.
-        let room = self.room(range.len(), stored.max(5));
-        if let Some(additional) = room.additional(self.arrays.len(), self.arrays.capacity()) {
-            self.arrays
-                .reserve(additional, |slot| table_hash(slot.hash));
-        }
+        self.reserve_arrays(range.len(), stored.max(5));
         match keys {
             Some(keys) => {
                 for value in range {
@@ -213,10 +217,37 @@ impl Dictionary {
         }
     }
 
-    /// The index of the byte array `value`, adding it to the dictionary if it is new.
+    /// Appends the indices of `bytes`' values of `width` bytes each, too wide to look up as
+    /// integers: interned as byte arrays, stored without a length as parquet's page holds them.
+    fn append_fixed(&mut self, bytes: &[u8], width: usize) {
+        let count = bytes.len() / width;
+        self.reserve_arrays(count, width);
+        self.keys.reserve(count);
+        for value in bytes.chunks_exact(width) {
+            let index = self.intern(value);
+            self.keys.push(index);
+        }
+    }
+
+    /// Makes room in the byte arrays' table for `incoming` values of about `stored` bytes in
+    /// the page.
+    fn reserve_arrays(&mut self, incoming: usize, stored: usize) {
+        let room = self.room(incoming, stored);
+        if let Some(additional) = room.additional(self.arrays.len(), self.arrays.capacity()) {
+            self.arrays
+                .reserve(additional, |slot| table_hash(slot.hash));
+        }
+    }
+
+    /// The index of the byte array `value`, adding it to the dictionary if it is new (after
+    /// its length, for byte arrays; fixed-length values are all as long).
     fn intern(&mut self, value: &[u8]) -> u32 {
         let Self {
-            page, len, arrays, ..
+            page,
+            len,
+            arrays,
+            byte_arrays,
+            ..
         } = self;
         let short = self.hasher.hash_one(value) as u32;
         let length = (value.len() as u32).to_le_bytes();
@@ -224,7 +255,7 @@ impl Dictionary {
             table_hash(short),
             |slot| {
                 slot.hash == short
-                    && page[slot.start - 4..slot.start] == length
+                    && (!*byte_arrays || page[slot.start - 4..slot.start] == length)
                     && page[slot.start..slot.start + value.len()] == *value
             },
             |slot| table_hash(slot.hash),
@@ -233,7 +264,9 @@ impl Dictionary {
             Entry::Occupied(found) => found.get().index,
             Entry::Vacant(vacant) => {
                 let index = *len;
-                page.extend_from_slice(&length);
+                if *byte_arrays {
+                    page.extend_from_slice(&length);
+                }
                 let start = page.len();
                 page.extend_from_slice(value);
                 *len += 1;
@@ -336,7 +369,7 @@ mod tests {
     /// Numbers that are all new grow the table eight-fold; once most values repeat, two-fold.
     #[test]
     fn growth_follows_how_many_values_were_new() {
-        let mut dictionary = Dictionary::new(false, 1 << 20);
+        let mut dictionary = Dictionary::new(Some(4), 1 << 20);
         let append = |dictionary: &mut Dictionary, values: Vec<u32>| {
             let bytes = values
                 .iter()
@@ -345,6 +378,7 @@ mod tests {
             let plain = PlainValues::Fixed {
                 bytes: arrow_buffer::Buffer::from_vec(bytes),
                 width: 4,
+                measured: false,
             };
             dictionary.append(&plain, 0..values.len(), &mut []);
         };

@@ -20,7 +20,7 @@ pub(crate) fn supported(
 ) -> bool {
     let path = descr.path();
     let physical = descr.physical_type();
-    plain::supported(data_type, physical)
+    plain::supported(data_type, descr)
         // parquet never builds a dictionary for booleans, whatever the properties say.
         && (!props.dictionary_enabled(path)
             || dictionary_type(physical)
@@ -49,22 +49,28 @@ pub(crate) fn value_encoding(
     match (encoding, physical) {
         (Encoding::PLAIN, _) => Some(encoding),
         (Encoding::DELTA_BINARY_PACKED, PhysicalType::INT32 | PhysicalType::INT64)
+        | (Encoding::DELTA_LENGTH_BYTE_ARRAY, PhysicalType::BYTE_ARRAY)
         | (
-            Encoding::DELTA_LENGTH_BYTE_ARRAY | Encoding::DELTA_BYTE_ARRAY,
-            PhysicalType::BYTE_ARRAY,
+            Encoding::DELTA_BYTE_ARRAY,
+            PhysicalType::BYTE_ARRAY | PhysicalType::FIXED_LEN_BYTE_ARRAY,
         )
         | (Encoding::RLE, PhysicalType::BOOLEAN)
         | (
             Encoding::BYTE_STREAM_SPLIT,
-            PhysicalType::INT32 | PhysicalType::INT64 | PhysicalType::FLOAT | PhysicalType::DOUBLE,
+            PhysicalType::INT32
+            | PhysicalType::INT64
+            | PhysicalType::FLOAT
+            | PhysicalType::DOUBLE
+            | PhysicalType::FIXED_LEN_BYTE_ARRAY,
         ) => Some(encoding),
         _ => None,
     }
 }
 
-/// Whether [`super::dictionary::Dictionary`] encodes values of the physical type `physical`: byte arrays, and
-/// fixed-width values of 4 or 8 bytes (which parquet's dictionary tells apart by their bytes,
-/// as it does floats: every NaN payload and both zeros are values of their own).
+/// Whether [`super::dictionary::Dictionary`] encodes values of the physical type `physical`:
+/// byte arrays, numbers of 4 or 8 bytes and fixed-length byte arrays (which parquet's
+/// dictionary tells apart by their bytes, as it does floats: every NaN payload and both zeros
+/// are values of their own).
 pub(crate) fn dictionary_type(physical: PhysicalType) -> bool {
     matches!(
         physical,
@@ -73,5 +79,6 @@ pub(crate) fn dictionary_type(physical: PhysicalType) -> bool {
             | PhysicalType::INT64
             | PhysicalType::FLOAT
             | PhysicalType::DOUBLE
+            | PhysicalType::FIXED_LEN_BYTE_ARRAY
     )
 }

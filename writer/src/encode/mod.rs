@@ -6,9 +6,11 @@
 //! validity bitmaps, a whole range of rows at a time). Where `encodings` finds the leaf's
 //! encodings and statistics among those it writes, it writes the pages itself (`pages`: data
 //! page v1 or v2 in `data_page`; levels RLE-encoded run by run in `rle`; `PLAIN` values copied
-//! from the Arrow buffers in `plain` (booleans bit-packed), `DELTA_*`, `RLE` or
+//! from the Arrow buffers in `plain` (booleans bit-packed; fixed-length byte arrays laid out in
+//! `fixed_len`: fixed-size binaries, decimals of high precision, half floats, intervals), `DELTA_*`, `RLE` or
 //! `BYTE_STREAM_SPLIT` values in `value_encoders` and `delta`, or dictionary indices in
-//! `dictionary`; statistics, if on, in `stats` for booleans, numbers and byte arrays; the bloom
+//! `dictionary`; statistics, if on, in `stats` for booleans, numbers, byte arrays and
+//! fixed-length byte arrays (compared in `bounds`); the bloom
 //! filter, if on, in `bloom`; pages compressed in `compress` with Snappy, Zstandard, LZ4_RAW or
 //! Hadoop's LZ4; `chunk` keeps the pages and builds the metadata); otherwise it hands levels and values
 //! to parquet's public typed column writer, which cuts the pages and writes the values,
@@ -28,6 +30,7 @@ mod delta;
 mod dictionary;
 mod encodings;
 mod fallback;
+mod fixed_len;
 mod leaf;
 mod levels;
 mod pages;
@@ -41,6 +44,7 @@ mod sizes;
 mod spans;
 mod stats;
 mod tally;
+mod total_order;
 mod truncate;
 mod value_encoders;
 mod values;
@@ -72,8 +76,8 @@ impl LeafEncoders {
 /// The native one is the writers' default; the pipeline's catalog entries before 36 keep
 /// parquet's, and 36 turns the native one on (measured on the contacts' encoding floor:
 /// `results/vm/ab-native-encoder-floor`). Both write the same bytes. The native encoder is
-/// faster where it writes the pages itself (booleans, numbers and byte arrays; no gzip or
-/// Brotli, no `ALP`; data page v1 or v2); elsewhere it computes the levels
+/// faster where it writes the pages itself (booleans, numbers, byte arrays and fixed-length
+/// byte arrays; no gzip or Brotli, no `ALP`; data page v1 or v2); elsewhere it computes the levels
 /// of leaves inside lists and maps for parquet's typed writer and leaves the rest to
 /// `ArrowColumnWriter`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -120,13 +120,14 @@ impl PageChunkWriter {
             PhysicalType::BOOLEAN => Some(1usize),
             PhysicalType::INT32 | PhysicalType::FLOAT => Some(4),
             PhysicalType::INT64 | PhysicalType::DOUBLE => Some(8),
+            PhysicalType::FIXED_LEN_BYTE_ARRAY => Some(descr.type_length().max(1) as usize),
             _ => None,
         };
         let dictionary_bytes = props.column_dictionary_page_size_limit(path);
         let levels = |max: i16| (max > 0).then(|| HybridRle::new(bit_width(max)));
         let physical = descr.physical_type();
         let dictionary = (dictionary_type(physical) && props.dictionary_enabled(path))
-            .then(|| Dictionary::new(physical == PhysicalType::BYTE_ARRAY, dictionary_bytes));
+            .then(|| Dictionary::new(width, dictionary_bytes));
         let layout = props.delta_binary_packed_encoder_options(path);
         let encoding = value_encoding(physical, props, path);
         let encoder = encoding
@@ -165,7 +166,7 @@ impl PageChunkWriter {
     pub fn write(&mut self, leaf: &LeafLevels) -> Result<()> {
         let max_def = self.descr.max_def_level();
         let array = views::contiguous(&leaf.array);
-        let values = PlainValues::of(&array, &leaf.values, self.descr.physical_type())?;
+        let values = PlainValues::of(&array, &leaf.values, &self.descr)?;
         let mut cache = vec![u32::MAX; values.key_count()];
         let base = self.batches.base(leaf);
         for batch in self.batches.of(leaf, max_def) {

@@ -11,14 +11,17 @@ use arrow_buffer::{ArrowNativeType, Buffer};
 use arrow_schema::DataType;
 use parquet::basic::Type as PhysicalType;
 use parquet::errors::{ParquetError, Result};
+use parquet::schema::types::ColumnDescriptor;
 
+use super::fixed_len;
 use super::spans::{Keys, Selection, Spans};
 use super::values::{self, fixed_width_values, FixedWidth};
 use super::views;
 
-/// Whether [`PlainValues`] encodes leaves of the Arrow type `data_type` written as the physical
-/// type `physical`.
-pub(crate) fn supported(data_type: &DataType, physical: PhysicalType) -> bool {
+/// Whether [`PlainValues`] encodes leaves of the Arrow type `data_type` written as the leaf
+/// `descr`.
+pub(crate) fn supported(data_type: &DataType, descr: &ColumnDescriptor) -> bool {
+    let physical = descr.physical_type();
     // An Arrow dictionary of byte arrays is written as its values are.
     let value_type = match data_type {
         DataType::Dictionary(_, values) if physical == PhysicalType::BYTE_ARRAY => values,
@@ -27,7 +30,7 @@ pub(crate) fn supported(data_type: &DataType, physical: PhysicalType) -> bool {
     // A view array's values are copied behind offsets first ([`views::contiguous`]); an Arrow
     // dictionary of views is left to parquet.
     let view = views::is_view(data_type) && physical == PhysicalType::BYTE_ARRAY;
-    view || values::written_as(value_type, physical)
+    view || values::written_as(value_type, descr)
 }
 
 /// A batch's values of one leaf, in the order its levels carry them.
@@ -35,8 +38,14 @@ pub(crate) fn supported(data_type: &DataType, physical: PhysicalType) -> bool {
 pub(crate) enum PlainValues<'a> {
     /// Values of `width` bytes each, encoded: the Arrow buffer itself where the values are
     /// consecutive and already in that form. Booleans are one byte each (0 or 1), bit-packed
-    /// as a page is written ([`pack_booleans`]).
-    Fixed { bytes: Buffer, width: usize },
+    /// as a page is written ([`pack_booleans`]). `measured`: the values of a
+    /// `FIXED_LEN_BYTE_ARRAY` leaf, which parquet measures one by one against a page's byte
+    /// budget where it divides the budget by the width of a number.
+    Fixed {
+        bytes: Buffer,
+        width: usize,
+        measured: bool,
+    },
     /// Byte arrays: where each value lies in `data`, or for an Arrow dictionary array where
     /// each dictionary value does, which each value's key picks.
     Variable {
@@ -56,15 +65,15 @@ fn span_of(spans: &Spans<'_>, keys: Option<&Keys>, value: usize) -> Range<usize>
 }
 
 impl<'a> PlainValues<'a> {
-    /// The values of `array` at the increasing positions `at`, for a leaf of type `physical`.
+    /// The values of `array` at the increasing positions `at`, for the leaf `descr`.
     ///
     /// # Errors
     ///
-    /// An Arrow type the encoder does not write as `physical`.
-    pub(crate) fn of(array: &'a ArrayRef, at: &[usize], physical: PhysicalType) -> Result<Self> {
+    /// An Arrow type the encoder does not write as the leaf's physical type.
+    pub(crate) fn of(array: &'a ArrayRef, at: &[usize], descr: &ColumnDescriptor) -> Result<Self> {
         let selection = Selection::of(at);
-        if physical != PhysicalType::BYTE_ARRAY {
-            return fixed_width(array, &selection, at, physical);
+        if descr.physical_type() != PhysicalType::BYTE_ARRAY {
+            return fixed_width(array, &selection, at, descr);
         }
         if let Some(dictionary) = array.as_any_dictionary_opt() {
             // Every dictionary value's span, and each selected value's key. A dictionary
@@ -102,12 +111,22 @@ impl<'a> PlainValues<'a> {
         }
     }
 
-    /// Calls `each` with the bytes of every byte-array value in `range`, in order (nothing for
-    /// fixed-width values): the kind of spans is matched once for the range, not per value.
+    /// Calls `each` with the bytes of every value in `range`, in order: a byte array's own,
+    /// a fixed-width value's encoded bytes. The kind of spans is matched once for the range,
+    /// not per value.
     #[inline(always)]
-    pub(crate) fn for_each_byte_array(&self, range: Range<usize>, mut each: impl FnMut(&'a [u8])) {
-        let Self::Variable { spans, data, keys } = self else {
-            return;
+    pub(crate) fn for_each_byte_array<'s>(
+        &'s self,
+        range: Range<usize>,
+        mut each: impl FnMut(&'s [u8]),
+    ) {
+        let (spans, data, keys) = match self {
+            Self::Variable { spans, data, keys } => (spans, data, keys),
+            Self::Fixed { .. } => {
+                let bytes = self.fixed_bytes(range);
+                let width = self.width().unwrap_or(1);
+                return bytes.chunks_exact(width).for_each(each);
+            }
         };
         match (spans, keys) {
             (_, Some(keys)) => range.for_each(|value| each(&data[spans.span(keys.get(value))])),
@@ -119,12 +138,20 @@ impl<'a> PlainValues<'a> {
         }
     }
 
-    /// The bytes of byte-array value `value` (none for fixed-width values).
+    /// The bytes of value `value`: a byte array's own, a fixed-width value's encoded bytes.
     #[inline(always)]
-    pub(crate) fn byte_array(&self, value: usize) -> &'a [u8] {
+    pub(crate) fn byte_array(&self, value: usize) -> &[u8] {
         match self {
             Self::Variable { spans, data, keys } => &data[span_of(spans, keys.as_ref(), value)],
-            Self::Fixed { .. } => &[],
+            Self::Fixed { .. } => self.fixed_bytes(value..value + 1),
+        }
+    }
+
+    /// The bytes of each value, for fixed-width values.
+    pub(crate) fn width(&self) -> Option<usize> {
+        match self {
+            Self::Fixed { width, .. } => Some(*width),
+            Self::Variable { .. } => None,
         }
     }
 
@@ -133,6 +160,13 @@ impl<'a> PlainValues<'a> {
     /// `ArrowColumnWriter`'s measure for cutting a mini-batch short of a page's byte limit.
     pub(crate) fn count_within(&self, range: Range<usize>, budget: usize) -> usize {
         match self {
+            // parquet adds up a FIXED_LEN_BYTE_ARRAY's values until one goes over, as for
+            // byte arrays, but their lengths are not written.
+            Self::Fixed {
+                width,
+                measured: true,
+                ..
+            } => (budget / width).saturating_add(1).min(range.len()),
             Self::Fixed { width, .. } => (budget / width).max(1).min(range.len()),
             // parquet does not measure dictionary arrays' values: they fit.
             Self::Variable { keys: Some(_), .. } => range.len(),
@@ -156,7 +190,7 @@ impl<'a> PlainValues<'a> {
     /// The encoded bytes of the fixed-width values in `range` (none for byte arrays).
     pub(crate) fn fixed_bytes(&self, range: Range<usize>) -> &[u8] {
         match self {
-            Self::Fixed { bytes, width } => &bytes[range.start * width..range.end * width],
+            Self::Fixed { bytes, width, .. } => &bytes[range.start * width..range.end * width],
             Self::Variable { .. } => &[],
         }
     }
@@ -214,26 +248,47 @@ fn fixed_width<'a>(
     array: &ArrayRef,
     selection: &Selection<'_>,
     at: &[usize],
-    physical: PhysicalType,
+    descr: &ColumnDescriptor,
 ) -> Result<PlainValues<'a>> {
+    let physical = descr.physical_type();
+    let measured = physical == PhysicalType::FIXED_LEN_BYTE_ARRAY;
     let width = match physical {
         PhysicalType::BOOLEAN => 1,
         PhysicalType::INT32 | PhysicalType::FLOAT => 4,
+        PhysicalType::FIXED_LEN_BYTE_ARRAY => descr.type_length().max(1) as usize,
         _ => 8,
     };
-    let same_form = cfg!(target_endian = "little")
-        && !matches!(array.data_type(), DataType::Dictionary(..))
-        && array.data_type().primitive_width() == Some(width);
+    let same_form = match measured {
+        true => fixed_len::stored_as_is(array.data_type()),
+        false => {
+            cfg!(target_endian = "little")
+                && !matches!(array.data_type(), DataType::Dictionary(..))
+                && array.data_type().primitive_width() == Some(width)
+        }
+    };
     if let (Selection::Run(run), true) = (selection, same_form) {
         let data = array.to_data();
         let start = (data.offset() + run.start) * width;
         let bytes = data.buffers()[0].slice_with_length(start, run.len() * width);
-        return Ok(PlainValues::Fixed { bytes, width });
+        return Ok(PlainValues::Fixed {
+            bytes,
+            width,
+            measured,
+        });
+    }
+    if measured {
+        let bytes = Buffer::from_vec(fixed_len::gather(array, at, width)?);
+        return Ok(PlainValues::Fixed {
+            bytes,
+            width,
+            measured,
+        });
     }
     Ok(match fixed_width_values(array, at, physical)? {
         FixedWidth::Boolean(values) => PlainValues::Fixed {
             bytes: Buffer::from_vec(values),
             width: 1,
+            measured: false,
         },
         FixedWidth::Int32(values) => fixed(&values, i32::to_le_bytes),
         FixedWidth::Int64(values) => fixed(&values, i64::to_le_bytes),
@@ -250,6 +305,7 @@ fn fixed<'a, T: Copy, const N: usize>(values: &[T], encode: fn(T) -> [u8; N]) ->
     PlainValues::Fixed {
         bytes: Buffer::from_vec(bytes),
         width: N,
+        measured: false,
     }
 }
 

@@ -316,7 +316,7 @@ fn native_leaves(
             // gain more (1.51x).
             let flat_view = *rep == 0 && views::is_view(data_type);
             let pages = encodings::supported(&descr, data_type, props) && !flat_view;
-            let typed = values::written_as(data_type, descr.physical_type())
+            let typed = values::written_as(data_type, &descr)
                 && MiniBatches::new(&descr, props).budget_checks_agree(&descr, props)
                 && !dictionary_byte_array(&descr, props)
                 && !delta_layout_ignored(&descr, props);

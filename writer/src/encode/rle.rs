@@ -191,12 +191,7 @@ impl HybridRle {
     }
 
     fn flush_rle_run(&mut self) {
-        let mut indicator = (self.repeat as u64) << 1;
-        while indicator >= 0x80 {
-            self.out.push((indicator as u8 & 0x7f) | 0x80);
-            indicator >>= 7;
-        }
-        self.out.push(indicator as u8);
+        put_uleb(&mut self.out, (self.repeat as u64) << 1);
         let bytes = usize::from(self.bit_width).div_ceil(8);
         self.out
             .extend_from_slice(&self.current.to_le_bytes()[..bytes]);
@@ -270,6 +265,16 @@ fn pack(group: impl Iterator<Item = u64>, bit_width: u8, out: &mut Vec<u8>) {
             filled -= 8;
         }
     }
+}
+
+/// Appends `value` as an unsigned LEB128 number: an RLE run's header, and the numbers of a
+/// `DELTA_BINARY_PACKED` header.
+pub(crate) fn put_uleb(sink: &mut Vec<u8>, mut value: u64) {
+    while value >= 0x80 {
+        sink.push(value as u8 | 0x80);
+        value >>= 7;
+    }
+    sink.push(value as u8);
 }
 
 #[cfg(test)]

@@ -6,13 +6,14 @@
 //!
 //! Values are compared as parquet's writer compares them for the types [`supported`] takes:
 //! `BOOLEAN` false before true, `INT32` and `INT64` as signed or unsigned integers by the
-//! leaf's sort order, `FLOAT` and `DOUBLE` by IEEE 754 total order with NaNs counted and left
-//! out of the bounds wherever anything else is there, byte arrays byte by byte.
+//! leaf's sort order, `FLOAT`, `DOUBLE` and half floats by IEEE 754 total order with NaNs
+//! counted and left out of the bounds wherever anything else is there, decimals stored as
+//! `FIXED_LEN_BYTE_ARRAY` as signed integers, other byte arrays byte by byte.
 
 use std::ops::Range;
 
 use parquet::basic::{BoundaryOrder, ConvertedType, LogicalType, SortOrder, Type as PhysicalType};
-use parquet::data_type::ByteArray;
+use parquet::data_type::{ByteArray, FixedLenByteArray};
 use parquet::errors::Result;
 use parquet::file::metadata::{ColumnChunkMetaDataBuilder, ColumnIndexBuilder, LevelHistogram};
 use parquet::file::page_index::column_index::ColumnIndexMetaData;
@@ -20,14 +21,15 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::statistics::{Statistics, ValueStatistics};
 use parquet::schema::types::ColumnDescPtr;
 
-use super::bounds::{Bounds, NumberKind, NumberOrder};
+use super::bounds::{Bounds, NumberKind, NumberOrder, ValueOrder};
 use super::plain::PlainValues;
 use super::truncate;
 
 /// Whether [`ChunkStatistics`] records what parquet's writer records for the leaf `descr`
 /// under `props`: any leaf without statistics; with chunk or page statistics, integers with a
-/// signed or unsigned sort order, floats and doubles, and byte arrays compared byte by byte,
-/// without statistics in the page headers.
+/// signed or unsigned sort order, floats and doubles, byte arrays compared byte by byte, and
+/// fixed-length byte arrays compared as half floats, as decimals or byte by byte (not
+/// intervals, which parquet gives no bounds), without statistics in the page headers.
 pub(crate) fn supported(descr: &ColumnDescPtr, props: &WriterProperties) -> bool {
     if props.statistics_enabled(descr.path()) == EnabledStatistics::None {
         return true;
@@ -40,7 +42,13 @@ pub(crate) fn supported(descr: &ColumnDescPtr, props: &WriterProperties) -> bool
         }
         PhysicalType::BOOLEAN | PhysicalType::FLOAT | PhysicalType::DOUBLE => true,
         PhysicalType::BYTE_ARRAY => order == SortOrder::UNSIGNED && !is_decimal(descr),
-        _ => false,
+        PhysicalType::FIXED_LEN_BYTE_ARRAY => match order {
+            SortOrder::TOTAL_ORDER => descr.type_length() == 2,
+            SortOrder::SIGNED => is_decimal(descr),
+            SortOrder::UNSIGNED => descr.converted_type() != ConvertedType::INTERVAL,
+            _ => false,
+        },
+        PhysicalType::INT96 => false,
     };
     comparable && !props.write_page_header_statistics(descr.path())
 }
@@ -65,8 +73,8 @@ struct PageMetrics {
 pub(crate) struct ChunkStatistics {
     descr: ColumnDescPtr,
     enabled: EnabledStatistics,
-    /// How fixed-width values compare; `None` for byte arrays.
-    numbers: Option<NumberOrder>,
+    /// How the values compare.
+    order: ValueOrder,
     column_index_truncation: Option<usize>,
     statistics_truncation: Option<usize>,
     page: PageMetrics,
@@ -103,20 +111,7 @@ impl ChunkStatistics {
             EnabledStatistics::None => None,
             _ => LevelHistogram::try_new(max),
         };
-        let integers = match descr.sort_order() {
-            SortOrder::UNSIGNED => NumberKind::Unsigned,
-            _ => NumberKind::Signed,
-        };
-        let numbers = match descr.physical_type() {
-            // false before true, as one byte each.
-            PhysicalType::BOOLEAN => Some((1, NumberKind::Unsigned)),
-            PhysicalType::INT32 => Some((4, integers)),
-            PhysicalType::INT64 => Some((8, integers)),
-            PhysicalType::FLOAT => Some((4, NumberKind::Float)),
-            PhysicalType::DOUBLE => Some((8, NumberKind::Float)),
-            _ => None,
-        }
-        .map(|(width, kind)| NumberOrder { width, kind });
+        let order = value_order(&descr);
         let mut index = ColumnIndexBuilder::new(descr.physical_type());
         if enabled != EnabledStatistics::Page {
             index.to_invalid();
@@ -127,7 +122,7 @@ impl ChunkStatistics {
         );
         Self {
             enabled,
-            numbers,
+            order,
             column_index_truncation: props.column_index_truncate_length(),
             statistics_truncation: props.statistics_truncate_length(),
             page: PageMetrics {
@@ -181,7 +176,7 @@ impl ChunkStatistics {
         if !self.enabled() || range.is_empty() {
             return;
         }
-        let Some((bounds, nans)) = Bounds::of(values, range, self.numbers) else {
+        let Some((bounds, nans)) = Bounds::of(values, range, self.order) else {
             return;
         };
         if self.floats() {
@@ -246,13 +241,13 @@ impl ChunkStatistics {
                 self.descending &= !high;
             }
             self.last_bounds = Some(bounds.clone());
-            let (min, max) = self.bound_bytes(bounds);
-            let (min, max) = match self.numbers {
-                Some(_) => (min, max),
-                None => (
+            let (min, max) = self.order.bytes(bounds);
+            let (min, max) = match self.order {
+                ValueOrder::Bytes => (
                     truncate::min(&self.descr, self.column_index_truncation, &min).0,
                     truncate::max(&self.descr, self.column_index_truncation, &max).0,
                 ),
+                _ => (min, max),
             };
             self.index.append(false, min, max, nulls, nans);
         } else {
@@ -261,18 +256,9 @@ impl ChunkStatistics {
         self.index.append_histograms(&page.rep, &page.def);
     }
 
-    fn bound_bytes(&self, bounds: &Bounds) -> (Vec<u8>, Vec<u8>) {
-        match (bounds, self.numbers) {
-            (Bounds::Bytes(min, max), _) => (min.clone(), max.clone()),
-            (numbers, Some(order)) => order.bytes(numbers).unwrap_or_default(),
-            (_, None) => (Vec::new(), Vec::new()),
-        }
-    }
-
-    /// Whether the leaf holds floats or doubles: parquet counts their NaNs.
+    /// Whether the leaf holds floats, doubles or half floats: parquet counts their NaNs.
     fn floats(&self) -> bool {
-        self.numbers
-            .is_some_and(|order| order.kind == NumberKind::Float)
+        matches!(self.order, ValueOrder::Numbers(order) if order.kind == NumberKind::Float)
     }
 
     /// Adds the chunk's statistics and size statistics to `builder`, and returns it with the
@@ -311,42 +297,78 @@ impl ChunkStatistics {
     fn chunk_statistics(&self) -> Statistics {
         let signed = self.descr.sort_order().is_signed();
         let nulls = Some(self.nulls);
-        let bounds = self.bounds.as_ref().map(|b| self.bound_bytes(b));
+        let bounds = self.bounds.as_ref().map(|b| self.order.bytes(b));
         let nans = self.nans;
-        match self.numbers.map(|order| (order.width, order.kind)) {
-            Some((4, NumberKind::Float)) => {
+        if self.descr.physical_type() == PhysicalType::FIXED_LEN_BYTE_ARRAY {
+            return self.byte_statistics::<FixedLenByteArray>(bounds, signed);
+        }
+        let ValueOrder::Numbers(order) = self.order else {
+            return self.byte_statistics::<ByteArray>(bounds, signed);
+        };
+        match (order.width, order.kind) {
+            (4, NumberKind::Float) => {
                 number_statistics(bounds, f32::from_le_bytes, nulls, nans, signed)
             }
-            Some((_, NumberKind::Float)) => {
+            (_, NumberKind::Float) => {
                 number_statistics(bounds, f64::from_le_bytes, nulls, nans, signed)
             }
-            Some((1, _)) => {
-                number_statistics(bounds, |[byte]: [u8; 1]| byte != 0, nulls, nans, signed)
-            }
-            Some((4, _)) => number_statistics(bounds, i32::from_le_bytes, nulls, nans, signed),
-            Some(_) => number_statistics(bounds, i64::from_le_bytes, nulls, nans, signed),
-            None => match bounds {
-                Some((min, max)) => {
-                    let truncation = self.statistics_truncation;
-                    let (min, cut_min) = truncate::min(&self.descr, truncation, &min);
-                    let (max, cut_max) = truncate::max(&self.descr, truncation, &max);
-                    ValueStatistics::new(
-                        Some(ByteArray::from(min)),
-                        Some(ByteArray::from(max)),
-                        None,
-                        nulls,
-                        signed,
-                    )
+            (1, _) => number_statistics(bounds, |[byte]: [u8; 1]| byte != 0, nulls, nans, signed),
+            (4, _) => number_statistics(bounds, i32::from_le_bytes, nulls, nans, signed),
+            _ => number_statistics(bounds, i64::from_le_bytes, nulls, nans, signed),
+        }
+    }
+
+    /// The chunk `Statistics` of a byte-array or fixed-length byte-array leaf (`T`): bounds
+    /// compared byte by byte are truncated, and then exact only where not cut; decimals' and
+    /// half floats' are kept whole, as parquet's writer keeps them.
+    fn byte_statistics<T>(&self, bounds: Option<(Vec<u8>, Vec<u8>)>, signed: bool) -> Statistics
+    where
+        T: From<ByteArray>,
+        Statistics: From<ValueStatistics<T>>,
+    {
+        let nulls = Some(self.nulls);
+        let value = |bytes: Vec<u8>| Some(T::from(ByteArray::from(bytes)));
+        match (bounds, self.order) {
+            (Some((min, max)), ValueOrder::Bytes) => {
+                let truncation = self.statistics_truncation;
+                let (min, cut_min) = truncate::min(&self.descr, truncation, &min);
+                let (max, cut_max) = truncate::max(&self.descr, truncation, &max);
+                ValueStatistics::new(value(min), value(max), None, nulls, signed)
                     .with_max_is_exact(!cut_max)
                     .with_min_is_exact(!cut_min)
                     .into()
-                }
-                None => ValueStatistics::<ByteArray>::new(None, None, None, nulls, false)
-                    .with_nan_count(None)
+            }
+            (bounds, _) => {
+                let (min, max) = bounds.unzip();
+                ValueStatistics::new(min.and_then(value), max.and_then(value), None, nulls, false)
+                    .with_nan_count(self.nans)
                     .with_backwards_compatible_min_max(signed)
-                    .into(),
-            },
+                    .into()
+            }
         }
+    }
+}
+
+/// How the leaf `descr`'s values compare, as parquet's writer compares them.
+fn value_order(descr: &ColumnDescPtr) -> ValueOrder {
+    let integers = match descr.sort_order() {
+        SortOrder::UNSIGNED => NumberKind::Unsigned,
+        _ => NumberKind::Signed,
+    };
+    let number = |width, kind| ValueOrder::Numbers(NumberOrder { width, kind });
+    match descr.physical_type() {
+        // false before true, as one byte each.
+        PhysicalType::BOOLEAN => number(1, NumberKind::Unsigned),
+        PhysicalType::INT32 => number(4, integers),
+        PhysicalType::INT64 => number(8, integers),
+        PhysicalType::FLOAT => number(4, NumberKind::Float),
+        PhysicalType::DOUBLE => number(8, NumberKind::Float),
+        // A fixed-length byte array in total order is a half float.
+        PhysicalType::FIXED_LEN_BYTE_ARRAY if descr.sort_order() == SortOrder::TOTAL_ORDER => {
+            number(2, NumberKind::Float)
+        }
+        PhysicalType::FIXED_LEN_BYTE_ARRAY if is_decimal(descr) => ValueOrder::SignedBytes,
+        _ => ValueOrder::Bytes,
     }
 }
 

@@ -6,7 +6,8 @@
 //!
 //! `ArrowColumnWriter` packs a byte array's lengths in parquet's default `INT32` block layout
 //! whatever the properties set (its byte-array writer does not read
-//! `delta_binary_packed_encoder_options`); integers take the layout set.
+//! `delta_binary_packed_encoder_options`); integers and the prefixes and suffixes of
+//! fixed-length byte arrays (written by parquet's typed writer) take the layout set.
 
 use std::ops::Range;
 
@@ -45,10 +46,10 @@ pub(crate) struct Prefixed {
 }
 
 impl Prefixed {
-    fn new() -> Self {
+    fn new(layout: Option<DeltaBinaryPackedEncoderOptions>) -> Self {
         Self {
-            prefixes: DeltaBinaryPacked::new(PhysicalType::INT32, None),
-            suffixes: DeltaBinaryPacked::new(PhysicalType::INT32, None),
+            prefixes: DeltaBinaryPacked::new(PhysicalType::INT32, layout),
+            suffixes: DeltaBinaryPacked::new(PhysicalType::INT32, layout),
             bytes: Vec::new(),
             last: Vec::new(),
         }
@@ -103,7 +104,10 @@ impl ValueEncoder {
                 lengths: DeltaBinaryPacked::new(PhysicalType::INT32, None),
                 bytes: Vec::new(),
             },
-            Encoding::DELTA_BYTE_ARRAY => Self::DeltaPrefixed(Prefixed::new()),
+            Encoding::DELTA_BYTE_ARRAY => {
+                let fixed_len = physical == PhysicalType::FIXED_LEN_BYTE_ARRAY;
+                Self::DeltaPrefixed(Prefixed::new(options.filter(|_| fixed_len)))
+            }
             Encoding::RLE => Self::Rle(HybridRle::new(1)),
             _ => return None,
         })
@@ -125,8 +129,8 @@ impl ValueEncoder {
         matches!(self, Self::DeltaPrefixed(_))
     }
 
-    /// Encodes the values in `range`, returning their unencoded byte-array length (0 for
-    /// integers and booleans).
+    /// Encodes the values in `range`, returning their unencoded length (for byte arrays; the
+    /// page's other values have none).
     pub(crate) fn put(&mut self, values: &PlainValues<'_>, range: Range<usize>) -> i64 {
         let mut total = 0usize;
         match self {

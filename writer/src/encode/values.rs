@@ -8,22 +8,25 @@ use arrow_array::types::{Int16Type, Int8Type, UInt16Type, UInt8Type};
 use arrow_array::{Array, ArrayRef, ArrowPrimitiveType, OffsetSizeTrait};
 use arrow_buffer::{i256, ArrowNativeType, ScalarBuffer};
 use arrow_schema::DataType;
+use bytes::Bytes;
 use parquet::basic::Type as PhysicalType;
 use parquet::column::writer::{ColumnWriter, ColumnWriterImpl};
-use parquet::data_type::{AsBytes, ByteArray, DataType as ParquetDataType};
+use parquet::data_type::{AsBytes, ByteArray, DataType as ParquetDataType, FixedLenByteArray};
 use parquet::errors::{ParquetError, Result};
+use parquet::schema::types::ColumnDescriptor;
 
 use super::batches::MiniBatch;
+use super::fixed_len;
 use super::levels::LeafLevels;
 
 /// Milliseconds in a day: `Date64` written as a parquet `DATE` is a day count.
 const MILLIS_PER_DAY: i64 = 86_400_000;
 
-/// Whether the native encoder writes leaves of `data_type` as the physical type `physical`,
-/// as `ArrowColumnWriter` does: the pairs the Arrow to Parquet schema conversion makes (a
+/// Whether the native encoder writes leaves of `data_type` as the leaf `descr`'s physical
+/// type, as `ArrowColumnWriter` does: the pairs the Arrow to Parquet schema conversion makes (a
 /// schema given by hand may pair them otherwise; those leaves go to `ArrowColumnWriter`).
-pub(crate) fn written_as(data_type: &DataType, physical: PhysicalType) -> bool {
-    match physical {
+pub(crate) fn written_as(data_type: &DataType, descr: &ColumnDescriptor) -> bool {
+    match descr.physical_type() {
         PhysicalType::BOOLEAN => matches!(data_type, DataType::Boolean),
         PhysicalType::INT32 => matches!(
             data_type,
@@ -59,7 +62,8 @@ pub(crate) fn written_as(data_type: &DataType, physical: PhysicalType) -> bool {
             data_type,
             DataType::Utf8 | DataType::LargeUtf8 | DataType::Binary | DataType::LargeBinary
         ),
-        PhysicalType::INT96 | PhysicalType::FIXED_LEN_BYTE_ARRAY => false,
+        PhysicalType::FIXED_LEN_BYTE_ARRAY => fixed_len::written_as(data_type, descr.type_length()),
+        PhysicalType::INT96 => false,
     }
 }
 
@@ -96,6 +100,14 @@ pub(crate) fn write(
         }
         ColumnWriter::ByteArrayColumnWriter(typed) => {
             write_batches(typed, &byte_array_values(array, at)?, leaf, batches)
+        }
+        ColumnWriter::FixedLenByteArrayColumnWriter(typed) => {
+            let length = typed.get_descriptor().type_length().max(1) as usize;
+            let mut bytes = Bytes::from(fixed_len::gather(array, at, length)?);
+            let values: Vec<FixedLenByteArray> = (0..at.len())
+                .map(|_| ByteArray::from(bytes.split_to(length)).into())
+                .collect();
+            write_batches(typed, &values, leaf, batches)
         }
         _ => Err(unsupported(array.data_type())),
     }
@@ -222,7 +234,7 @@ fn slices<O: OffsetSizeTrait>(
     data: &arrow_buffer::Buffer,
     at: &[usize],
 ) -> Vec<ByteArray> {
-    let data = bytes::Bytes::from(data.clone());
+    let data = Bytes::from(data.clone());
     at.iter()
         .map(|&i| ByteArray::from(data.slice(offsets[i].as_usize()..offsets[i + 1].as_usize())))
         .collect()

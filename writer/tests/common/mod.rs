@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod columns;
 pub mod encoders;
 pub mod strategies;
 
@@ -38,13 +39,17 @@ pub enum Kind {
     Map,
     AllNull,
     Decimal,
+    /// A decimal of 38 digits: a 16-byte fixed-length byte array.
+    WideDecimal,
+    /// Half floats: 2-byte fixed-length byte arrays.
+    Float16,
     Timestamp,
     FixedSizeBinary,
     LargeListBinary,
     FixedSizeListFloat,
 }
 
-pub const KINDS: [Kind; 19] = [
+pub const KINDS: [Kind; 21] = [
     Kind::Int32,
     Kind::Int64NonNull,
     Kind::Float64,
@@ -60,6 +65,8 @@ pub const KINDS: [Kind; 19] = [
     Kind::Map,
     Kind::AllNull,
     Kind::Decimal,
+    Kind::WideDecimal,
+    Kind::Float16,
     Kind::Timestamp,
     Kind::FixedSizeBinary,
     Kind::LargeListBinary,
@@ -107,6 +114,8 @@ impl Kind {
                 (DataType::Map(entries, false), true)
             }
             Kind::Decimal => (DataType::Decimal128(18, 3), true),
+            Kind::WideDecimal => (DataType::Decimal128(38, 4), true),
+            Kind::Float16 => (DataType::Float16, true),
             Kind::Timestamp => (
                 DataType::Timestamp(TimeUnit::Microsecond, Some("UTC".into())),
                 true,
