@@ -89,7 +89,7 @@ pub fn markdown_details() -> String {
 pub fn catalog_page() -> String {
     format!(
         "# The experiment catalog\n\n\
-         Generated from `experiments/src/catalog/mod.rs` by `make docs` (`pipeline --list page`): do \
+         Generated from `experiments/src/catalog/entries.rs` by `make docs` (`pipeline --list page`): do \
          not edit by hand. Experiment N runs the baseline plus the optimizations of entries \
          1..=N; [experiments.md](experiments.md) says how they are measured, \
          [study.md](study.md) what each measured when it was added.\n\n\

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
-use shredlab_generator::spec::{parse, SpecGenerator};
+use shredlab_generator::spec::{parse, SpecGenerator, SpecPaths};
 use xxhash_rust::xxh3::xxh3_128;
 
 use crate::column_writing::{spec_columns, ColumnSettings};
@@ -26,9 +26,9 @@ pub struct SpecWorkload {
 }
 
 impl SpecWorkload {
-    /// Reads and checks `path` and builds its generator for `seed`, writing sequential and
-    /// unique strings digit by digit with `direct_digits` (`spec-direct-digits`; the same rows).
-    pub fn load(path: &Path, seed: u64, direct_digits: bool) -> Result<Self, PipelineError> {
+    /// Reads and checks `path` and builds its generator for `seed`, with the faster paths
+    /// `paths` turns on (`spec-direct-digits`, `spec-word-moves`: the same rows).
+    pub fn load(path: &Path, seed: u64, paths: SpecPaths) -> Result<Self, PipelineError> {
         let failed = |message: String| PipelineError::Spec {
             path: path.to_path_buf(),
             message,
@@ -37,7 +37,7 @@ impl SpecWorkload {
         let spec = parse(&text).map_err(|e| failed(e.to_string()))?;
         let generator = SpecGenerator::new(&spec, seed)
             .map_err(|e| failed(e.to_string()))?
-            .with_direct_digits(direct_digits);
+            .with_paths(paths);
         let columns = spec_columns(&spec, &generator.schema()).map_err(failed)?;
         Ok(Self {
             path: path.to_path_buf(),

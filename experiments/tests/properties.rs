@@ -10,6 +10,7 @@ use shredlab_experiments::properties::{phone_number_path, phone_type_path};
 use shredlab_experiments::run::{execute, resolve};
 use shredlab_experiments::shard::Shard;
 use shredlab_experiments::workload::SpecWorkload;
+use shredlab_generator::spec::SpecPaths;
 
 /// (column path, has a dictionary page, has statistics) of each leaf in the first row group.
 fn leaves(experiment: u32, compression: &str) -> Vec<(String, bool, bool, String)> {
@@ -111,7 +112,9 @@ fn a_spec_encoding_of_another_type_names_the_field_and_the_choices() {
              "children": [{"name": "item", "type": {"name": "utf8"}}]}]}"#,
     )
     .unwrap();
-    let message = SpecWorkload::load(&path, 1, true).unwrap_err().to_string();
+    let message = SpecWorkload::load(&path, 1, SpecPaths::ALL)
+        .unwrap_err()
+        .to_string();
     for expected in [
         "fields[1]:",
         "column 'tags.list.item' (BYTE_ARRAY) has no DELTA_BINARY_PACKED encoding",

@@ -12,7 +12,7 @@ use arrow_array::types::{
 };
 use arrow_array::{Array, ArrayRef, ArrowPrimitiveType, RecordBatch};
 use arrow_schema::DataType;
-use shredlab_generator::spec::{parquet_type, parse, Spec, SpecGenerator, MAX_NESTING};
+use shredlab_generator::spec::{parquet_type, parse, Spec, SpecGenerator, SpecPaths, MAX_NESTING};
 
 use common::chi_square;
 
@@ -195,25 +195,35 @@ fn uniform_normal_and_sequential_numbers_keep_their_parameters() {
     assert!((yes - 0.2).abs() < 0.01, "true share {yes}");
 }
 
-/// Digits written in place (`with_direct_digits`) give the rows `core::fmt` gives: every
-/// preset, and sequential strings with negative, huge and over-wide numbers, fixed-width
-/// binaries and unique ones.
+/// The faster paths (`with_paths`: digits written in place, vocabulary entries moved as
+/// blocks) give the rows the plain paths give: every preset, and sequential strings with
+/// negative, huge and over-wide numbers, fixed-width binaries, unique ones, and vocabularies
+/// with entries around the block's length.
 #[test]
-fn direct_digits_give_the_same_rows() {
+fn faster_paths_give_the_same_rows() {
     let columns = r#"{"name": "n", "nullable": true, "type": {"name": "utf8"},
             "metadata": {"distribution": "sequential", "digits": 6, "min": -1234, "step": 997}},
            {"name": "h", "nullable": false, "type": {"name": "largeutf8"},
             "metadata": {"distribution": "sequential", "digits": 3, "min": 99999999999999999999999999999999999900, "step": -3}},
            {"name": "f", "nullable": false, "type": {"name": "fixedsizebinary", "byteWidth": 5},
             "metadata": {"distribution": "sequential", "prefix": "ab", "digits": 4}},
-           {"name": "u", "nullable": false, "type": {"name": "utf8"}, "metadata": {"unique": true, "prefix": "id-"}}"#;
+           {"name": "u", "nullable": false, "type": {"name": "utf8"}, "metadata": {"unique": true, "prefix": "id-"}},
+           {"name": "w", "nullable": true, "type": {"name": "utf8"},
+            "metadata": {"values": ["", "a", "fifteen-bytes-x", "sixteen-bytes-xy", "seventeen-bytes-z", "é"]}},
+           {"name": "b", "nullable": false, "type": {"name": "fixedsizebinary", "byteWidth": 3},
+            "metadata": {"values": ["abcdef", "x"]}},
+           {"name": "r", "nullable": false, "type": {"name": "binary"},
+            "metadata": {"cardinality": 50, "min_length": 10, "max_length": 30}}"#;
     let spec = parse(&format!("{{\"fields\": [{columns}]}}")).unwrap();
     let generators = [("columns", SpecGenerator::new(&spec, 5).unwrap())]
         .into_iter()
         .chain(PRESETS.iter().map(|name| (*name, preset(name))));
     for (name, generator) in generators {
         let formatted = generator.batch(0..3_000).unwrap();
-        let direct = generator.with_direct_digits(true).batch(0..3_000).unwrap();
+        let direct = generator
+            .with_paths(SpecPaths::ALL)
+            .batch(0..3_000)
+            .unwrap();
         assert_eq!(formatted, direct, "{name}");
     }
 }

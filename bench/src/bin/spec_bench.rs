@@ -10,6 +10,7 @@ use shredlab_bench::spec_bench::readme::{markdown, SpecBenchResults};
 use shredlab_experiments::optimizations::Optimizations;
 use shredlab_experiments::source::{BatchSource, ContactSource};
 use shredlab_experiments::workload::SpecWorkload;
+use shredlab_generator::spec::SpecPaths;
 use shredlab_generator::SkewConfig;
 
 #[derive(Debug, Parser)]
@@ -51,7 +52,7 @@ fn main() -> Result<()> {
         Command::Compare { rows, spec } => {
             let fast = Optimizations::for_experiment(20)?;
             let contacts = |seed| ContactSource::try_new(seed, SkewConfig::default(), fast);
-            let workload = SpecWorkload::load(&spec, 42, true)?;
+            let workload = SpecWorkload::load(&spec, 42, SpecPaths::ALL)?;
             let comparison = compare(
                 &stats(&contacts(42)?, rows)?,
                 &stats(&workload.source(), rows)?,

@@ -10,6 +10,7 @@ use shredlab_experiments::compression::CompressionSpec;
 use shredlab_experiments::optimizations::Optimizations;
 use shredlab_experiments::source::{BatchSource, ContactSource};
 use shredlab_experiments::workload::SpecWorkload;
+use shredlab_generator::spec::SpecPaths;
 use shredlab_generator::SkewConfig;
 
 use super::data::{spec_table, table, Shape};
@@ -130,10 +131,10 @@ impl CellData {
     }
 }
 
-/// `rows` rows of the spec workload in `path`, written digit by digit as the newest experiment
-/// writes them, named by the file's stem.
+/// `rows` rows of the spec workload in `path`, written by every faster path as the newest
+/// experiment writes them, named by the file's stem.
 fn spec_cell(path: &Path, rows: usize) -> Result<CellTable> {
-    let workload = SpecWorkload::load(path, 42, true)?;
+    let workload = SpecWorkload::load(path, 42, SpecPaths::ALL)?;
     let data = spec_table(workload.generator(), rows, 4096)
         .map_err(|e| anyhow!("spec file {}: {e}", path.display()))?;
     let name = path

@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use shredlab_generator::spec::SpecPaths;
 use shredlab_generator::SkewConfig;
 
 use super::RunRequest;
@@ -33,6 +34,9 @@ pub(super) fn spec_workload(
         .iter()
         .filter(|o| o.contacts_only())
         .for_each(|o| optimizations.disable(*o));
-    let direct_digits = optimizations.has(Optimization::SpecDirectDigits);
-    SpecWorkload::load(path, request.seed, direct_digits)
+    let paths = SpecPaths {
+        direct_digits: optimizations.has(Optimization::SpecDirectDigits),
+        word_moves: optimizations.has(Optimization::SpecWordMoves),
+    };
+    SpecWorkload::load(path, request.seed, paths)
 }

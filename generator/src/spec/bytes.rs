@@ -9,7 +9,9 @@ use super::digits::{push_decimal, push_hex};
 use super::draw::{random_bytes, Lengths, Slot, Stream};
 use super::error::error;
 use super::exact::Rounding;
+use super::paths::SpecPaths;
 use super::vocabulary::{word_draw, Picker};
+use super::words::WordList;
 use super::{Distribution, Params, SpecError};
 use crate::vocab::{first_names, last_names};
 
@@ -17,7 +19,7 @@ use crate::vocab::{first_names, last_names};
 #[derive(Debug, Clone)]
 enum Source {
     /// One entry of each word list, joined by spaces (one list: the entry alone).
-    Words(Vec<(Picker, Vec<Vec<u8>>)>),
+    Words(Vec<(Picker, WordList)>),
     /// Random characters (text) or bytes, of a drawn length.
     Random,
     /// `prefix` and `start + ordinal * step`, zero-padded.
@@ -37,9 +39,8 @@ pub(super) struct Bytes {
     width: Option<usize>,
     prefix: Vec<u8>,
     digits: usize,
-    /// Sequential and unique values written digit by digit into the column's bytes, rather
-    /// than through `core::fmt` (the same bytes).
-    direct_digits: bool,
+    /// The faster ways of writing values that are on (the same bytes).
+    paths: SpecPaths,
 }
 
 impl Bytes {
@@ -75,7 +76,7 @@ impl Bytes {
             width,
             prefix: params.prefix.as_bytes().to_vec(),
             digits: params.digits as usize,
-            direct_digits: false,
+            paths: SpecPaths::default(),
         };
         bytes.source = match params.distribution {
             Distribution::Normal { .. } => {
@@ -95,7 +96,7 @@ impl Bytes {
             _ if !params.word_lists.is_empty() => word_lists(params),
             _ if !params.values.is_empty() => Source::Words(vec![(
                 Picker::new(params, params.values.len()),
-                params.values.iter().map(|v| v.as_bytes().to_vec()).collect(),
+                WordList::new(params.values.iter().map(String::as_bytes)),
             )]),
             _ => match params.cardinality {
                 Some(count) => {
@@ -106,7 +107,8 @@ impl Bytes {
                             entry
                         })
                         .collect::<Vec<_>>();
-                    Source::Words(vec![(Picker::new(params, entries.len()), entries)])
+                    let list = WordList::new(entries);
+                    Source::Words(vec![(Picker::new(params, list.len()), list)])
                 }
                 None => Source::Random,
             },
@@ -114,9 +116,9 @@ impl Bytes {
         Ok(bytes)
     }
 
-    /// Writes sequential and unique values digit by digit (`direct`) or through `core::fmt`.
-    pub fn set_direct_digits(&mut self, direct: bool) {
-        self.direct_digits = direct;
+    /// Writes values by the faster paths `paths` turns on.
+    pub fn set_paths(&mut self, paths: SpecPaths) {
+        self.paths = paths;
     }
 
     /// Appends random characters (text) or bytes of a drawn length to `out`.
@@ -135,14 +137,15 @@ impl Bytes {
                     if word > 0 {
                         out.push(b' ');
                     }
-                    out.extend_from_slice(&entries[picker.pick(stream, slot, word_draw(word))]);
+                    let index = picker.pick(stream, slot, word_draw(word));
+                    entries.append(index, out, self.paths.word_moves);
                 }
             }
             Source::Random => self.random(out, stream, slot),
             Source::Sequential { start, step } => {
                 out.extend_from_slice(&self.prefix);
                 let number = start.saturating_add(i128::from(slot.ordinal).saturating_mul(*step));
-                match self.direct_digits {
+                match self.paths.direct_digits {
                     true => push_decimal(out, number, self.digits),
                     // Writing into a Vec cannot fail.
                     false => {
@@ -153,7 +156,7 @@ impl Bytes {
             Source::Unique => {
                 out.extend_from_slice(&self.prefix);
                 let scrambled = stream.scramble(slot.ordinal);
-                match self.direct_digits {
+                match self.paths.direct_digits {
                     true => push_hex(out, scrambled),
                     false => {
                         let _ = write!(out, "{scrambled:016x}");
@@ -176,10 +179,7 @@ impl Bytes {
         match &self.source {
             Source::Words(lists) => lists
                 .iter()
-                .map(|(_, entries)| {
-                    let total: usize = entries.iter().map(Vec::len).sum();
-                    total / entries.len().max(1) + 1
-                })
+                .map(|(_, entries)| entries.total_len() / entries.len().max(1) + 1)
                 .sum(),
             Source::Random => ((self.lengths.min() + self.lengths.max()) / 2) as usize,
             Source::Sequential { .. } => prefix + self.digits,
@@ -212,7 +212,7 @@ impl Bytes {
 
     /// The vocabulary entries, when values are drawn from one list of them (a dictionary can
     /// hold them).
-    pub fn vocabulary(&self) -> Option<&[Vec<u8>]> {
+    pub fn vocabulary(&self) -> Option<&WordList> {
         match &self.source {
             Source::Words(lists) if lists.len() == 1 => Some(&lists[0].1),
             _ => None,
@@ -271,13 +271,11 @@ fn word_lists(params: &Params) -> Source {
             .word_lists
             .iter()
             .map(|list| {
-                let words: Vec<Vec<u8>> = match list.as_str() {
+                let words = match list.as_str() {
                     "first_names" => first_names(),
                     _ => last_names(),
-                }
-                .iter()
-                .map(|w| w.as_bytes().to_vec())
-                .collect();
+                };
+                let words = WordList::new(words.iter().map(|w| w.as_bytes()));
                 (Picker::new(params, words.len()), words)
             })
             .collect(),

@@ -13,7 +13,7 @@ use super::error::error;
 use super::leaf::Leaf;
 use super::maps::check_map;
 use super::parquet_types::{parquet_field, parquet_type, Conversion};
-use super::{FieldSpec, SpecError};
+use super::{FieldSpec, SpecError, SpecPaths};
 
 /// What a column is made of.
 #[derive(Debug, Clone)]
@@ -130,16 +130,14 @@ impl Column {
         })
     }
 
-    /// [`Leaf::set_direct_digits`] (`on`) for every leaf of the column.
-    pub fn set_direct_digits(&mut self, on: bool) {
+    /// [`Leaf::set_paths`] for every leaf of the column.
+    pub fn set_paths(&mut self, paths: SpecPaths) {
         match &mut self.kind {
-            Kind::Leaf(leaf) | Kind::Dictionary { values: leaf, .. } => leaf.set_direct_digits(on),
+            Kind::Leaf(leaf) | Kind::Dictionary { values: leaf, .. } => leaf.set_paths(paths),
             Kind::List { item, .. }
             | Kind::FixedSizeList { item, .. }
-            | Kind::Map { entries: item, .. } => item.set_direct_digits(on),
-            Kind::Struct(children) => children
-                .iter_mut()
-                .for_each(|child| child.set_direct_digits(on)),
+            | Kind::Map { entries: item, .. } => item.set_paths(paths),
+            Kind::Struct(children) => children.iter_mut().for_each(|child| child.set_paths(paths)),
         }
     }
 

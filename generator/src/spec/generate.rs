@@ -12,6 +12,7 @@ use super::column::Column;
 use super::draw::Slot;
 use super::error::error;
 use super::memory::{check_batch, check_vocabularies};
+use super::paths::SpecPaths;
 use super::{Spec, SpecError};
 
 /// Batches of a spec's rows for one seed.
@@ -44,13 +45,12 @@ impl SpecGenerator {
         })
     }
 
-    /// This generator with sequential and unique strings written digit by digit into each
-    /// batch's bytes (`direct`: the pipeline's `spec-direct-digits`) or through `core::fmt`, as
-    /// [`SpecGenerator::new`] makes it: the same rows either way.
-    pub fn with_direct_digits(mut self, direct: bool) -> Self {
+    /// This generator with the faster paths `paths` turns on (all off as
+    /// [`SpecGenerator::new`] makes it): the same rows either way.
+    pub fn with_paths(mut self, paths: SpecPaths) -> Self {
         self.columns
             .iter_mut()
-            .for_each(|column| column.set_direct_digits(direct));
+            .for_each(|column| column.set_paths(paths));
         self
     }
 

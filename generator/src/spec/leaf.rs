@@ -15,7 +15,7 @@ use super::error::error;
 use super::floats::Floats;
 use super::numbers::Integers;
 use super::parquet_types::Conversion;
-use super::{Params, SpecError};
+use super::{Params, SpecError, SpecPaths};
 
 /// A leaf's values, by kind of type.
 #[derive(Debug, Clone)]
@@ -65,11 +65,10 @@ impl Leaf {
         }
     }
 
-    /// Writes sequential and unique strings digit by digit (`direct`) or through `core::fmt`:
-    /// the same values either way.
-    pub fn set_direct_digits(&mut self, direct: bool) {
+    /// Writes values by the faster paths `paths` turns on: the same values either way.
+    pub fn set_paths(&mut self, paths: SpecPaths) {
         if let Leaf::Bytes(bytes) = self {
-            bytes.set_direct_digits(direct);
+            bytes.set_paths(paths);
         }
     }
 

@@ -41,8 +41,10 @@ mod memory;
 mod numbers;
 mod parquet_types;
 mod parse;
+mod paths;
 mod tree;
 mod vocabulary;
+mod words;
 mod writing;
 
 pub use error::SpecError;
@@ -51,5 +53,6 @@ pub use generate::SpecGenerator;
 pub use memory::{MAX_BATCH_BYTES, MAX_VOCABULARY_BYTES};
 pub use parquet_types::parquet_type;
 pub use parse::{parse, MAX_NESTING, WORD_LISTS};
+pub use paths::SpecPaths;
 pub use tree::{Distribution, FieldSpec, LeafWriting, Params, Spec};
 pub use writing::{ColumnWriting, StatisticsLevel, ValueEncoding, WRITING_KEYS};

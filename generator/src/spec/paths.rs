@@ -1,0 +1,21 @@
+//! [`SpecPaths`]: which of the spec generator's faster ways of writing values are on. Each is a
+//! catalog entry of the pipeline (on any workload), and each writes the same rows as without.
+
+/// The spec generator's faster paths, all off in [`SpecPaths::default`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SpecPaths {
+    /// Sequential and unique strings written digit by digit into the batch's bytes
+    /// (`spec-direct-digits`) rather than through `core::fmt`.
+    pub direct_digits: bool,
+    /// Vocabulary entries (word lists, values, drawn vocabularies) appended to a string by one
+    /// copy of known size (`spec-word-moves`) rather than a `memcpy` call each.
+    pub word_moves: bool,
+}
+
+impl SpecPaths {
+    /// Every path on.
+    pub const ALL: Self = Self {
+        direct_digits: true,
+        word_moves: true,
+    };
+}
