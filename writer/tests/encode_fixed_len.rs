@@ -14,13 +14,16 @@ use arrow_array::types::{Float16Type, IntervalDayTime};
 use arrow_array::{
     ArrayRef, ArrowPrimitiveType, Decimal128Array, Decimal256Array, FixedSizeBinaryArray,
     Float16Array, IntervalDayTimeArray, IntervalYearMonthArray, ListArray, RecordBatch,
+    StringArray,
 };
 use arrow_buffer::{i256, ArrowNativeType, NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field, SchemaRef};
 use common::columns::{data_pages, named_batch};
-use common::encoders::{encoded, upstream};
-use parquet::basic::Encoding;
+use common::encoders::{encoded, encoded_with, upstream, upstream_with};
+use parquet::arrow::arrow_writer::ArrowWriterOptions;
+use parquet::basic::{Encoding, LogicalType, Repetition, Type as PhysicalType};
 use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
+use parquet::schema::types::{SchemaDescriptor, Type};
 use shredlab_writer::encode::ColumnEncoder;
 
 const ROWS: usize = 6_000;
@@ -236,4 +239,64 @@ fn fixed_len_bloom_filters_are_arrow_writer_s() {
             .build();
         assert_identical(&props);
     }
+}
+
+/// Values each larger than a `DELTA_BYTE_ARRAY` page's limit: parquet cuts each into a
+/// mini-batch of its own and leaves a page's lone first value out of its size, so that the
+/// page takes the next value too (fixed-size binaries and strings alike).
+#[test]
+fn a_lone_first_value_over_the_page_limit_is_left_out_as_in_parquet() {
+    let rows = 60;
+    let binaries = FixedSizeBinaryArray::try_from_iter((0..rows).map(uuid)).unwrap();
+    let strings = StringArray::from_iter_values(
+        (0..rows).map(|r| format!("{}-{}", "s".repeat(r % 50), r * 7_919)),
+    );
+    let (schema, batch) = named_batch([
+        ("binaries", Arc::new(binaries) as ArrayRef),
+        ("strings", Arc::new(strings) as ArrayRef),
+    ]);
+    for page_limit in [1, 8, 20, 45, 100] {
+        let props = WriterProperties::builder()
+            .set_writer_version(WriterVersion::PARQUET_2_0)
+            .set_dictionary_enabled(false)
+            .set_data_page_size_limit(page_limit)
+            .set_write_batch_size(7)
+            .build();
+        let groups = [vec![batch.slice(0, 25), batch.slice(25, rows - 25)]];
+        let expected = upstream(&schema, &groups, &props).unwrap();
+        let (actual, native) = encoded(&schema, &groups, &props, ColumnEncoder::Native).unwrap();
+        assert_eq!(native, ["binaries", "strings"]);
+        assert!(actual == expected, "{page_limit}-byte pages: bytes differ");
+    }
+}
+
+/// A decimal column given by hand at another length than `ArrowColumnWriter` writes its
+/// precision at (16 bytes for 20 digits, where it writes 9) stays with `ArrowColumnWriter`.
+#[test]
+fn decimals_of_a_hand_given_length_go_to_arrow_column_writer() {
+    let decimals = Decimal128Array::from_iter_values((0..500).map(decimal))
+        .with_precision_and_scale(20, 2)
+        .unwrap();
+    let (schema, batch) = named_batch([("decimals", Arc::new(decimals) as ArrayRef)]);
+    let column = Type::primitive_type_builder("decimals", PhysicalType::FIXED_LEN_BYTE_ARRAY)
+        .with_repetition(Repetition::OPTIONAL)
+        .with_length(16)
+        .with_logical_type(Some(LogicalType::decimal(2, 20)))
+        .with_precision(20)
+        .with_scale(2)
+        .build()
+        .unwrap();
+    let root = Type::group_type_builder("arrow_schema")
+        .with_fields(vec![Arc::new(column)])
+        .build()
+        .unwrap();
+    let options = || {
+        ArrowWriterOptions::new().with_parquet_schema(SchemaDescriptor::new(Arc::new(root.clone())))
+    };
+    let groups = [vec![batch]];
+    let expected = upstream_with(&schema, &groups, options()).unwrap();
+    let (actual, native) =
+        encoded_with(&schema, &groups, options(), ColumnEncoder::Native).unwrap();
+    assert!(native.is_empty(), "{native:?}");
+    assert!(actual == expected, "bytes differ");
 }

@@ -16,25 +16,37 @@ use parquet::errors::{ParquetError, Result};
 const INTERVAL_BYTES: usize = 12;
 
 /// Whether the native encoder writes leaves of `data_type` as `FIXED_LEN_BYTE_ARRAY` values
-/// of `length` bytes: the types `ArrowColumnWriter` writes so, at the length the Arrow to
-/// Parquet schema conversion gives them (a decimal's length fits its Arrow width).
+/// of `length` bytes: the types `ArrowColumnWriter` writes so, at the length it writes them
+/// (a decimal's by its precision, within its Arrow width). A schema given by hand with another
+/// length leaves the leaf to `ArrowColumnWriter`, which writes its own length whatever the
+/// column's.
 pub(crate) fn written_as(data_type: &DataType, length: i32) -> bool {
     let Ok(length) = usize::try_from(length) else {
         return false;
     };
-    let decimal = |width: usize| (1..=width).contains(&length);
+    let decimal = |precision: u8, width: usize| {
+        length == decimal_length(precision) && (1..=width).contains(&length)
+    };
     match data_type {
         DataType::FixedSizeBinary(size) => usize::try_from(*size) == Ok(length) && length > 0,
-        DataType::Decimal32(..) => decimal(Decimal32Type::BYTE_LENGTH),
-        DataType::Decimal64(..) => decimal(Decimal64Type::BYTE_LENGTH),
-        DataType::Decimal128(..) => decimal(Decimal128Type::BYTE_LENGTH),
-        DataType::Decimal256(..) => decimal(Decimal256Type::BYTE_LENGTH),
+        DataType::Decimal32(p, _) => decimal(*p, Decimal32Type::BYTE_LENGTH),
+        DataType::Decimal64(p, _) => decimal(*p, Decimal64Type::BYTE_LENGTH),
+        DataType::Decimal128(p, _) => decimal(*p, Decimal128Type::BYTE_LENGTH),
+        DataType::Decimal256(p, _) => decimal(*p, Decimal256Type::BYTE_LENGTH),
         DataType::Float16 => length == 2,
         DataType::Interval(IntervalUnit::YearMonth | IntervalUnit::DayTime) => {
             length == INTERVAL_BYTES
         }
         _ => false,
     }
+}
+
+/// The bytes of a decimal of `precision` digits as parquet stores it in a fixed-length byte
+/// array: the fewest that hold every unscaled value in two's complement, those of `precision`
+/// digits needing the bits of 10^precision (which is never a power of two) and a sign bit.
+fn decimal_length(precision: u8) -> usize {
+    let bits = (f64::from(precision) * std::f64::consts::LOG2_10).floor() as usize + 1;
+    (bits + 1).div_ceil(8)
 }
 
 /// Whether `data_type`'s Arrow buffer holds its values as the leaf stores them, so that a run
@@ -131,5 +143,24 @@ impl BigEndian<16> for i128 {
 impl BigEndian<32> for arrow_buffer::i256 {
     fn big_endian(self) -> [u8; 32] {
         self.to_be_bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decimal_length;
+
+    /// The length holds the largest unscaled value of the precision, and one byte fewer does
+    /// not (checked in `i128` up to 38 digits).
+    #[test]
+    fn decimal_lengths_are_the_fewest_bytes_that_hold_the_precision() {
+        for precision in 1..=38u8 {
+            let largest = 10i128.pow(u32::from(precision)) - 1;
+            let length = decimal_length(precision);
+            let fits = |bytes: usize| bytes >= 16 || largest < 1i128 << (8 * bytes - 1);
+            assert!(fits(length), "{precision} digits in {length} bytes");
+            assert!(length == 1 || !fits(length - 1), "{precision} digits");
+        }
+        assert_eq!(decimal_length(76), 32);
     }
 }

@@ -46,6 +46,10 @@ struct OpenPage {
     value_count: u32,
     rows: u32,
     byte_array_bytes: i64,
+    /// The size of a lone first value that alone reaches the page limit, which parquet leaves
+    /// out when it checks the page (`DELTA_BYTE_ARRAY` values only: such a value is cut into a
+    /// mini-batch of its own, and the page still takes the next).
+    size_exemption: usize,
 }
 
 impl OpenPage {
@@ -203,6 +207,7 @@ impl PageChunkWriter {
         (levels, range): MiniBatch,
         cache: &mut [u32],
     ) -> Result<()> {
+        let page_was_empty = self.page.levels == 0;
         let def = leaf.def.as_deref().map(|def| &def[levels.clone()]);
         let rep = leaf.rep.as_deref().map(|rep| &rep[levels.clone()]);
         // Uniform levels (a column of nulls only, or without a null buffer) go in as one run.
@@ -249,7 +254,11 @@ impl PageChunkWriter {
             (None, None) if self.plain_booleans() => self.page.values_len().div_ceil(8),
             (None, None) => self.page.values_len(),
         };
-        let full = self.page.rows as usize >= self.page_rows || estimate >= self.page_bytes;
+        if page_was_empty && range.len() == 1 && estimate >= self.page_bytes {
+            self.page.size_exemption = self.exemption(estimate);
+        }
+        let measured = estimate.saturating_sub(self.page.size_exemption);
+        let full = self.page.rows as usize >= self.page_rows || measured >= self.page_bytes;
         if self.page.levels > 0 && full {
             self.flush_page()?;
         }
@@ -258,6 +267,17 @@ impl PageChunkWriter {
             self.fall_back()?;
         }
         Ok(())
+    }
+
+    /// What parquet leaves out of the page's size when its lone first value alone takes
+    /// `estimate` bytes: all of it for values that depend on the one before
+    /// (`DELTA_BYTE_ARRAY` outside a dictionary), else nothing.
+    fn exemption(&self, estimate: usize) -> usize {
+        let outside_dictionary = self.encoder.as_ref().filter(|_| self.dictionary.is_none());
+        match outside_dictionary.is_some_and(|encoder| encoder.compares_with_previous()) {
+            true => estimate,
+            false => 0,
+        }
     }
 
     /// Writes the open page as a data page of the chunk's format.

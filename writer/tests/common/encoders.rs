@@ -28,7 +28,17 @@ pub fn upstream(
     groups: &[Vec<RecordBatch>],
     props: &WriterProperties,
 ) -> Result<Vec<u8>> {
-    let mut writer = ArrowWriter::try_new(Vec::new(), schema.clone(), Some(props.clone()))?;
+    let options = ArrowWriterOptions::new().with_properties(props.clone());
+    upstream_with(schema, groups, options)
+}
+
+/// [`upstream`] under any `ArrowWriterOptions`.
+pub fn upstream_with(
+    schema: &SchemaRef,
+    groups: &[Vec<RecordBatch>],
+    options: ArrowWriterOptions,
+) -> Result<Vec<u8>> {
+    let mut writer = ArrowWriter::try_new_with_options(Vec::new(), schema.clone(), options)?;
     for group in groups {
         for batch in group {
             writer.write(batch)?;
@@ -47,6 +57,16 @@ pub fn encoded(
     encoder: ColumnEncoder,
 ) -> Result<(Vec<u8>, Vec<String>)> {
     let options = ArrowWriterOptions::new().with_properties(props.clone());
+    encoded_with(schema, groups, options, encoder)
+}
+
+/// [`encoded`] under any `ArrowWriterOptions` (a Parquet schema given by hand, say).
+pub fn encoded_with(
+    schema: &SchemaRef,
+    groups: &[Vec<RecordBatch>],
+    options: ArrowWriterOptions,
+    encoder: ColumnEncoder,
+) -> Result<(Vec<u8>, Vec<String>)> {
     let writer = OrderedRowGroupWriter::try_new_with_encoder(
         Vec::new(),
         schema.clone(),
