@@ -205,7 +205,8 @@ pub fn settings() -> impl Strategy<Value = Settings> {
             any::<bool>(),
         ),
         (
-            prop_oneof![Just(256usize), Just(1 << 20)],
+            // 12 bytes: many a string or fixed-length value alone fills a page.
+            prop_oneof![Just(12usize), Just(256), Just(1 << 20)],
             prop_oneof![Just(7usize), Just(20_000)],
             prop_oneof![Just(1usize), Just(33), Just(1024)],
             prop_oneof![
