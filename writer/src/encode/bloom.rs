@@ -55,7 +55,7 @@ impl ChunkBloom {
     /// Adds the values of `values` in `range` (values a `PLAIN` page holds), each as its
     /// physical type's bytes, as parquet hashes it.
     pub(crate) fn insert_values(&mut self, values: &PlainValues<'_>, range: Range<usize>) {
-        values.for_each_byte_array(range, |value| self.filter.insert(value));
+        values.for_each_value_bytes(range, |value| self.filter.insert(value));
     }
 
     /// Adds the distinct values of a `PLAIN`-encoded dictionary page: values of `width` bytes,

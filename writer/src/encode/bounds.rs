@@ -74,8 +74,8 @@ impl Bounds {
             (_, ValueOrder::Numbers(_)) => None,
             (_, ValueOrder::Bytes | ValueOrder::SignedBytes) => {
                 let signed = matches!(order, ValueOrder::SignedBytes);
-                let mut bounds = ByteBounds::new(values.byte_array(range.start), signed);
-                values.for_each_byte_array(range.start + 1..range.end, |value| bounds.add(value));
+                let mut bounds = ByteBounds::new(values.value_bytes(range.start), signed);
+                values.for_each_value_bytes(range.start + 1..range.end, |value| bounds.add(value));
                 let (min, max) = match signed {
                     true => (flip_sign(bounds.min), flip_sign(bounds.max)),
                     false => (bounds.min.to_vec(), bounds.max.to_vec()),

@@ -123,7 +123,8 @@ impl Dictionary {
         matches!(width, 2 | 4 | 8)
     }
 
-    /// Appends the indices of `values`' values in `range`, returning their unencoded length.
+    /// Appends the indices of `values`' values in `range`, returning their unencoded length
+    /// (that of byte arrays; fixed-width values return 0).
     /// `cache` maps the batch's Arrow dictionary keys to indices (`u32::MAX` where not yet
     /// looked up); it is unused for arrays without keys.
     pub(crate) fn append(
@@ -135,18 +136,19 @@ impl Dictionary {
         // Counted before the tables make room for them: [`Self::room`] grows a table by how
         // many of the values looked up before were new.
         self.looked_up += range.len();
+        // Wider fixed-length values go on below, interned as byte arrays are.
         let keys = match values {
             PlainValues::Variable { keys, .. } => keys.as_ref(),
-            PlainValues::Fixed { width, .. } => {
+            PlainValues::Fixed { width, .. } if Self::in_words(*width) => {
                 let bytes = values.fixed_bytes(range);
                 match width {
                     2 => self.append_words::<2>(bytes),
                     4 => self.append_words::<4>(bytes),
-                    8 => self.append_words::<8>(bytes),
-                    _ => self.append_fixed(bytes, *width),
+                    _ => self.append_words::<8>(bytes),
                 }
                 return 0;
             }
+            PlainValues::Fixed { .. } => None,
         };
         let mut bytes = 0;
         self.keys.reserve(range.len());
@@ -155,11 +157,15 @@ impl Dictionary {
             len => self.page.len() / len as usize,
         };
         // At least a length prefix and a byte.
-        self.reserve_arrays(range.len(), stored.max(5));
+        let room = self.room(range.len(), stored.max(5));
+        if let Some(additional) = room.additional(self.arrays.len(), self.arrays.capacity()) {
+            self.arrays
+                .reserve(additional, |slot| table_hash(slot.hash));
+        }
         match keys {
             Some(keys) => {
                 for value in range {
-                    let value_bytes = values.byte_array(value);
+                    let value_bytes = values.value_bytes(value);
                     bytes += value_bytes.len() as i64;
                     let cached = &mut cache[keys.get(value)];
                     if *cached == u32::MAX {
@@ -168,7 +174,7 @@ impl Dictionary {
                     self.keys.push(*cached);
                 }
             }
-            None => values.for_each_byte_array(range, |value| {
+            None => values.for_each_value_bytes(range, |value| {
                 bytes += value.len() as i64;
                 let index = self.intern(value);
                 self.keys.push(index);
@@ -214,28 +220,6 @@ impl Dictionary {
                 }
             };
             keys.push(index);
-        }
-    }
-
-    /// Appends the indices of `bytes`' values of `width` bytes each, too wide to look up as
-    /// integers: interned as byte arrays, stored without a length as parquet's page holds them.
-    fn append_fixed(&mut self, bytes: &[u8], width: usize) {
-        let count = bytes.len() / width;
-        self.reserve_arrays(count, width);
-        self.keys.reserve(count);
-        for value in bytes.chunks_exact(width) {
-            let index = self.intern(value);
-            self.keys.push(index);
-        }
-    }
-
-    /// Makes room in the byte arrays' table for `incoming` values of about `stored` bytes in
-    /// the page.
-    fn reserve_arrays(&mut self, incoming: usize, stored: usize) {
-        let room = self.room(incoming, stored);
-        if let Some(additional) = room.additional(self.arrays.len(), self.arrays.capacity()) {
-            self.arrays
-                .reserve(additional, |slot| table_hash(slot.hash));
         }
     }
 

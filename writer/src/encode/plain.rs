@@ -115,17 +115,15 @@ impl<'a> PlainValues<'a> {
     /// a fixed-width value's encoded bytes. The kind of spans is matched once for the range,
     /// not per value.
     #[inline(always)]
-    pub(crate) fn for_each_byte_array<'s>(
+    pub(crate) fn for_each_value_bytes<'s>(
         &'s self,
         range: Range<usize>,
         mut each: impl FnMut(&'s [u8]),
     ) {
         let (spans, data, keys) = match self {
             Self::Variable { spans, data, keys } => (spans, data, keys),
-            Self::Fixed { .. } => {
-                let bytes = self.fixed_bytes(range);
-                let width = self.width().unwrap_or(1);
-                return bytes.chunks_exact(width).for_each(each);
+            Self::Fixed { width, .. } => {
+                return self.fixed_bytes(range).chunks_exact(*width).for_each(each);
             }
         };
         match (spans, keys) {
@@ -140,18 +138,10 @@ impl<'a> PlainValues<'a> {
 
     /// The bytes of value `value`: a byte array's own, a fixed-width value's encoded bytes.
     #[inline(always)]
-    pub(crate) fn byte_array(&self, value: usize) -> &[u8] {
+    pub(crate) fn value_bytes(&self, value: usize) -> &[u8] {
         match self {
             Self::Variable { spans, data, keys } => &data[span_of(spans, keys.as_ref(), value)],
             Self::Fixed { .. } => self.fixed_bytes(value..value + 1),
-        }
-    }
-
-    /// The bytes of each value, for fixed-width values.
-    pub(crate) fn width(&self) -> Option<usize> {
-        match self {
-            Self::Fixed { width, .. } => Some(*width),
-            Self::Variable { .. } => None,
         }
     }
 

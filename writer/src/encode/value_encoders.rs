@@ -136,12 +136,12 @@ impl ValueEncoder {
         match self {
             Self::DeltaIntegers(integers) => integers.put(values.fixed_bytes(range)),
             Self::Rle(booleans) => booleans.put_values(values.fixed_bytes(range), u64::from),
-            Self::DeltaLengths { lengths, bytes } => values.for_each_byte_array(range, |value| {
+            Self::DeltaLengths { lengths, bytes } => values.for_each_value_bytes(range, |value| {
                 lengths.put_value(value.len() as i64);
                 bytes.extend_from_slice(value);
                 total += value.len();
             }),
-            Self::DeltaPrefixed(prefixed) => values.for_each_byte_array(range, |value| {
+            Self::DeltaPrefixed(prefixed) => values.for_each_value_bytes(range, |value| {
                 prefixed.put(value);
                 total += value.len();
             }),

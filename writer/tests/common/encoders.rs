@@ -60,6 +60,23 @@ pub fn encoded(
     encoded_with(schema, groups, options, encoder)
 }
 
+/// [`encoded`] with the native encoder, checked against [`upstream`]: the file (which must be
+/// `ArrowWriter`'s byte for byte, else a panic naming `case`) and the leaves written natively.
+pub fn native_identical(
+    schema: &SchemaRef,
+    groups: &[Vec<RecordBatch>],
+    props: &WriterProperties,
+    case: &str,
+) -> (Vec<u8>, Vec<String>) {
+    let expected = upstream(schema, groups, props).unwrap();
+    let (actual, native) = encoded(schema, groups, props, ColumnEncoder::Native).unwrap();
+    assert!(
+        actual == expected,
+        "{case}: bytes differ from ArrowWriter's"
+    );
+    (actual, native)
+}
+
 /// [`encoded`] under any `ArrowWriterOptions` (a Parquet schema given by hand, say).
 pub fn encoded_with(
     schema: &SchemaRef,
