@@ -8,13 +8,11 @@
 
 use std::ops::Range;
 
-use hashbrown::hash_table::{Entry, HashTable};
-
+use super::index_table::{IndexTable, Slot};
 use super::plain::PlainValues;
 use super::rle::HybridRle;
 
 /// A column chunk's dictionary and the indices of its open data page.
-#[derive(Default)]
 pub(crate) struct Dictionary {
     /// Whether values are byte arrays (each with its 4-byte length in the page), not numbers.
     byte_arrays: bool,
@@ -23,10 +21,13 @@ pub(crate) struct Dictionary {
     /// How many distinct values `page` holds.
     len: u32,
     /// The indices of fixed-width values, found by their hash.
-    words: HashTable<Word>,
+    words: IndexTable<Word>,
     /// The indices of byte arrays, found by their hash: values are stored once, in `page`.
-    arrays: HashTable<Stored>,
+    arrays: IndexTable<Stored>,
     hasher: ahash::RandomState,
+    /// The hashes of the values being looked up, computed ahead of the lookups when the table
+    /// prefetches (see [`IndexTable::hash_at`]).
+    hashes: Vec<u32>,
     /// The open data page's indices.
     keys: Vec<u32>,
     /// Values looked up so far: how fast the distinct ones grow tells how far a table will.
@@ -46,6 +47,23 @@ struct Word {
     hash: u32,
 }
 
+/// The index no value takes: it marks a vacant slot (a dictionary page of 2^32 values would
+/// be over parquet's 2 GiB page size long before).
+const NO_INDEX: u32 = u32::MAX;
+
+impl Slot for Word {
+    const VACANT: Self = Word {
+        index: NO_INDEX,
+        hash: 0,
+    };
+    fn is_vacant(&self) -> bool {
+        self.index == NO_INDEX
+    }
+    fn hash(&self) -> u32 {
+        self.hash
+    }
+}
+
 /// A byte array's index, where its bytes start in the page (after their length) and 32 bits
 /// of its hash: the table grows, and tells most other values apart, without reading the
 /// stored bytes (each a cache miss in a large dictionary); a match reads one place.
@@ -54,6 +72,20 @@ struct Stored {
     start: usize,
     index: u32,
     hash: u32,
+}
+
+impl Slot for Stored {
+    const VACANT: Self = Stored {
+        start: 0,
+        index: NO_INDEX,
+        hash: 0,
+    };
+    fn is_vacant(&self) -> bool {
+        self.index == NO_INDEX
+    }
+    fn hash(&self) -> u32 {
+        self.hash
+    }
 }
 
 /// How a table makes room for a batch of values before they are looked up.
@@ -80,12 +112,6 @@ impl Room {
     }
 }
 
-/// The table's hash of a slot: the 32 bits kept of the value's hash twice, so that both the
-/// bucket (low bits) and the tag hashbrown keeps per bucket (high bits) come from them.
-fn table_hash(hash: u32) -> u64 {
-    (u64::from(hash) << 32) | u64::from(hash)
-}
-
 impl std::fmt::Debug for Dictionary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Dictionary")
@@ -104,16 +130,23 @@ impl Dictionary {
     /// An empty dictionary of byte arrays (`width` `None`) or of fixed-width values of `width`
     /// bytes, whose page falls back at `page_limit` bytes.
     pub(crate) fn new(width: Option<usize>, page_limit: usize) -> Self {
-        let mut dictionary = Self {
-            byte_arrays: width.is_none(),
-            page_limit,
-            ..Self::default()
+        // Only the table the values are looked up in starts with room.
+        let (words, arrays) = match width.is_some_and(Self::in_words) {
+            true => (Self::INITIAL_CAPACITY, 0),
+            false => (0, Self::INITIAL_CAPACITY),
         };
-        match width.is_some_and(Self::in_words) {
-            true => dictionary.words.reserve(Self::INITIAL_CAPACITY, |_| 0),
-            false => dictionary.arrays.reserve(Self::INITIAL_CAPACITY, |_| 0),
+        Self {
+            byte_arrays: width.is_none(),
+            page: Vec::new(),
+            len: 0,
+            words: IndexTable::with_capacity(words),
+            arrays: IndexTable::with_capacity(arrays),
+            hasher: ahash::RandomState::default(),
+            hashes: Vec::new(),
+            keys: Vec::new(),
+            looked_up: 0,
+            page_limit,
         }
-        dictionary
     }
 
     /// Whether values of `width` bytes are looked up as integers ([`Self::append_words`]):
@@ -159,8 +192,7 @@ impl Dictionary {
         // At least a length prefix and a byte.
         let room = self.room(range.len(), stored.max(5));
         if let Some(additional) = room.additional(self.arrays.len(), self.arrays.capacity()) {
-            self.arrays
-                .reserve(additional, |slot| table_hash(slot.hash));
+            self.arrays.reserve(additional);
         }
         match keys {
             Some(keys) => {
@@ -169,16 +201,33 @@ impl Dictionary {
                     bytes += value_bytes.len() as i64;
                     let cached = &mut cache[keys.get(value)];
                     if *cached == u32::MAX {
-                        *cached = self.intern(value_bytes);
+                        let hash = self.hasher.hash_one(value_bytes) as u32;
+                        *cached = self.intern(value_bytes, hash);
                     }
                     self.keys.push(*cached);
                 }
             }
-            None => values.for_each_value_bytes(range, |value| {
-                bytes += value.len() as i64;
-                let index = self.intern(value);
-                self.keys.push(index);
-            }),
+            None => {
+                let mut hashes = std::mem::take(&mut self.hashes);
+                hashes.clear();
+                if self.arrays.prefetches() {
+                    let hasher = &self.hasher;
+                    values.for_each_value_bytes(range.clone(), |value| {
+                        hashes.push(hasher.hash_one(value) as u32);
+                    });
+                }
+                let mut position = 0;
+                values.for_each_value_bytes(range, |value| {
+                    bytes += value.len() as i64;
+                    let hash = self
+                        .arrays
+                        .hash_at(&hashes, position, || self.hasher.hash_one(value) as u32);
+                    let index = self.intern(value, hash);
+                    self.keys.push(index);
+                    position += 1;
+                });
+                self.hashes = hashes;
+            }
         }
         bytes
     }
@@ -189,43 +238,45 @@ impl Dictionary {
     fn append_words<const N: usize>(&mut self, bytes: &[u8]) {
         let room = self.room(bytes.len() / N, N);
         if let Some(additional) = room.additional(self.words.len(), self.words.capacity()) {
-            self.words.reserve(additional, |slot| table_hash(slot.hash));
+            self.words.reserve(additional);
         }
         let Self {
             page,
             len,
             words,
             hasher,
+            hashes,
             keys,
             ..
         } = self;
-        keys.reserve(bytes.len() / N);
-        for value in bytes.chunks_exact(N) {
+        let word = |value: &[u8]| {
             let mut word = [0u8; 8];
             word[..N].copy_from_slice(value);
-            let short = hasher.hash_one(u64::from_le_bytes(word)) as u32;
-            let entry = words.entry(
-                table_hash(short),
-                |slot| slot.hash == short && page[slot.index as usize * N..][..N] == *value,
-                |slot| table_hash(slot.hash),
-            );
-            let index = match entry {
-                Entry::Occupied(found) => found.get().index,
-                Entry::Vacant(vacant) => {
-                    let index = *len;
-                    page.extend_from_slice(value);
-                    *len += 1;
-                    vacant.insert(Word { index, hash: short });
-                    index
-                }
-            };
-            keys.push(index);
+            u64::from_le_bytes(word)
+        };
+        let hash_of = |value: &[u8]| hasher.hash_one(word(value)) as u32;
+        hashes.clear();
+        if words.prefetches() {
+            hashes.extend(bytes.chunks_exact(N).map(hash_of));
+        }
+        keys.reserve(bytes.len() / N);
+        for (position, value) in bytes.chunks_exact(N).enumerate() {
+            let hash = words.hash_at(hashes, position, || hash_of(value));
+            let holds =
+                |slot: &Word, page: &Vec<u8>| page[slot.index as usize * N..][..N] == *value;
+            let slot = words.find_or_insert(hash, page, holds, |page| {
+                let index = *len;
+                page.extend_from_slice(value);
+                *len += 1;
+                Word { index, hash }
+            });
+            keys.push(slot.index);
         }
     }
 
-    /// The index of the byte array `value`, adding it to the dictionary if it is new (after
-    /// its length, for byte arrays; fixed-length values are all as long).
-    fn intern(&mut self, value: &[u8]) -> u32 {
+    /// The index of the byte array `value`, whose hash is `hash`, adding it to the dictionary
+    /// if it is new (after its length, for byte arrays; fixed-length values are all as long).
+    fn intern(&mut self, value: &[u8], hash: u32) -> u32 {
         let Self {
             page,
             len,
@@ -233,41 +284,28 @@ impl Dictionary {
             byte_arrays,
             ..
         } = self;
-        let short = self.hasher.hash_one(value) as u32;
         let length = (value.len() as u32).to_le_bytes();
-        let entry = arrays.entry(
-            table_hash(short),
-            |slot| {
-                slot.hash == short
-                    && (!*byte_arrays || page[slot.start - 4..slot.start] == length)
-                    && page[slot.start..slot.start + value.len()] == *value
-            },
-            |slot| table_hash(slot.hash),
-        );
-        match entry {
-            Entry::Occupied(found) => found.get().index,
-            Entry::Vacant(vacant) => {
-                let index = *len;
-                if *byte_arrays {
-                    page.extend_from_slice(&length);
-                }
-                let start = page.len();
-                page.extend_from_slice(value);
-                *len += 1;
-                vacant.insert(Stored {
-                    start,
-                    index,
-                    hash: short,
-                });
-                index
+        let holds = |slot: &Stored, page: &Vec<u8>| {
+            (!*byte_arrays || page[slot.start - 4..slot.start] == length)
+                && page[slot.start..slot.start + value.len()] == *value
+        };
+        let slot = arrays.find_or_insert(hash, page, holds, |page| {
+            let index = *len;
+            if *byte_arrays {
+                page.extend_from_slice(&length);
             }
-        }
+            let start = page.len();
+            page.extend_from_slice(value);
+            *len += 1;
+            Stored { start, index, hash }
+        });
+        slot.index
     }
 
     /// The room to make for `incoming` values, for values `stored` bytes long in the page.
     /// A full table grows eight times while at least half the values looked up have been new
     /// (ids, measurements: a column that will fill the page), as a quarter of such a column's
-    /// encoding time went to rehashing at hashbrown's two; otherwise twice, so that a
+    /// encoding time went to rehashing when tables grew two-fold; otherwise twice, so that a
     /// dictionary of repeating values takes no more room than parquet's.
     /// `incoming` are the last values counted in `looked_up`.
     fn room(&self, incoming: usize, stored: usize) -> Room {
@@ -288,7 +326,7 @@ impl Dictionary {
         self.page.capacity()
             + self.words.allocation_size()
             + self.arrays.allocation_size()
-            + self.keys.capacity() * std::mem::size_of::<u32>()
+            + (self.keys.capacity() + self.hashes.capacity()) * std::mem::size_of::<u32>()
     }
 
     /// The bytes of the dictionary page so far: what parquet compares with

@@ -31,6 +31,7 @@ mod dictionary;
 mod encodings;
 mod fallback;
 mod fixed_len;
+mod index_table;
 mod leaf;
 mod levels;
 mod pages;

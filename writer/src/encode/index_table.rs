@@ -1,0 +1,225 @@
+//! [`IndexTable`]: the open-addressing hash table in which a [`super::dictionary::Dictionary`]
+//! finds its values' indices, whose lookups can be started ahead of the values they are for.
+//!
+//! A dictionary that grows to its page limit (131,072 `INT64` values at 1 MiB) outgrows the
+//! L2 cache, so each new value's lookup is a cache miss: with hashbrown's tables, whose bucket
+//! addresses are private, that miss was most of a column of distinct numbers' encoding time.
+//! Here a lookup's slot is known from the hash alone, so [`IndexTable::prefetch`] asks for it
+//! a few values ahead and the misses overlap.
+
+/// How many values ahead of its lookup a value's slot is prefetched: enough lookups in flight
+/// to hide a cache miss, few enough that the slot is still cached when its turn comes.
+const PREFETCH_DISTANCE: usize = 16;
+
+/// The largest table (in bytes) whose lookups are not prefetched: one that stays in a core's
+/// L2 cache gains less from them than hashing the values in a pass of their own costs.
+const CACHED_BYTES: usize = 1 << 20;
+
+/// What a table's slot holds: a dictionary index and 32 bits of its value's hash, and for
+/// byte arrays where the value is stored.
+pub(crate) trait Slot: Copy {
+    /// A slot no value takes.
+    const VACANT: Self;
+
+    /// Whether no value takes this slot.
+    fn is_vacant(&self) -> bool;
+
+    /// The 32 bits of the value's hash the slot keeps: where it goes, and what tells most other
+    /// values apart without reading the stored value.
+    fn hash(&self) -> u32;
+}
+
+/// Slots in a power-of-two array, found by linear probing from the hash's low bits, at most
+/// half of them taken: a missing value's probe ends within a cache line or two.
+pub(crate) struct IndexTable<S> {
+    slots: Vec<S>,
+    /// How many slots are taken.
+    len: usize,
+}
+
+impl<S: Slot> IndexTable<S> {
+    /// A table with room for `capacity` values before it grows.
+    pub(crate) fn with_capacity(capacity: usize) -> Self {
+        Self {
+            slots: vec![S::VACANT; Self::slots_for(capacity)],
+            len: 0,
+        }
+    }
+
+    /// Slots for `capacity` values: at least twice as many, a power of two.
+    fn slots_for(capacity: usize) -> usize {
+        capacity.max(1).saturating_mul(2).next_power_of_two()
+    }
+
+    /// How many values the table holds.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// How many values the table holds before it must grow.
+    pub(crate) fn capacity(&self) -> usize {
+        self.slots.len() / 2
+    }
+
+    /// Makes room for `additional` more values, moving every slot to a larger array if the
+    /// table lacks it (by the kept hashes: no value is read).
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        let wanted = self.len.saturating_add(additional);
+        if wanted <= self.capacity() {
+            return;
+        }
+        let old = std::mem::replace(&mut self.slots, vec![S::VACANT; Self::slots_for(wanted)]);
+        for slot in old.into_iter().filter(|slot| !slot.is_vacant()) {
+            let at = self.vacant_from(slot.hash());
+            self.slots[at] = slot;
+        }
+    }
+
+    /// The first vacant slot on `hash`'s probe.
+    fn vacant_from(&self, hash: u32) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut at = hash as usize & mask;
+        while !self.slots[at].is_vacant() {
+            at = (at + 1) & mask;
+        }
+        at
+    }
+
+    /// Whether the table is too large for the cache: its lookups then gain from prefetching,
+    /// and a batch of values is hashed ahead of them (see [`Self::hash_at`]).
+    pub(crate) fn prefetches(&self) -> bool {
+        self.allocation_size() > CACHED_BYTES
+    }
+
+    /// The hash of the value at `position` among those being looked up: `hashes` holds them
+    /// all when the table [`Self::prefetches`], and then the slot of the value
+    /// [`PREFETCH_DISTANCE`] later starts loading; otherwise (`hashes` empty) it is computed
+    /// `now`.
+    #[inline(always)]
+    pub(crate) fn hash_at(
+        &self,
+        hashes: &[u32],
+        position: usize,
+        now: impl FnOnce() -> u32,
+    ) -> u32 {
+        match hashes.get(position) {
+            Some(&hash) => {
+                if let Some(&ahead) = hashes.get(position + PREFETCH_DISTANCE) {
+                    self.prefetch(ahead);
+                }
+                hash
+            }
+            None => now(),
+        }
+    }
+
+    /// Starts loading the slot where `hash`'s probe begins into the cache, so that a lookup of
+    /// it some values later finds it there.
+    #[inline(always)]
+    fn prefetch(&self, hash: u32) {
+        let slot = &self.slots[hash as usize & (self.slots.len() - 1)];
+        // SAFETY: a prefetch only hints the cache: it reads nothing, cannot fault, and SSE,
+        // which it needs, is part of every x86-64 CPU.
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                std::ptr::from_ref(slot).cast(),
+            );
+        }
+        // Elsewhere the lookups go unprefetched: std's portable prefetch is not stable.
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = slot;
+    }
+
+    /// The slot of the value whose hash is `hash` and for which `holds` is true given
+    /// `stored` (where the table's values are kept), or, if no slot holds it, the slot
+    /// `vacant` makes (storing the value in `stored`), now in the table.
+    #[inline(always)]
+    pub(crate) fn find_or_insert<T: ?Sized>(
+        &mut self,
+        hash: u32,
+        stored: &mut T,
+        holds: impl Fn(&S, &T) -> bool,
+        vacant: impl FnOnce(&mut T) -> S,
+    ) -> S {
+        if self.len >= self.capacity() {
+            self.reserve(self.len.max(1));
+        }
+        let mask = self.slots.len() - 1;
+        let mut at = hash as usize & mask;
+        loop {
+            let slot = self.slots[at];
+            if slot.is_vacant() {
+                let slot = vacant(stored);
+                self.slots[at] = slot;
+                self.len += 1;
+                return slot;
+            }
+            if slot.hash() == hash && holds(&slot, stored) {
+                return slot;
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// Bytes held by the slots.
+    pub(crate) fn allocation_size(&self) -> usize {
+        self.slots.capacity() * std::mem::size_of::<S>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    struct Number {
+        value: u32,
+        hash: u32,
+    }
+
+    impl Slot for Number {
+        const VACANT: Self = Number {
+            value: u32::MAX,
+            hash: 0,
+        };
+        fn is_vacant(&self) -> bool {
+            self.value == u32::MAX
+        }
+        fn hash(&self) -> u32 {
+            self.hash
+        }
+    }
+
+    /// Values whose hashes collide (all in one probe) are each found again, and a table that
+    /// grows past its capacity, by `reserve` or by inserts alone, keeps every value.
+    #[test]
+    fn finds_every_value_it_inserted_through_collisions_and_growth() {
+        let mut table = IndexTable::<Number>::with_capacity(4);
+        let hash_of = |value: u32| value % 3;
+        let insert = |table: &mut IndexTable<Number>, value: u32| {
+            let hash = hash_of(value);
+            let holds = |slot: &Number, _: &()| slot.value == value;
+            table.find_or_insert(hash, &mut (), holds, |_| Number { value, hash })
+        };
+        for value in 0..100 {
+            assert_eq!(insert(&mut table, value).value, value);
+            if value == 50 {
+                table.reserve(1000);
+                assert!(table.capacity() >= 1050);
+            }
+        }
+        assert_eq!(table.len(), 100);
+        for value in 0..100 {
+            assert_eq!(
+                insert(&mut table, value),
+                Number {
+                    value,
+                    hash: hash_of(value)
+                }
+            );
+        }
+        assert_eq!(table.len(), 100);
+        assert!(table.capacity() >= table.len());
+    }
+}
