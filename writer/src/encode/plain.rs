@@ -120,18 +120,12 @@ impl<'a> PlainValues<'a> {
         range: Range<usize>,
         mut each: impl FnMut(&'s [u8]),
     ) {
-        let (spans, data, keys) = match self {
-            Self::Variable { spans, data, keys } => (spans, data, keys),
-            Self::Fixed { width, .. } => {
-                return self.fixed_bytes(range).chunks_exact(*width).for_each(each);
+        match self {
+            Self::Variable { spans, data, keys } => {
+                for_each_span(spans, keys.as_ref(), range, |span| each(&data[span]));
             }
-        };
-        match (spans, keys) {
-            (_, Some(keys)) => range.for_each(|value| each(&data[spans.span(keys.get(value))])),
-            (Spans::Offsets(offsets), None) => each_between(offsets, data, range, each),
-            (Spans::LargeOffsets(offsets), None) => each_between(offsets, data, range, each),
-            (Spans::Gathered(spans), None) => {
-                range.for_each(|value| each(&data[spans[value].clone()]));
+            Self::Fixed { width, .. } => {
+                self.fixed_bytes(range).chunks_exact(*width).for_each(each);
             }
         }
     }
@@ -195,17 +189,38 @@ impl<'a> PlainValues<'a> {
             }
             Self::Variable { spans, data, keys } => {
                 let keys = keys.as_ref();
-                let span = |value| span_of(spans, keys, value);
-                let total: usize = range.clone().map(|value| span(value).len()).sum();
+                let total = match keys {
+                    Some(_) => range
+                        .clone()
+                        .map(|value| span_of(spans, keys, value).len())
+                        .sum(),
+                    None => spans.total(range.clone()),
+                };
                 page.reserve(total + 4 * range.len() + SHORT);
-                for value in range {
-                    let span = span(value);
+                for_each_span(spans, keys, range, |span| {
                     page.extend_from_slice(&(span.len() as u32).to_le_bytes());
                     append_bytes(page, data, span);
-                }
+                });
                 total as i64
             }
         }
+    }
+}
+
+/// Calls `each` with the span of every value in `range`, in order, through its key where the
+/// values have keys. The kind of spans is matched once for the range, not per value.
+#[inline(always)]
+fn for_each_span(
+    spans: &Spans<'_>,
+    keys: Option<&Keys>,
+    range: Range<usize>,
+    mut each: impl FnMut(Range<usize>),
+) {
+    match (spans, keys) {
+        (_, Some(keys)) => range.for_each(|value| each(spans.span(keys.get(value)))),
+        (Spans::Offsets(offsets), None) => each_between(offsets, range, each),
+        (Spans::LargeOffsets(offsets), None) => each_between(offsets, range, each),
+        (Spans::Gathered(spans), None) => range.for_each(|value| each(spans[value].clone())),
     }
 }
 
@@ -299,16 +314,15 @@ fn fixed<'a, T: Copy, const N: usize>(values: &[T], encode: fn(T) -> [u8; N]) ->
     }
 }
 
-/// Calls `each` with the bytes of values `range` of `data`, which Arrow `offsets` delimit.
+/// Calls `each` with the span of each of values `range`, which Arrow `offsets` delimit.
 #[inline(always)]
-fn each_between<'a, O: ArrowNativeType>(
+fn each_between<O: ArrowNativeType>(
     offsets: &[O],
-    data: &'a [u8],
     range: Range<usize>,
-    mut each: impl FnMut(&'a [u8]),
+    mut each: impl FnMut(Range<usize>),
 ) {
     for pair in offsets[range.start..=range.end].windows(2) {
-        each(&data[pair[0].as_usize()..pair[1].as_usize()]);
+        each(pair[0].as_usize()..pair[1].as_usize());
     }
 }
 

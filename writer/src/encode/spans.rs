@@ -93,6 +93,15 @@ impl<'a> Spans<'a> {
             .checked_sub(self.span(range.start).start)
     }
 
+    /// The total length of the values in `range`.
+    pub(crate) fn total(&self, range: Range<usize>) -> usize {
+        match self {
+            Self::Gathered(spans) => spans[range].iter().map(ExactSizeIterator::len).sum(),
+            // Offsets never fall in a valid array: the values lie one after the other.
+            _ => self.bound(range).unwrap_or_default(),
+        }
+    }
+
     /// The range of value `value` in the buffer.
     #[inline(always)]
     pub(crate) fn span(&self, value: usize) -> Range<usize> {
