@@ -130,17 +130,12 @@ impl Dictionary {
     /// An empty dictionary of byte arrays (`width` `None`) or of fixed-width values of `width`
     /// bytes, whose page falls back at `page_limit` bytes.
     pub(crate) fn new(width: Option<usize>, page_limit: usize) -> Self {
-        // Only the table the values are looked up in starts with room.
-        let (words, arrays) = match width.is_some_and(Self::in_words) {
-            true => (Self::INITIAL_CAPACITY, 0),
-            false => (0, Self::INITIAL_CAPACITY),
-        };
         Self {
             byte_arrays: width.is_none(),
             page: Vec::new(),
             len: 0,
-            words: IndexTable::with_capacity(words),
-            arrays: IndexTable::with_capacity(arrays),
+            words: IndexTable::new(),
+            arrays: IndexTable::new(),
             hasher: ahash::RandomState::default(),
             hashes: Vec::new(),
             keys: Vec::new(),
@@ -191,9 +186,7 @@ impl Dictionary {
         };
         // At least a length prefix and a byte.
         let room = self.room(range.len(), stored.max(5));
-        if let Some(additional) = room.additional(self.arrays.len(), self.arrays.capacity()) {
-            self.arrays.reserve(additional);
-        }
+        Self::make_room(&mut self.arrays, room);
         match keys {
             Some(keys) => {
                 for value in range {
@@ -237,9 +230,7 @@ impl Dictionary {
     /// unknown length.
     fn append_words<const N: usize>(&mut self, bytes: &[u8]) {
         let room = self.room(bytes.len() / N, N);
-        if let Some(additional) = room.additional(self.words.len(), self.words.capacity()) {
-            self.words.reserve(additional);
-        }
+        Self::make_room(&mut self.words, room);
         let Self {
             page,
             len,
@@ -300,6 +291,15 @@ impl Dictionary {
             Stored { start, index, hash }
         });
         slot.index
+    }
+
+    /// Makes the room `room` asks for in `table`, for at least [`Self::INITIAL_CAPACITY`]
+    /// values: a table is allocated when its first values come, so a chunk without values (of
+    /// NULLs only, say) never fills one.
+    fn make_room<S: Slot>(table: &mut IndexTable<S>, room: Room) {
+        if let Some(additional) = room.additional(table.len(), table.capacity()) {
+            table.reserve(additional.max(Self::INITIAL_CAPACITY));
+        }
     }
 
     /// The room to make for `incoming` values, for values `stored` bytes long in the page.

@@ -38,10 +38,10 @@ pub(crate) struct IndexTable<S> {
 }
 
 impl<S: Slot> IndexTable<S> {
-    /// A table with room for `capacity` values before it grows.
-    pub(crate) fn with_capacity(capacity: usize) -> Self {
+    /// A table without slots: the first value or [`Self::reserve`] allocates them.
+    pub(crate) fn new() -> Self {
         Self {
-            slots: vec![S::VACANT; Self::slots_for(capacity)],
+            slots: Vec::new(),
             len: 0,
         }
     }
@@ -195,7 +195,7 @@ mod tests {
     /// grows past its capacity, by `reserve` or by inserts alone, keeps every value.
     #[test]
     fn finds_every_value_it_inserted_through_collisions_and_growth() {
-        let mut table = IndexTable::<Number>::with_capacity(4);
+        let mut table = IndexTable::<Number>::new();
         let hash_of = |value: u32| value % 3;
         let insert = |table: &mut IndexTable<Number>, value: u32| {
             let hash = hash_of(value);
