@@ -114,7 +114,12 @@ fn fastest_verdict(table: &[WriterMedians], parallel: &WriterMedians) -> String 
     }
 }
 
-/// The target against DataFusion: its faster sink at least 1.2x slower, with no less memory.
+/// How many times slower than ParallelArrowWriter DataFusion's faster sink should be (issue 46:
+/// the native encoder's target, with no more memory).
+const DATAFUSION_TARGET: f64 = 1.5;
+
+/// The target against DataFusion: its faster sink at least [`DATAFUSION_TARGET`] times slower,
+/// with no less memory.
 fn datafusion_target(
     datafusion: &WriterMedians,
     parallel: &WriterMedians,
@@ -137,16 +142,17 @@ fn datafusion_target(
     };
     let _ = writeln!(
         out,
-            "- {compression}: DataFusion's faster sink ({}) / ParallelArrowWriter = {ratio:.2}x (target >= 1.2x: {}){memory}.",
+            "- {compression}: DataFusion's faster sink ({}) / ParallelArrowWriter = {ratio:.2}x (target >= {DATAFUSION_TARGET}x: {}){memory}.",
             datafusion.writer,
-            if ratio >= 1.2 { "met" } else { "**missed**" }
+            if ratio >= DATAFUSION_TARGET { "met" } else { "**missed**" }
     );
 }
 
 /// shredlab's writers whose wall time `pyarrow.parquet.write_table`'s should be a multiple of:
 /// the Rust writer, and the Python package's `write_parquet` (the same writer behind the Arrow C
-/// stream, so a little slower).
-const PYARROW_SPEEDUP_TARGETS: &[(&str, f64)] = &[(PARALLEL_WRITER, 2.0), (PYTHON_WRITER, 1.9)];
+/// stream): 3x for both since the native encoder (issue 46 sets it for `write_parquet`, and the
+/// Rust writer behind it is not slower).
+const PYARROW_SPEEDUP_TARGETS: &[(&str, f64)] = &[(PARALLEL_WRITER, 3.0), (PYTHON_WRITER, 3.0)];
 
 /// The verdict on the comparison's targets for one compression's default table.
 fn targets(table: &[WriterMedians], compression: &str, out: &mut String) {
@@ -284,14 +290,14 @@ mod tests {
             "{readme}"
         );
         assert!(
-            readme.contains("pyarrow / ParallelArrowWriter = 2.27x (target >= 2x: met)"),
+            readme.contains("pyarrow / ParallelArrowWriter = 2.27x (target >= 3x: **missed**)"),
             "{readme}"
         );
         assert!(
-            readme.contains("pyarrow / shredlab-python = 2.00x (target >= 1.9x: met)"),
+            readme.contains("pyarrow / shredlab-python = 2.00x (target >= 3x: **missed**)"),
             "{readme}"
         );
-        assert!(readme.contains("(datafusion) / ParallelArrowWriter = 1.18x (target >= 1.2x: **missed**); RSS above the loaded data 25 MiB against 50 MiB: no more memory, met"), "{readme}");
+        assert!(readme.contains("(datafusion) / ParallelArrowWriter = 1.18x (target >= 1.5x: **missed**); RSS above the loaded data 25 MiB against 50 MiB: no more memory, met"), "{readme}");
         assert!(
             readme.contains("| pyarrow (same as default) | 1 | 2.500 |"),
             "{readme}"
