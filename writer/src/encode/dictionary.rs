@@ -20,10 +20,17 @@ pub(crate) struct Dictionary {
     page: Vec<u8>,
     /// How many distinct values `page` holds.
     len: u32,
-    /// The indices of fixed-width values, found by their hash.
-    words: IndexTable<Word>,
-    /// The indices of byte arrays, found by their hash: values are stored once, in `page`.
-    arrays: IndexTable<Stored>,
+    /// The indices of fixed-width values, found by their hash: 8-byte slots, so that a
+    /// dictionary that grows to its page limit (131,072 `INT64` values at 1 MiB) fills a table
+    /// half the size a slot holding the value too would take, with half its page faults and
+    /// cache misses; a match (which must read the value in the page) is the rarer case while a
+    /// dictionary grows.
+    words: IndexTable<()>,
+    /// The indices of byte arrays, found by their hash, with where each one's bytes start in
+    /// `page` (after their length): the table grows, and tells most other values apart,
+    /// without reading the stored bytes (each a cache miss in a large dictionary); a match
+    /// reads one place.
+    arrays: IndexTable<usize>,
     hasher: ahash::RandomState,
     /// The hashes of the values being looked up, computed ahead of the lookups when the table
     /// prefetches (see [`IndexTable::hash_at`]).
@@ -35,57 +42,6 @@ pub(crate) struct Dictionary {
     /// `dictionary_page_size_limit`: past it the chunk falls back to `PLAIN`, so the tables
     /// never need room for many more values than it holds.
     page_limit: usize,
-}
-
-/// A fixed-width value's index and 32 bits of its hash: 8 bytes, so that a dictionary that grows
-/// to its page limit (131,072 `INT64` values at 1 MiB) fills a table half the size a slot
-/// holding the value too would take, with half its page faults and cache misses; a match
-/// (which must read the value in the page) is the rarer case while a dictionary grows.
-#[derive(Clone, Copy)]
-struct Word {
-    index: u32,
-    hash: u32,
-}
-
-/// The index no value takes: it marks a vacant slot (a dictionary page of 2^32 values would
-/// be over parquet's 2 GiB page size long before).
-const NO_INDEX: u32 = u32::MAX;
-
-impl Slot for Word {
-    const VACANT: Self = Word {
-        index: NO_INDEX,
-        hash: 0,
-    };
-    fn is_vacant(&self) -> bool {
-        self.index == NO_INDEX
-    }
-    fn hash(&self) -> u32 {
-        self.hash
-    }
-}
-
-/// A byte array's index, where its bytes start in the page (after their length) and 32 bits
-/// of its hash: the table grows, and tells most other values apart, without reading the
-/// stored bytes (each a cache miss in a large dictionary); a match reads one place.
-#[derive(Clone, Copy)]
-struct Stored {
-    start: usize,
-    index: u32,
-    hash: u32,
-}
-
-impl Slot for Stored {
-    const VACANT: Self = Stored {
-        start: 0,
-        index: NO_INDEX,
-        hash: 0,
-    };
-    fn is_vacant(&self) -> bool {
-        self.index == NO_INDEX
-    }
-    fn hash(&self) -> u32 {
-        self.hash
-    }
 }
 
 /// How a table makes room for a batch of values before they are looked up.
@@ -254,12 +210,16 @@ impl Dictionary {
         for (position, value) in bytes.chunks_exact(N).enumerate() {
             let hash = words.hash_at(hashes, position, || hash_of(value));
             let holds =
-                |slot: &Word, page: &Vec<u8>| page[slot.index as usize * N..][..N] == *value;
+                |slot: &Slot<()>, page: &Vec<u8>| page[slot.index as usize * N..][..N] == *value;
             let slot = words.find_or_insert(hash, page, holds, |page| {
                 let index = *len;
                 page.extend_from_slice(value);
                 *len += 1;
-                Word { index, hash }
+                Slot {
+                    index,
+                    hash,
+                    at: (),
+                }
             });
             keys.push(slot.index);
         }
@@ -276,9 +236,9 @@ impl Dictionary {
             ..
         } = self;
         let length = (value.len() as u32).to_le_bytes();
-        let holds = |slot: &Stored, page: &Vec<u8>| {
-            (!*byte_arrays || page[slot.start - 4..slot.start] == length)
-                && page[slot.start..slot.start + value.len()] == *value
+        let holds = |slot: &Slot<usize>, page: &Vec<u8>| {
+            (!*byte_arrays || page[slot.at - 4..slot.at] == length)
+                && page[slot.at..slot.at + value.len()] == *value
         };
         let slot = arrays.find_or_insert(hash, page, holds, |page| {
             let index = *len;
@@ -288,7 +248,11 @@ impl Dictionary {
             let start = page.len();
             page.extend_from_slice(value);
             *len += 1;
-            Stored { start, index, hash }
+            Slot {
+                index,
+                hash,
+                at: start,
+            }
         });
         slot.index
     }
@@ -296,7 +260,7 @@ impl Dictionary {
     /// Makes the room `room` asks for in `table`, for at least [`Self::INITIAL_CAPACITY`]
     /// values: a table is allocated when its first values come, so a chunk without values (of
     /// NULLs only, say) never fills one.
-    fn make_room<S: Slot>(table: &mut IndexTable<S>, room: Room) {
+    fn make_room<T: Copy + Default>(table: &mut IndexTable<T>, room: Room) {
         if let Some(additional) = room.additional(table.len(), table.capacity()) {
             table.reserve(additional.max(Self::INITIAL_CAPACITY));
         }

@@ -15,29 +15,46 @@ const PREFETCH_DISTANCE: usize = 16;
 /// L2 cache gains less from them than hashing the values in a pass of their own costs.
 const CACHED_BYTES: usize = 1 << 20;
 
-/// What a table's slot holds: a dictionary index and 32 bits of its value's hash, and for
-/// byte arrays where the value is stored.
-pub(crate) trait Slot: Copy {
+/// The index no value takes: it marks a vacant slot (a dictionary page of 2^32 values would
+/// be over parquet's 2 GiB page size long before).
+const NO_INDEX: u32 = u32::MAX;
+
+/// What a table's slot holds: a dictionary index, 32 bits of its value's hash (where the slot
+/// goes, and what tells most other values apart without reading the stored value), and `at`,
+/// where the value is stored when the index alone does not say (byte arrays: `()` for values
+/// of one width, found at their index times it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Slot<T> {
+    pub(crate) index: u32,
+    pub(crate) hash: u32,
+    pub(crate) at: T,
+}
+
+impl<T: Copy + Default> Slot<T> {
     /// A slot no value takes.
-    const VACANT: Self;
+    fn vacant() -> Self {
+        Self {
+            index: NO_INDEX,
+            hash: 0,
+            at: T::default(),
+        }
+    }
 
     /// Whether no value takes this slot.
-    fn is_vacant(&self) -> bool;
-
-    /// The 32 bits of the value's hash the slot keeps: where it goes, and what tells most other
-    /// values apart without reading the stored value.
-    fn hash(&self) -> u32;
+    fn is_vacant(&self) -> bool {
+        self.index == NO_INDEX
+    }
 }
 
 /// Slots in a power-of-two array, found by linear probing from the hash's low bits, at most
 /// half of them taken: a missing value's probe ends within a cache line or two.
-pub(crate) struct IndexTable<S> {
-    slots: Vec<S>,
+pub(crate) struct IndexTable<T> {
+    slots: Vec<Slot<T>>,
     /// How many slots are taken.
     len: usize,
 }
 
-impl<S: Slot> IndexTable<S> {
+impl<T: Copy + Default> IndexTable<T> {
     /// A table without slots: the first value or [`Self::reserve`] allocates them.
     pub(crate) fn new() -> Self {
         Self {
@@ -68,9 +85,12 @@ impl<S: Slot> IndexTable<S> {
         if wanted <= self.capacity() {
             return;
         }
-        let old = std::mem::replace(&mut self.slots, vec![S::VACANT; Self::slots_for(wanted)]);
+        let old = std::mem::replace(
+            &mut self.slots,
+            vec![Slot::vacant(); Self::slots_for(wanted)],
+        );
         for slot in old.into_iter().filter(|slot| !slot.is_vacant()) {
-            let at = self.vacant_from(slot.hash());
+            let at = self.vacant_from(slot.hash);
             self.slots[at] = slot;
         }
     }
@@ -135,13 +155,13 @@ impl<S: Slot> IndexTable<S> {
     /// `stored` (where the table's values are kept), or, if no slot holds it, the slot
     /// `vacant` makes (storing the value in `stored`), now in the table.
     #[inline(always)]
-    pub(crate) fn find_or_insert<T: ?Sized>(
+    pub(crate) fn find_or_insert<V: ?Sized>(
         &mut self,
         hash: u32,
-        stored: &mut T,
-        holds: impl Fn(&S, &T) -> bool,
-        vacant: impl FnOnce(&mut T) -> S,
-    ) -> S {
+        stored: &mut V,
+        holds: impl Fn(&Slot<T>, &V) -> bool,
+        vacant: impl FnOnce(&mut V) -> Slot<T>,
+    ) -> Slot<T> {
         if self.len >= self.capacity() {
             self.reserve(self.len.max(1));
         }
@@ -155,7 +175,7 @@ impl<S: Slot> IndexTable<S> {
                 self.len += 1;
                 return slot;
             }
-            if slot.hash() == hash && holds(&slot, stored) {
+            if slot.hash == hash && holds(&slot, stored) {
                 return slot;
             }
             at = (at + 1) & mask;
@@ -164,7 +184,7 @@ impl<S: Slot> IndexTable<S> {
 
     /// Bytes held by the slots.
     pub(crate) fn allocation_size(&self) -> usize {
-        self.slots.capacity() * std::mem::size_of::<S>()
+        self.slots.capacity() * std::mem::size_of::<Slot<T>>()
     }
 }
 
@@ -172,38 +192,24 @@ impl<S: Slot> IndexTable<S> {
 mod tests {
     use super::*;
 
-    #[derive(Clone, Copy, Debug, PartialEq)]
-    struct Number {
-        value: u32,
-        hash: u32,
-    }
-
-    impl Slot for Number {
-        const VACANT: Self = Number {
-            value: u32::MAX,
-            hash: 0,
-        };
-        fn is_vacant(&self) -> bool {
-            self.value == u32::MAX
-        }
-        fn hash(&self) -> u32 {
-            self.hash
-        }
-    }
-
     /// Values whose hashes collide (all in one probe) are each found again, and a table that
     /// grows past its capacity, by `reserve` or by inserts alone, keeps every value.
     #[test]
     fn finds_every_value_it_inserted_through_collisions_and_growth() {
-        let mut table = IndexTable::<Number>::new();
+        let mut table = IndexTable::<()>::new();
         let hash_of = |value: u32| value % 3;
-        let insert = |table: &mut IndexTable<Number>, value: u32| {
-            let hash = hash_of(value);
-            let holds = |slot: &Number, _: &()| slot.value == value;
-            table.find_or_insert(hash, &mut (), holds, |_| Number { value, hash })
+        let insert = |table: &mut IndexTable<()>, index: u32| {
+            let hash = hash_of(index);
+            let holds = |slot: &Slot<()>, _: &()| slot.index == index;
+            let vacant = |_: &mut ()| Slot {
+                index,
+                hash,
+                at: (),
+            };
+            table.find_or_insert(hash, &mut (), holds, vacant)
         };
         for value in 0..100 {
-            assert_eq!(insert(&mut table, value).value, value);
+            assert_eq!(insert(&mut table, value).index, value);
             if value == 50 {
                 table.reserve(1000);
                 assert!(table.capacity() >= 1050);
@@ -213,9 +219,10 @@ mod tests {
         for value in 0..100 {
             assert_eq!(
                 insert(&mut table, value),
-                Number {
-                    value,
-                    hash: hash_of(value)
+                Slot {
+                    index: value,
+                    hash: hash_of(value),
+                    at: ()
                 }
             );
         }
