@@ -4,9 +4,14 @@
 
 mod common;
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, Int32Array, Int64Array, RecordBatch, StringArray};
+use arrow_array::types::Float16Type;
+use arrow_array::ArrowPrimitiveType;
+use arrow_array::{
+    ArrayRef, FixedSizeBinaryArray, Float16Array, Int32Array, Int64Array, RecordBatch, StringArray,
+};
 use arrow_schema::{Field, Schema};
 use bytes::Bytes;
 use common::encoders::native_identical;
@@ -14,41 +19,127 @@ use parquet::basic::Encoding;
 use parquet::file::properties::WriterProperties;
 use parquet::file::reader::{FileReader, SerializedFileReader};
 
+type F16 = <Float16Type as ArrowPrimitiveType>::Native;
+
 const ROWS: usize = 300_000;
 
-/// How many distinct values the columns hold: later rows repeat earlier ones, found in a table
-/// far larger than the cache.
-const DISTINCT: usize = 220_000;
+/// The dictionary page limits each column is written with: parquet's default and one that
+/// holds every value (its table then grows to hundreds of thousands of slots).
+const LIMITS: [usize; 2] = [1 << 20, 16 << 20];
 
-/// Distinct values in a scattered order (a multiplicative hash of the row), every seventh row
-/// NULL.
-fn scattered(row: usize) -> Option<u32> {
-    let value = (row % DISTINCT) as u32;
+/// One column, written alone.
+struct Case {
+    column: ArrayRef,
+    /// The `PLAIN` size of its distinct values, the dictionary page they need: whether the
+    /// column falls back at a limit.
+    dictionary_bytes: usize,
+}
+
+/// Row `row`'s value among `distinct` ones in a scattered order (a multiplicative hash, which
+/// keeps them distinct), every seventh row NULL: later rows repeat earlier ones.
+fn scattered(row: usize, distinct: usize) -> Option<u32> {
+    let value = (row % distinct) as u32;
     (!row.is_multiple_of(7)).then_some(value.wrapping_mul(2_654_435_761))
 }
 
-fn columns() -> Vec<(&'static str, ArrayRef)> {
-    let int32: Int32Array = (0..ROWS).map(|r| scattered(r).map(|v| v as i32)).collect();
-    let int64: Int64Array = (0..ROWS)
-        .map(|r| scattered(r).map(|v| i64::from(v) << 20))
-        .collect();
-    let strings: StringArray = (0..ROWS)
-        .map(|r| scattered(r).map(|v| format!("value-{v:x}")))
-        .collect();
+/// A column of `values` (made an array by `array`) whose values are stored as `plain` gives
+/// their `PLAIN` bytes.
+fn case<T>(
+    values: Vec<Option<T>>,
+    plain: impl Fn(&T) -> Vec<u8>,
+    array: impl FnOnce(Vec<Option<T>>) -> ArrayRef,
+) -> Case {
+    let distinct: HashSet<Vec<u8>> = values.iter().flatten().map(plain).collect();
+    Case {
+        dictionary_bytes: distinct.iter().map(Vec::len).sum(),
+        column: array(values),
+    }
+}
+
+/// Cycles long enough to fall back at parquet's default limit before any value repeats, and
+/// cycles that fit it and repeat for most of the rows, both in tables that are prefetched (of
+/// more than 1 MiB: 65,536 distinct numbers, or 32,768 byte arrays). Fixed-length values of 16
+/// bytes are interned as byte arrays are, half floats as numbers (every one of their 65,536
+/// bit patterns, NaNs included).
+fn cases() -> Vec<(&'static str, Case)> {
+    let rows = |distinct| (0..ROWS).map(move |row| scattered(row, distinct));
+    let int32 = |v: Option<u32>| v.map(|v| v as i32);
+    let int64 = |v: Option<u32>| v.map(|v| i64::from(v) << 20);
+    let string = |v: Option<u32>| v.map(|v| format!("value-{v:x}"));
+    let half = |v: Option<u32>| v.map(|v| F16::from_bits(v as u16));
+    let wide = |v: Option<u32>| v.map(|v| (u128::from(v) * WIDE_MULTIPLIER).to_le_bytes());
+    let length_prefixed = |s: &String| [&(s.len() as u32).to_le_bytes()[..], s.as_bytes()].concat();
+    let strings = |values| Arc::new(StringArray::from(values)) as ArrayRef;
+    let fixed_16 = |values: Vec<Option<[u8; 16]>>| {
+        let array = FixedSizeBinaryArray::try_from_sparse_iter_with_size(values.into_iter(), 16);
+        Arc::new(array.unwrap()) as ArrayRef
+    };
     vec![
-        ("int32", Arc::new(int32)),
-        ("int64", Arc::new(int64)),
-        ("strings", Arc::new(strings)),
+        (
+            "int32",
+            case(
+                rows(220_000).map(int32).collect(),
+                |v| v.to_le_bytes().to_vec(),
+                |v| Arc::new(Int32Array::from(v)),
+            ),
+        ),
+        (
+            "int64",
+            case(
+                rows(220_000).map(int64).collect(),
+                |v| v.to_le_bytes().to_vec(),
+                |v| Arc::new(Int64Array::from(v)),
+            ),
+        ),
+        (
+            "int64_repeating",
+            case(
+                rows(100_000).map(int64).collect(),
+                |v| v.to_le_bytes().to_vec(),
+                |v| Arc::new(Int64Array::from(v)),
+            ),
+        ),
+        (
+            "strings",
+            case(
+                rows(220_000).map(string).collect(),
+                length_prefixed,
+                strings,
+            ),
+        ),
+        (
+            "strings_repeating",
+            case(rows(50_000).map(string).collect(), length_prefixed, strings),
+        ),
+        (
+            "half_floats",
+            case(
+                rows(1 << 16).map(half).collect(),
+                |v| v.to_le_bytes().to_vec(),
+                |v| Arc::new(Float16Array::from(v)),
+            ),
+        ),
+        (
+            "fixed_16",
+            case(rows(60_000).map(wide).collect(), |v| v.to_vec(), fixed_16),
+        ),
     ]
 }
 
-/// Each column alone, in batches of 8,192 rows (the last one sliced), with the default
-/// dictionary page limit (numbers of 8 bytes and the strings fall back to `PLAIN` part way) and
-/// with one that holds every value (the tables grow to hundreds of thousands of slots).
+/// An odd 128-bit multiplier: it keeps the 16-byte values distinct and spreads their bytes.
+const WIDE_MULTIPLIER: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835;
+
+/// Each column alone, in batches of 8,192 rows (the last one sliced), at each of [`LIMITS`].
 #[test]
 fn dictionaries_past_the_cache_keep_parquet_s_indices_and_fallback() {
-    let limits = [1 << 20, 16 << 20];
-    for (name, column) in columns() {
+    for (
+        name,
+        Case {
+            column,
+            dictionary_bytes,
+        },
+    ) in cases()
+    {
         let schema = Arc::new(Schema::new(vec![Field::new(
             name,
             column.data_type().clone(),
@@ -59,7 +150,7 @@ fn dictionaries_past_the_cache_keep_parquet_s_indices_and_fallback() {
             .step_by(8_192)
             .map(|start| batch.slice(start, 8_192.min(ROWS - start)))
             .collect();
-        for limit in limits {
+        for limit in LIMITS {
             let props = WriterProperties::builder()
                 .set_dictionary_page_size_limit(limit)
                 .set_data_page_size_limit(limit)
@@ -72,7 +163,7 @@ fn dictionaries_past_the_cache_keep_parquet_s_indices_and_fallback() {
                 [name],
                 "{case}: the native encoder did not write it"
             );
-            let fell_back = limit == 1 << 20 && name != "int32";
+            let fell_back = dictionary_bytes > limit;
             assert_eq!(has_plain_data_pages(file), fell_back, "{case}: fallback");
         }
     }
