@@ -1,6 +1,8 @@
 //! How the catalog's optimizations relate (what each acts through, what takes its place) and
 //! the set of them that one run has on.
 
+use shredlab_generator::spec::SpecPaths;
+
 use crate::catalog::{CatalogError, Optimization, CATALOG};
 
 impl Optimization {
@@ -88,6 +90,15 @@ impl Optimizations {
     /// Switches `o` off.
     pub fn disable(&mut self, o: Optimization) {
         self.0.remove(o as usize);
+    }
+
+    /// The spec generator's faster paths these switch on (each the same rows).
+    pub fn spec_paths(self) -> SpecPaths {
+        SpecPaths {
+            direct_digits: self.has(Optimization::SpecDirectDigits),
+            word_moves: self.has(Optimization::SpecWordMoves),
+            bit_guided_draws: self.has(Optimization::SpecBitGuidedDraws),
+        }
     }
 
     /// The optimizations that are on, in catalog order.

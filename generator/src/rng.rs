@@ -29,6 +29,13 @@ pub(crate) fn splitmix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A uniform f64 in `[0, 1)` from the top 53 bits of `word`: every such float a multiple of
+/// 2^-53, exactly.
+#[inline]
+pub fn unit_fraction(word: u64) -> f64 {
+    (word >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
 /// The random generator of one row: xoshiro256++ (Blackman and Vigna), the algorithm and output
 /// of `rand_xoshiro::Xoshiro256PlusPlus`.
 #[derive(Debug, Clone)]

@@ -5,13 +5,13 @@
 use arrow_schema::SchemaRef;
 use pyo3::prelude::*;
 use shredlab_experiments::batches::BatchRanges;
-use shredlab_experiments::catalog::{newest_experiment, Optimization};
+use shredlab_experiments::catalog::newest_experiment;
 use shredlab_experiments::config::{default_batch_rows, MAX_BATCH_ROWS, MAX_THREADS};
 use shredlab_experiments::optimizations::Optimizations;
 use shredlab_experiments::run::available_cores;
 use shredlab_experiments::source::{BatchMaker, BatchSource, ContactSource};
 use shredlab_experiments::workload::SpecSource;
-use shredlab_generator::spec::{parse, SpecGenerator, SpecPaths};
+use shredlab_generator::spec::{parse, SpecGenerator};
 use shredlab_generator::SkewConfig;
 
 use crate::errors::invalid;
@@ -87,10 +87,7 @@ pub fn spec_stream(
     let spec = parse(text).map_err(|e| invalid(format!("invalid spec: {e}")))?;
     let generator = SpecGenerator::new(&spec, seed)
         .map_err(|e| invalid(format!("invalid spec: {e}")))?
-        .with_paths(SpecPaths {
-            direct_digits: newest().has(Optimization::SpecDirectDigits),
-            word_moves: newest().has(Optimization::SpecWordMoves),
-        });
+        .with_paths(newest().spec_paths());
     let batch_rows = batching.batches.batch_rows();
     generator
         .check_batch_rows(batch_rows)

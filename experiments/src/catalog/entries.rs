@@ -237,4 +237,10 @@ catalog! {
         mechanism: "each vocabulary is kept back to back in one buffer with 16 bytes of slack, so that an entry of up to 16 bytes is appended as a 16-byte block from its start and cut back to its length: a copy of known size compiles to two moves, where the call to memcpy per entry cost more than the copy (34's fixed-size name moves for the contacts, for any spec column drawn from a vocabulary)",
         study: None,
     },
+    /// A spec's weighted draws read from a guide table by their random bits.
+    39 adds SpecBitGuidedDraws "spec-bit-guided-draws" on any_workload {
+        summary: "a spec's weighted draws (the contacts spec's Zipf-ranked first and last names, its phone types' weights and its phone lists' length_weights) read from a guide table indexed by the draw's top random bits instead of by the float made of them (identical data)",
+        mechanism: "a table of the largest power of two of buckets that is at most eight per index, indexed by the top bits of the draw's 64-bit word, holds each bucket's lowest index and marks the buckets whose every word has the same one: most draws take that one table read, with no conversion to a float, no multiply by the total and no read of the cumulative sums, and the others compute the point as before and scan from the bucket's index (26's bit-guided ranks for the contacts, for any spec column with weights)",
+        study: None,
+    },
 }

@@ -2,7 +2,6 @@
 
 use std::path::Path;
 
-use shredlab_generator::spec::SpecPaths;
 use shredlab_generator::SkewConfig;
 
 use super::RunRequest;
@@ -34,9 +33,5 @@ pub(super) fn spec_workload(
         .iter()
         .filter(|o| o.contacts_only())
         .for_each(|o| optimizations.disable(*o));
-    let paths = SpecPaths {
-        direct_digits: optimizations.has(Optimization::SpecDirectDigits),
-        word_moves: optimizations.has(Optimization::SpecWordMoves),
-    };
-    SpecWorkload::load(path, request.seed, paths)
+    SpecWorkload::load(path, request.seed, optimizations.spec_paths())
 }

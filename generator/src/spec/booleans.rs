@@ -77,6 +77,13 @@ impl Booleans {
         }
     }
 
+    /// Reads vocabulary draws by their bits (`spec-bit-guided-draws`): the same values.
+    pub fn guide_by_bits(&mut self) {
+        if let Self::Vocabulary(picker, _) = self {
+            picker.guide_by_bits();
+        }
+    }
+
     /// The vocabulary index of `slot`'s value, when values are drawn from one.
     pub fn vocabulary_index(&self, stream: Stream, slot: Slot) -> Option<usize> {
         match self {

@@ -116,9 +116,17 @@ impl Bytes {
         Ok(bytes)
     }
 
-    /// Writes values by the faster paths `paths` turns on.
+    /// Writes values by the faster paths `paths` turns on: the same values either way.
     pub fn set_paths(&mut self, paths: SpecPaths) {
         self.paths = paths;
+        if paths.bit_guided_draws {
+            self.lengths.guide_by_bits();
+            if let Source::Words(lists) = &mut self.source {
+                lists
+                    .iter_mut()
+                    .for_each(|(picker, _)| picker.guide_by_bits());
+            }
+        }
     }
 
     /// Appends random characters (text) or bytes of a drawn length to `out`.

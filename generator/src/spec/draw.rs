@@ -1,11 +1,11 @@
 //! Random numbers addressed by cell: every draw is a hash of (column, slot, draw number), so a
 //! value never depends on which batch, thread or part computes it.
 
-use crate::{GuidedIndex, RankTable};
-
+use super::vocabulary::Picker;
 use super::Params;
 
 pub(super) use crate::rng::splitmix;
+use crate::rng::unit_fraction;
 
 /// Where a value sits: the address its draws hash, and its ordinal (the row at the top level;
 /// `parent * stride + index` for list items), which sequential and unique values count with.
@@ -88,7 +88,7 @@ impl Stream {
     /// A uniform f64 in [0, 1).
     #[inline]
     pub fn fraction(self, slot: Slot, draw: Draw) -> f64 {
-        (self.bits(slot, draw) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+        unit_fraction(self.bits(slot, draw))
     }
 
     /// A bijective scramble of `ordinal`: distinct ordinals give distinct values.
@@ -108,7 +108,7 @@ pub(super) fn below(bits: u64, n: u64) -> u64 {
 pub(super) struct Lengths {
     min: u64,
     max: u64,
-    weights: Option<GuidedIndex>,
+    weights: Option<Picker>,
 }
 
 impl Lengths {
@@ -119,7 +119,7 @@ impl Lengths {
             .max_length
             .unwrap_or_else(|| default.1.max(min))
             .max(min);
-        let weights = GuidedIndex::from_weights(&params.length_weights);
+        let weights = Picker::from_weights(&params.length_weights);
         Self { min, max, weights }
     }
 
@@ -133,14 +133,18 @@ impl Lengths {
         self.max
     }
 
+    /// Reads weighted lengths by their draw's bits (`spec-bit-guided-draws`): the same lengths.
+    pub fn guide_by_bits(&mut self) {
+        if let Some(picker) = &mut self.weights {
+            picker.guide_by_bits();
+        }
+    }
+
     /// The length of `slot`'s value.
     #[inline]
     pub fn draw(&self, stream: Stream, slot: Slot) -> u64 {
         match &self.weights {
-            Some(table) => {
-                self.min
-                    + table.index_of(stream.fraction(slot, Draw::Length) * table.total()) as u64
-            }
+            Some(picker) => self.min + picker.pick(stream, slot, Draw::Length) as u64,
             None => self.min + below(stream.bits(slot, Draw::Length), self.max - self.min + 1),
         }
     }

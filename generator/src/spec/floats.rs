@@ -99,4 +99,9 @@ impl Floats {
     pub fn vocabulary_index(&self, stream: Stream, slot: Slot) -> Option<usize> {
         self.source.vocabulary_index(stream, slot)
     }
+
+    /// Reads vocabulary draws by their bits (`spec-bit-guided-draws`): the same values.
+    pub fn guide_by_bits(&mut self) {
+        self.source.guide_by_bits();
+    }
 }

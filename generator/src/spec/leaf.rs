@@ -67,8 +67,13 @@ impl Leaf {
 
     /// Writes values by the faster paths `paths` turns on: the same values either way.
     pub fn set_paths(&mut self, paths: SpecPaths) {
-        if let Leaf::Bytes(bytes) = self {
-            bytes.set_paths(paths);
+        match self {
+            Leaf::Bytes(bytes) => bytes.set_paths(paths),
+            _ if !paths.bit_guided_draws => {}
+            Leaf::Boolean(b) => b.guide_by_bits(),
+            Leaf::Integer(i) => i.guide_by_bits(),
+            Leaf::Float(f) => f.guide_by_bits(),
+            Leaf::Null => {}
         }
     }
 

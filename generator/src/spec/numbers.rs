@@ -56,6 +56,13 @@ impl<T> Source<T> {
         }
     }
 
+    /// Reads vocabulary draws by their bits (`spec-bit-guided-draws`): the same entries.
+    pub(super) fn guide_by_bits(&mut self) {
+        if let Source::Vocabulary(picker, _) = self {
+            picker.guide_by_bits();
+        }
+    }
+
     pub(super) fn vocabulary_index(&self, stream: Stream, slot: Slot) -> Option<usize> {
         match self {
             Source::Vocabulary(picker, _) => Some(picker.pick(stream, slot, Draw::Value)),
@@ -224,6 +231,11 @@ impl Integers {
     /// The vocabulary index of `slot`'s value, when values are drawn from one.
     pub fn vocabulary_index(&self, stream: Stream, slot: Slot) -> Option<usize> {
         self.source.vocabulary_index(stream, slot)
+    }
+
+    /// Reads vocabulary draws by their bits (`spec-bit-guided-draws`): the same values.
+    pub fn guide_by_bits(&mut self) {
+        self.source.guide_by_bits();
     }
 }
 

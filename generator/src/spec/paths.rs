@@ -10,6 +10,9 @@ pub struct SpecPaths {
     /// Vocabulary entries (word lists, values, drawn vocabularies) appended to a string by one
     /// copy of known size (`spec-word-moves`) rather than a `memcpy` call each.
     pub word_moves: bool,
+    /// Weighted draws (Zipf ranks, `weights`, `length_weights`) read from a guide table by the
+    /// draw's top bits (`spec-bit-guided-draws`) rather than by the float made of them.
+    pub bit_guided_draws: bool,
 }
 
 impl SpecPaths {
@@ -17,5 +20,6 @@ impl SpecPaths {
     pub const ALL: Self = Self {
         direct_digits: true,
         word_moves: true,
+        bit_guided_draws: true,
     };
 }

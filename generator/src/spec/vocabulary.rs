@@ -2,12 +2,17 @@
 
 use super::draw::{Draw, Slot, Stream};
 use super::{Distribution, Params};
-use crate::{GuidedIndex, RankTable};
+use crate::{BitGuidedIndex, GuidedIndex, RankTable, ScaledFraction};
 
-/// The probabilities of a vocabulary of `len` entries, one table per word of a value.
+/// Draws an index with probability proportional to its weight: the entry of a vocabulary, or
+/// a length by `length_weights`.
 #[derive(Debug, Clone)]
-pub(super) struct Picker {
-    table: GuidedIndex,
+pub(super) enum Picker {
+    /// A guide table indexed by the draw's point in `[0, total)`.
+    ByPoint(GuidedIndex),
+    /// A guide table indexed by the draw's top bits (`spec-bit-guided-draws`): the same index,
+    /// most often without computing the point.
+    ByBits(BitGuidedIndex<ScaledFraction>),
 }
 
 impl Picker {
@@ -18,17 +23,31 @@ impl Picker {
             Distribution::Categorical if !params.weights.is_empty() => params.weights.clone(),
             _ => vec![1.0; len],
         };
-        Self {
-            table: GuidedIndex::from_weights(&weights)
-                .expect("weights validated: finite, >= 0, not all 0, at least one"),
+        Self::from_weights(&weights)
+            .expect("weights validated: finite, >= 0, not all 0, at least one")
+    }
+
+    /// For `weights`, or `None` unless they are finite, non-negative and not all zero.
+    pub fn from_weights(weights: &[f64]) -> Option<Self> {
+        GuidedIndex::from_weights(weights).map(Self::ByPoint)
+    }
+
+    /// Reads draws by their bits from now on (`spec-bit-guided-draws`): the same indices.
+    pub fn guide_by_bits(&mut self) {
+        if let Self::ByPoint(guided) = self {
+            // The guided table was built from the same sums, so they are usable.
+            let by_bits = BitGuidedIndex::compact_of(guided).expect("weights already checked");
+            *self = Self::ByBits(by_bits);
         }
     }
 
-    /// The entry for `slot`, from draw `draw`.
+    /// The index for `slot`, from draw `draw`.
     #[inline]
     pub fn pick(&self, stream: Stream, slot: Slot, draw: Draw) -> usize {
-        self.table
-            .index_of(stream.fraction(slot, draw) * self.table.total())
+        match self {
+            Self::ByPoint(table) => table.index_of(stream.fraction(slot, draw) * table.total()),
+            Self::ByBits(table) => table.index_of_word(stream.bits(slot, draw)),
+        }
     }
 }
 

@@ -15,6 +15,8 @@ use super::maps::check_map;
 use super::parquet_types::{parquet_field, parquet_type, Conversion};
 use super::{FieldSpec, SpecError, SpecPaths};
 
+mod bounds;
+
 /// What a column is made of.
 #[derive(Debug, Clone)]
 enum Kind {
@@ -84,9 +86,6 @@ impl Kind {
     }
 }
 
-/// The bytes a slot's address takes while its batch is generated.
-const SLOT_BYTES: u128 = std::mem::size_of::<Slot>() as u128;
-
 /// One column's generator.
 #[derive(Debug, Clone)]
 pub(super) struct Column {
@@ -130,13 +129,22 @@ impl Column {
         })
     }
 
-    /// [`Leaf::set_paths`] for every leaf of the column.
+    /// [`Leaf::set_paths`] for every leaf of the column; lists and maps draw their lengths by
+    /// the paths too.
     pub fn set_paths(&mut self, paths: SpecPaths) {
         match &mut self.kind {
             Kind::Leaf(leaf) | Kind::Dictionary { values: leaf, .. } => leaf.set_paths(paths),
-            Kind::List { item, .. }
-            | Kind::FixedSizeList { item, .. }
-            | Kind::Map { entries: item, .. } => item.set_paths(paths),
+            Kind::List { item, lengths }
+            | Kind::Map {
+                entries: item,
+                lengths,
+            } => {
+                if paths.bit_guided_draws {
+                    lengths.guide_by_bits();
+                }
+                item.set_paths(paths);
+            }
+            Kind::FixedSizeList { item, .. } => item.set_paths(paths),
             Kind::Struct(children) => children.iter_mut().for_each(|child| child.set_paths(paths)),
         }
     }
@@ -159,80 +167,6 @@ impl Column {
             }
             _ => None,
         }
-    }
-
-    /// Fails when a batch of `rows` rows could hold more than Arrow's 32-bit offsets address.
-    pub fn check_rows(&self, rows: u128) -> Result<(), SpecError> {
-        let data_type = self.field.data_type();
-        let beyond = |what: &str, needed: u128| -> Result<(), SpecError> {
-            if needed <= i32::MAX as u128 {
-                return Ok(());
-            }
-            let fix = match data_type {
-                DataType::Utf8 | DataType::Binary | DataType::List(_) => {
-                    "use a smaller batch size, or the Large variant of the type"
-                }
-                _ => "use a smaller batch size",
-            };
-            Err(error(
-                &self.path,
-                format!("a batch could hold {needed} {what}, beyond the 2^31 that {data_type} addresses: {fix}"),
-            ))
-        };
-        match (&self.kind, data_type) {
-            (
-                Kind::Leaf(leaf),
-                DataType::Utf8 | DataType::Binary | DataType::FixedSizeBinary(_),
-            ) => {
-                let longest = leaf.max_len().unwrap_or(0);
-                beyond("bytes", rows.saturating_mul(u128::from(longest)))
-            }
-            (Kind::List { lengths, item }, _)
-            | (
-                Kind::Map {
-                    lengths,
-                    entries: item,
-                },
-                _,
-            ) => {
-                let items = rows.saturating_mul(u128::from(lengths.max()));
-                if !matches!(data_type, DataType::LargeList(_)) {
-                    beyond("items", items)?;
-                }
-                item.check_rows(items)
-            }
-            (Kind::FixedSizeList { size, item }, _) => {
-                let items = rows.saturating_mul(u128::from(*size));
-                beyond("items", items)?;
-                item.check_rows(items)
-            }
-            (Kind::Struct(children), _) => children.iter().try_for_each(|c| c.check_rows(rows)),
-            _ => Ok(()),
-        }
-    }
-
-    /// The most bytes one slot of the column takes while its batch is generated: its value,
-    /// offset and validity, and the items of its lists with their slots.
-    pub fn slot_bytes(&self) -> u128 {
-        let validity = u128::from(self.null_probability > 0.0);
-        let items = |count: u64, item: &Column| {
-            u128::from(count).saturating_mul(SLOT_BYTES + item.slot_bytes())
-        };
-        let own = match &self.kind {
-            Kind::Leaf(leaf) => leaf.slot_bytes(self.field.data_type()),
-            Kind::Dictionary { .. } => match self.field.data_type() {
-                DataType::Dictionary(key, _) => key.primitive_width().unwrap_or(8) as u128,
-                _ => 8,
-            },
-            // An end (8 bytes) and an offset (at most 8) per list.
-            Kind::List { lengths, item } => 16 + items(lengths.max(), item),
-            Kind::Map { lengths, entries } => 16 + items(lengths.max(), entries),
-            Kind::FixedSizeList { size, item } => items(*size, item),
-            Kind::Struct(children) => children
-                .iter()
-                .fold(0u128, |sum, c| sum.saturating_add(c.slot_bytes())),
-        };
-        own.saturating_add(validity)
     }
 
     /// Which of `slots` hold a value (`None`: all of them), packed straight into validity
