@@ -262,6 +262,35 @@ fn strings_keep_lengths_prefixes_and_uniqueness() {
     assert!(names.iter().all(|v| v.unwrap().split(' ').count() == 2));
 }
 
+/// A fixed-size binary drawn at random lengths is each length's random bytes cut to its width
+/// (zero-padded when shorter): the binary of the same lengths cut short. Lengths far past the
+/// width draw no more than the width: 4 GiB lengths generate as fast as short ones, and the
+/// same bytes as any length past the width.
+#[test]
+fn fixed_size_binaries_cut_random_values_to_their_width() {
+    let column = |data_type: &str, lengths: &str| {
+        let field = format!(
+            r#"{{"name": "b", "nullable": false, "type": {data_type}, "metadata": {{{lengths}}}}}"#
+        );
+        one_column(&field, 2_000).column(0).clone()
+    };
+    let fixed = |lengths| column(r#"{"name": "fixedsizebinary", "byteWidth": 4}"#, lengths);
+    let binary = column(
+        r#"{"name": "binary"}"#,
+        r#""min_length": 2, "max_length": 7"#,
+    );
+    let binary = binary.as_binary::<i32>();
+    let short = fixed(r#""min_length": 2, "max_length": 7"#);
+    for (row, value) in short.as_fixed_size_binary().iter().enumerate() {
+        let mut expected = binary.value(row).to_vec();
+        expected.resize(4, 0);
+        assert_eq!(value, Some(&expected[..]), "row {row}");
+    }
+    let long = fixed(r#""min_length": 10, "max_length": 12"#);
+    let longest = fixed(r#""min_length": 4294967295"#);
+    assert_eq!(&long, &longest);
+}
+
 #[test]
 fn map_keys_are_distinct_within_each_map_and_dictionaries_hold_the_vocabulary() {
     let batch = one_column(

@@ -129,9 +129,12 @@ impl Bytes {
         }
     }
 
-    /// Appends random characters (text) or bytes of a drawn length to `out`.
+    /// Appends random characters (text) or bytes of a drawn length to `out`; for a fixed
+    /// width, no more than the width (the value is cut to it, and a byte's draw does not depend
+    /// on the length: the same bytes as drawing them all).
     fn random(&self, out: &mut Vec<u8>, stream: Stream, slot: Slot) {
         let length = self.lengths.draw(stream, slot);
+        let length = self.width.map_or(length, |width| length.min(width as u64));
         random_bytes(out, stream, slot, length, self.text);
     }
 

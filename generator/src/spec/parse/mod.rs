@@ -299,6 +299,10 @@ mod tests {
                 "fields[1]: max_length must be at most",
             ),
             (
+                r#"{"name": "x", "type": {"name": "fixedsizebinary", "byteWidth": 15}, "metadata": {"min_length": 4294967297}}"#,
+                "fields[1]: min_length must be at most 4294967295",
+            ),
+            (
                 r#"{"name": "x", "type": {"name": "quaternion"}}"#,
                 "fields[1]: unknown type \"quaternion\"",
             ),

@@ -176,8 +176,10 @@ fn length_bounds(metadata: &Metadata) -> Result<(Option<u64>, Option<u64>), Spec
             return Err(metadata.error(format!("min_length {lo} is above max_length {hi}")));
         }
     }
-    if max_length.is_some_and(|n| n > u64::from(u32::MAX)) {
-        return Err(metadata.error(format!("max_length must be at most {}", u32::MAX)));
+    for (key, length) in [("min_length", min_length), ("max_length", max_length)] {
+        if length.is_some_and(|n| n > u64::from(u32::MAX)) {
+            return Err(metadata.error(format!("{key} must be at most {}", u32::MAX)));
+        }
     }
     Ok((min_length, max_length))
 }
