@@ -98,6 +98,7 @@ impl Optimizations {
             direct_digits: self.has(Optimization::SpecDirectDigits),
             word_moves: self.has(Optimization::SpecWordMoves),
             bit_guided_draws: self.has(Optimization::SpecBitGuidedDraws),
+            null_skips: self.has(Optimization::SpecNullSkips),
         }
     }
 

@@ -27,8 +27,7 @@ pub struct SpecWorkload {
 
 impl SpecWorkload {
     /// Reads and checks `path` and builds its generator for `seed`, with the faster paths
-    /// `paths` turns on (`spec-direct-digits`, `spec-word-moves`, `spec-bit-guided-draws`: the
-    /// same rows).
+    /// `paths` turns on (entries 37 on, `spec-*`: the same rows).
     pub fn load(path: &Path, seed: u64, paths: SpecPaths) -> Result<Self, PipelineError> {
         let failed = |message: String| PipelineError::Spec {
             path: path.to_path_buf(),

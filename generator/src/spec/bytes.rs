@@ -180,6 +180,14 @@ impl Bytes {
         }
     }
 
+    /// Appends what a slot without a value holds: no bytes, or a fixed width's zeros.
+    #[inline]
+    pub fn write_nothing(&self, out: &mut Vec<u8>) {
+        if let Some(width) = self.width {
+            out.resize(out.len() + width, 0);
+        }
+    }
+
     /// About the mean length of a value, in bytes: what a batch's buffer is sized for, so it
     /// rarely grows (each growth copies the buffer and touches fresh pages).
     pub fn typical_len(&self) -> usize {

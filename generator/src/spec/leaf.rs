@@ -138,38 +138,53 @@ impl Leaf {
         }
     }
 
-    /// The values for `slots`, as an array of `data_type`.
+    /// The values for `slots`, as an array of `data_type`. With `skip_nulls`
+    /// (`spec-null-skips`), the values of slots NULL in `nulls` are not drawn: they hold zeros,
+    /// `false` or no bytes, which no reader sees.
     pub fn array(
         &self,
         data_type: &DataType,
         stream: Stream,
         slots: &[Slot],
         nulls: Option<NullBuffer>,
+        skip_nulls: bool,
         path: &str,
     ) -> Result<ArrayRef, SpecError> {
+        let skipped = nulls.clone().filter(|_| skip_nulls);
+        let drawn = |i: usize| skipped.as_ref().is_none_or(|n| n.is_valid(i));
         Ok(match self {
             Leaf::Null => Arc::new(NullArray::new(slots.len())),
             // Packed 64 values to a word: collecting an iterator appends them bit by bit.
             Leaf::Boolean(booleans) => Arc::new(BooleanArray::new(
-                BooleanBuffer::collect_bool(slots.len(), |i| booleans.value(stream, slots[i])),
+                BooleanBuffer::collect_bool(slots.len(), |i| {
+                    drawn(i) && booleans.value(stream, slots[i])
+                }),
                 nulls,
             )),
             Leaf::Integer(integers) => integer_array(
                 data_type,
-                slots.iter().map(|&s| integers.value(stream, s)),
+                (0..slots.len()).map(|i| match drawn(i) {
+                    true => integers.value(stream, slots[i]),
+                    false => 0,
+                }),
                 nulls,
             ),
             Leaf::Float(floats) => float_array(
                 data_type,
-                slots.iter().map(|&s| floats.value(stream, s)),
+                (0..slots.len()).map(|i| match drawn(i) {
+                    true => floats.value(stream, slots[i]),
+                    false => 0.0,
+                }),
                 nulls,
             ),
             Leaf::Bytes(bytes) => {
                 let mut data = Vec::with_capacity(slots.len() * bytes.typical_len());
-                let ends: Vec<usize> = slots
-                    .iter()
-                    .map(|&s| {
-                        bytes.write(&mut data, stream, s);
+                let ends: Vec<usize> = (0..slots.len())
+                    .map(|i| {
+                        match drawn(i) {
+                            true => bytes.write(&mut data, stream, slots[i]),
+                            false => bytes.write_nothing(&mut data),
+                        }
                         data.len()
                     })
                     .collect();

@@ -13,6 +13,9 @@ pub struct SpecPaths {
     /// Weighted draws (Zipf ranks, `weights`, `length_weights`) read from a guide table by the
     /// draw's top bits (`spec-bit-guided-draws`) rather than by the float made of them.
     pub bit_guided_draws: bool,
+    /// The values of NULL slots left undrawn (`spec-null-skips`): zeros, `false` or no bytes
+    /// under the NULLs, which no reader sees, instead of values drawn and hidden.
+    pub null_skips: bool,
 }
 
 impl SpecPaths {
@@ -21,5 +24,6 @@ impl SpecPaths {
         direct_digits: true,
         word_moves: true,
         bit_guided_draws: true,
+        null_skips: true,
     };
 }

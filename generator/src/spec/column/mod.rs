@@ -94,6 +94,8 @@ pub(super) struct Column {
     field: FieldRef,
     stream: Stream,
     null_probability: f64,
+    /// The values of NULL slots are not drawn (`spec-null-skips`).
+    skip_nulls: bool,
     kind: Kind,
 }
 
@@ -125,6 +127,7 @@ impl Column {
             },
             stream,
             null_probability: spec.params.null_probability,
+            skip_nulls: false,
             kind: Kind::new(spec, stream, parquet_types, children)?,
         })
     }
@@ -132,6 +135,7 @@ impl Column {
     /// [`Leaf::set_paths`] for every leaf of the column; lists and maps draw their lengths by
     /// the paths too.
     pub fn set_paths(&mut self, paths: SpecPaths) {
+        self.skip_nulls = paths.null_skips;
         match &mut self.kind {
             Kind::Leaf(leaf) | Kind::Dictionary { values: leaf, .. } => leaf.set_paths(paths),
             Kind::List { item, lengths }
@@ -190,6 +194,7 @@ impl Column {
                 self.stream,
                 slots,
                 nulls,
+                self.skip_nulls,
                 &self.path,
             ),
             Kind::Dictionary { dictionary, .. } => self.dictionary_array(dictionary, slots, nulls),
@@ -218,10 +223,15 @@ impl Column {
         let DataType::Dictionary(key_type, _) = self.field.data_type() else {
             unreachable!("a dictionary column has a dictionary type")
         };
-        // Every key is in range: the vocabulary is the dictionary.
-        let keys = slots
-            .iter()
-            .map(|&slot| self.vocabulary_index(slot).unwrap_or(0));
+        // Every key is in range: the vocabulary is the dictionary. A NULL slot's key is 0 when
+        // it is not drawn.
+        let skipped = nulls.clone().filter(|_| self.skip_nulls);
+        let keys = slots.iter().enumerate().map(|(i, &slot)| {
+            match skipped.as_ref().is_none_or(|n| n.is_valid(i)) {
+                true => self.vocabulary_index(slot).unwrap_or(0),
+                false => 0,
+            }
+        });
         dictionary_array(key_type, keys, nulls, dictionary.clone())
             .map_err(|e| self.assembly_error(e))
     }
