@@ -2,42 +2,70 @@
 //! without the formatting machinery: sequential strings are mostly digits, and going through
 //! `core::fmt` for each one was about an eighth of generating the contacts spec.
 
+/// The decimal digits of 0 to 99, two by two: a number is written two digits per division.
+const DIGIT_PAIRS: &[u8; 200] = b"\
+    0001020304050607080910111213141516171819\
+    2021222324252627282930313233343536373839\
+    4041424344454647484950515253545556575859\
+    6061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899";
+
+/// The most characters a number and its zero padding take in [`push_decimal`]'s buffer: the
+/// 39 digits of the longest i128 and one more, so that padding to the widths of most columns
+/// is written with the digits in one copy.
+const BUFFER_DIGITS: usize = 40;
+
 /// Appends `number` in decimal, zero-padded to `width` characters after its sign, as
 /// `format!("{number:0width$}")` writes it.
 pub(super) fn push_decimal(out: &mut Vec<u8>, number: i128, width: usize) {
-    // The longest i128 has 39 digits.
-    let mut digits = [0u8; 39];
-    let mut at = digits.len();
+    // Zeros already, so that the padding is in place when the digits are written.
+    let mut digits = [b'0'; BUFFER_DIGITS];
     let magnitude = number.unsigned_abs();
     // 64-bit division where the value allows it: 128-bit division is a library call.
-    match u64::try_from(magnitude) {
-        Ok(mut rest) => loop {
-            at -= 1;
-            digits[at] = b'0' + (rest % 10) as u8;
-            rest /= 10;
-            if rest == 0 {
-                break;
-            }
-        },
+    let written = match u64::try_from(magnitude) {
+        Ok(rest) => write_u64(&mut digits, rest),
         Err(_) => {
             let mut rest = magnitude;
+            let mut at = digits.len();
             while rest > 0 {
                 at -= 1;
                 digits[at] = b'0' + (rest % 10) as u8;
                 rest /= 10;
             }
+            digits.len() - at
         }
-    }
+    };
     let sign = usize::from(number < 0);
     if sign == 1 {
         out.push(b'-');
     }
-    let written = digits.len() - at;
-    out.extend(std::iter::repeat_n(
-        b'0',
-        width.saturating_sub(written + sign),
-    ));
-    out.extend_from_slice(&digits[at..]);
+    let padded = width.saturating_sub(sign).max(written);
+    if padded > BUFFER_DIGITS {
+        out.extend(std::iter::repeat_n(b'0', padded - BUFFER_DIGITS));
+    }
+    out.extend_from_slice(&digits[BUFFER_DIGITS - padded.min(BUFFER_DIGITS)..]);
+}
+
+/// Writes `number`'s decimal digits at the end of `digits`, two per division, and returns how
+/// many (at least one).
+#[inline]
+fn write_u64(digits: &mut [u8; BUFFER_DIGITS], mut number: u64) -> usize {
+    let mut at = digits.len();
+    while number >= 100 {
+        let pair = (number % 100) as usize * 2;
+        number /= 100;
+        at -= 2;
+        digits[at..at + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    }
+    if number >= 10 {
+        let pair = number as usize * 2;
+        at -= 2;
+        digits[at..at + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    } else {
+        at -= 1;
+        digits[at] = b'0' + number as u8;
+    }
+    digits.len() - at
 }
 
 /// Appends `number` as 16 lowercase hexadecimal digits, as `format!("{number:016x}")` writes
@@ -73,7 +101,7 @@ mod tests {
             i128::MAX,
             i128::MIN,
         ] {
-            for width in [0, 1, 5, 10, 45] {
+            for width in [0, 1, 5, 10, 38, 39, 40, 41, 45] {
                 assert_eq!(decimal(number, width), format!("{number:0width$}"));
             }
         }
