@@ -99,6 +99,7 @@ impl Optimizations {
             word_moves: self.has(Optimization::SpecWordMoves),
             bit_guided_draws: self.has(Optimization::SpecBitGuidedDraws),
             null_skips: self.has(Optimization::SpecNullSkips),
+            shared_slot_keys: self.has(Optimization::SpecSharedSlotKeys),
         }
     }
 

@@ -13,31 +13,48 @@ use crate::rng::unit_fraction;
 pub(super) struct Slot {
     address: u64,
     pub ordinal: u64,
+    /// The address hashed with the NULL draw's salt and with the value draw's, once for every
+    /// column at the slot (`spec-shared-slot-keys`); `None`: each draw hashes it itself.
+    shared_keys: Option<[u64; 2]>,
 }
 
 impl Slot {
-    /// The slot of a top-level row.
-    pub fn row(row: u64) -> Self {
-        Self {
-            address: row,
-            ordinal: row,
-        }
+    /// The slot of a top-level row, its draw keys computed once if `shared`.
+    pub fn row(row: u64, shared: bool) -> Self {
+        Self::at(row, row, shared)
     }
 
-    /// The slot of item `index` of a list in this slot whose lists hold at most `stride` items.
+    /// The slot of item `index` of a list in this slot whose lists hold at most `stride` items,
+    /// its draw keys shared if this slot's are.
     pub fn item(self, index: u64, stride: u64) -> Self {
-        Self {
-            address: splitmix(self.address.wrapping_mul(0x100_0000_01B3) ^ splitmix(index)),
-            ordinal: self.ordinal.wrapping_mul(stride).wrapping_add(index),
-        }
+        Self::at(
+            splitmix(self.address.wrapping_mul(0x100_0000_01B3) ^ splitmix(index)),
+            self.ordinal.wrapping_mul(stride).wrapping_add(index),
+            self.shared_keys.is_some(),
+        )
     }
 
     /// A slot for vocabulary entry `rank`, outside every row's address space in practice.
     pub fn rank(rank: u64) -> Self {
-        Self {
-            address: splitmix(!rank),
-            ordinal: rank,
+        Self::at(splitmix(!rank), rank, false)
+    }
+
+    fn at(address: u64, ordinal: u64, shared: bool) -> Self {
+        let mut slot = Self {
+            address,
+            ordinal,
+            shared_keys: None,
+        };
+        if shared {
+            slot.shared_keys = Some([slot.key(Draw::Null), slot.key(Draw::Value)]);
         }
+        slot
+    }
+
+    /// The address hashed with `draw`'s salt: what every column's stream mixes into its draw.
+    #[inline]
+    fn key(self, draw: Draw) -> u64 {
+        splitmix(self.address ^ draw.salt().wrapping_mul(0xD6E8_FEB8_6659_FD93))
     }
 }
 
@@ -82,7 +99,12 @@ impl Stream {
     /// A uniform u64.
     #[inline]
     pub fn bits(self, slot: Slot, draw: Draw) -> u64 {
-        splitmix(self.0 ^ splitmix(slot.address ^ draw.salt().wrapping_mul(0xD6E8_FEB8_6659_FD93)))
+        let key = match (slot.shared_keys, draw) {
+            (Some([null, _]), Draw::Null) => null,
+            (Some([_, value]), Draw::Value) => value,
+            _ => slot.key(draw),
+        };
+        splitmix(self.0 ^ key)
     }
 
     /// A uniform f64 in [0, 1).

@@ -20,6 +20,8 @@ use super::{Spec, SpecError};
 pub struct SpecGenerator {
     schema: SchemaRef,
     columns: Vec<Column>,
+    /// Each slot's draw keys computed once for all its columns (`spec-shared-slot-keys`).
+    shared_keys: bool,
 }
 
 impl SpecGenerator {
@@ -42,12 +44,14 @@ impl SpecGenerator {
         Ok(Self {
             schema: Arc::new(Schema::new(fields)),
             columns,
+            shared_keys: false,
         })
     }
 
     /// This generator with the faster paths `paths` turns on (all off as
     /// [`SpecGenerator::new`] makes it): the same rows either way.
     pub fn with_paths(mut self, paths: SpecPaths) -> Self {
+        self.shared_keys = paths.shared_slot_keys;
         self.columns
             .iter_mut()
             .for_each(|column| column.set_paths(paths));
@@ -73,7 +77,7 @@ impl SpecGenerator {
 
     /// The batch of rows `rows`.
     pub fn batch(&self, rows: Range<u64>) -> Result<RecordBatch, SpecError> {
-        let slots: Vec<Slot> = rows.map(Slot::row).collect();
+        let slots: Vec<Slot> = rows.map(|row| Slot::row(row, self.shared_keys)).collect();
         let columns = self
             .columns
             .iter()

@@ -16,6 +16,10 @@ pub struct SpecPaths {
     /// The values of NULL slots left undrawn (`spec-null-skips`): zeros, `false` or no bytes
     /// under the NULLs, which no reader sees, instead of values drawn and hidden.
     pub null_skips: bool,
+    /// Each slot's NULL and value draw keys (its address hashed with each draw's salt)
+    /// computed once and shared by every column at the slot (`spec-shared-slot-keys`) rather
+    /// than hashed again by each column.
+    pub shared_slot_keys: bool,
 }
 
 impl SpecPaths {
@@ -25,5 +29,6 @@ impl SpecPaths {
         word_moves: true,
         bit_guided_draws: true,
         null_skips: true,
+        shared_slot_keys: true,
     };
 }
