@@ -69,6 +69,7 @@ fn cases() -> Vec<(&'static str, Case)> {
     let half = |v: Option<u32>| v.map(|v| F16::from_bits(v as u16));
     let wide = |v: Option<u32>| v.map(|v| (u128::from(v) * WIDE_MULTIPLIER).to_le_bytes());
     let length_prefixed = |s: &String| [&(s.len() as u32).to_le_bytes()[..], s.as_bytes()].concat();
+    let int64s = |values| Arc::new(Int64Array::from(values)) as ArrayRef;
     let strings = |values| Arc::new(StringArray::from(values)) as ArrayRef;
     let fixed_16 = |values: Vec<Option<[u8; 16]>>| {
         let array = FixedSizeBinaryArray::try_from_sparse_iter_with_size(values.into_iter(), 16);
@@ -88,7 +89,7 @@ fn cases() -> Vec<(&'static str, Case)> {
             case(
                 rows(220_000).map(int64).collect(),
                 |v| v.to_le_bytes().to_vec(),
-                |v| Arc::new(Int64Array::from(v)),
+                int64s,
             ),
         ),
         (
@@ -96,7 +97,7 @@ fn cases() -> Vec<(&'static str, Case)> {
             case(
                 rows(100_000).map(int64).collect(),
                 |v| v.to_le_bytes().to_vec(),
-                |v| Arc::new(Int64Array::from(v)),
+                int64s,
             ),
         ),
         (

@@ -138,20 +138,19 @@ impl Leaf {
         }
     }
 
-    /// The values for `slots`, as an array of `data_type`. With `skip_nulls`
-    /// (`spec-null-skips`), the values of slots NULL in `nulls` are not drawn: they hold zeros,
-    /// `false` or no bytes, which no reader sees.
+    /// The values for `slots`, as an array of `data_type`. Only the slots `drawn` marks (all
+    /// when `None`) get a drawn value; the others, NULL in `nulls` (`spec-null-skips`), hold
+    /// zeros, `false` or no bytes, which no reader sees.
     pub fn array(
         &self,
         data_type: &DataType,
         stream: Stream,
         slots: &[Slot],
         nulls: Option<NullBuffer>,
-        skip_nulls: bool,
+        drawn: Option<&BooleanBuffer>,
         path: &str,
     ) -> Result<ArrayRef, SpecError> {
-        let skipped = nulls.clone().filter(|_| skip_nulls);
-        let drawn = |i: usize| skipped.as_ref().is_none_or(|n| n.is_valid(i));
+        let drawn = |i: usize| drawn.is_none_or(|d| d.value(i));
         Ok(match self {
             Leaf::Null => Arc::new(NullArray::new(slots.len())),
             // Packed 64 values to a word: collecting an iterator appends them bit by bit.

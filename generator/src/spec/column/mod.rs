@@ -188,16 +188,20 @@ impl Column {
         let validity = self.validity(slots);
         let nulls = validity.clone().map(NullBuffer::new);
         let validity = validity.as_ref();
+        // The slots whose values are drawn: those with one, or all (`spec-null-skips` off).
+        let drawn = validity.filter(|_| self.skip_nulls);
         match &self.kind {
             Kind::Leaf(leaf) => leaf.array(
                 self.field.data_type(),
                 self.stream,
                 slots,
                 nulls,
-                self.skip_nulls,
+                drawn,
                 &self.path,
             ),
-            Kind::Dictionary { dictionary, .. } => self.dictionary_array(dictionary, slots, nulls),
+            Kind::Dictionary { dictionary, .. } => {
+                self.dictionary_array(dictionary, slots, drawn, nulls)
+            }
             Kind::List { lengths, item } => self.list_array(lengths, item, slots, validity, nulls),
             Kind::Map { lengths, entries } => {
                 self.map_array(lengths, entries, slots, validity, nulls)
@@ -218,6 +222,7 @@ impl Column {
         &self,
         dictionary: &ArrayRef,
         slots: &[Slot],
+        drawn: Option<&BooleanBuffer>,
         nulls: Option<NullBuffer>,
     ) -> Result<ArrayRef, SpecError> {
         let DataType::Dictionary(key_type, _) = self.field.data_type() else {
@@ -225,13 +230,14 @@ impl Column {
         };
         // Every key is in range: the vocabulary is the dictionary. A NULL slot's key is 0 when
         // it is not drawn.
-        let skipped = nulls.clone().filter(|_| self.skip_nulls);
-        let keys = slots.iter().enumerate().map(|(i, &slot)| {
-            match skipped.as_ref().is_none_or(|n| n.is_valid(i)) {
-                true => self.vocabulary_index(slot).unwrap_or(0),
-                false => 0,
-            }
-        });
+        let keys =
+            slots
+                .iter()
+                .enumerate()
+                .map(|(i, &slot)| match drawn.is_none_or(|d| d.value(i)) {
+                    true => self.vocabulary_index(slot).unwrap_or(0),
+                    false => 0,
+                });
         dictionary_array(key_type, keys, nulls, dictionary.clone())
             .map_err(|e| self.assembly_error(e))
     }
