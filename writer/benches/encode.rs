@@ -105,8 +105,8 @@ fn encode(c: &mut Criterion) {
 }
 
 /// Each leaf kind alone (a column of 196,608 rows, one null in ten at every nullable level,
-/// default properties), one thread: where each encoder's time goes by type, and which leaves
-/// the native encoder leaves to arrow-rs (they time the same on both). `AllNull` is a column
+/// default properties), one thread: where each encoder's time goes by type (a leaf the native
+/// encoder left to arrow-rs would time the same on both). `AllNull` is a column
 /// of nulls only. Then the numeric kinds, strings and fixed-size binaries with data page v2,
 /// whose integers, strings and fixed-length byte arrays fall back from the dictionary to
 /// `DELTA_BINARY_PACKED` and `DELTA_BYTE_ARRAY`.

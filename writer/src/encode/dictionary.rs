@@ -132,7 +132,7 @@ impl Dictionary {
                 }
                 return 0;
             }
-            PlainValues::Fixed { .. } => None,
+            PlainValues::Fixed { .. } | PlainValues::Views(_) => None,
         };
         let mut bytes = 0;
         self.keys.reserve(range.len());

@@ -30,7 +30,6 @@ use super::rle::HybridRle;
 use super::stats::ChunkStatistics;
 use super::tally::LevelTally;
 use super::value_encoders::ValueEncoder;
-use super::views;
 
 /// The page being filled.
 #[derive(Debug, Default)]
@@ -169,8 +168,7 @@ impl PageChunkWriter {
     /// The leaf's values are not of the column's type, or writing a page failed.
     pub fn write(&mut self, leaf: &LeafLevels) -> Result<()> {
         let max_def = self.descr.max_def_level();
-        let array = views::contiguous(&leaf.array);
-        let values = PlainValues::of(&array, &leaf.values, &self.descr)?;
+        let values = PlainValues::of(&leaf.array, &leaf.values, &self.descr)?;
         let mut cache = vec![u32::MAX; values.key_count()];
         let base = self.batches.base(leaf);
         for batch in self.batches.of(leaf, max_def) {

@@ -16,7 +16,7 @@ use parquet::schema::types::ColumnDescriptor;
 use super::fixed_len;
 use super::spans::{Keys, Selection, Spans};
 use super::values::{self, fixed_width_values, FixedWidth};
-use super::views;
+use super::views::{self, ViewValues};
 
 /// Whether [`PlainValues`] encodes leaves of the Arrow type `data_type` written as the leaf
 /// `descr`.
@@ -27,8 +27,8 @@ pub(crate) fn supported(data_type: &DataType, descr: &ColumnDescriptor) -> bool 
         DataType::Dictionary(_, values) if physical == PhysicalType::BYTE_ARRAY => values,
         other => other,
     };
-    // A view array's values are copied behind offsets first ([`views::contiguous`]); an Arrow
-    // dictionary of views is left to parquet.
+    // A view array's values are read where they lie ([`ViewValues`]); an Arrow dictionary of
+    // views is left to parquet.
     let view = views::is_view(data_type) && physical == PhysicalType::BYTE_ARRAY;
     view || values::written_as(value_type, descr)
 }
@@ -53,6 +53,8 @@ pub(crate) enum PlainValues<'a> {
         data: &'a [u8],
         keys: Option<Keys>,
     },
+    /// Byte arrays of a view array, read from each view.
+    Views(ViewValues<'a>),
 }
 
 /// The range of a byte-array value in its buffer: `spans`' own, or through the value's key.
@@ -89,6 +91,9 @@ impl<'a> PlainValues<'a> {
                 data,
                 keys: Some(Keys::new(keys, &selection)),
             });
+        }
+        if let Some(views) = ViewValues::of(array, &selection) {
+            return Ok(Self::Views(views));
         }
         let (spans, data) = byte_arrays(array, &selection)?;
         Ok(Self::Variable {
@@ -127,6 +132,7 @@ impl<'a> PlainValues<'a> {
             Self::Fixed { width, .. } => {
                 self.fixed_bytes(range).chunks_exact(*width).for_each(each);
             }
+            Self::Views(views) => range.for_each(|value| each(views.bytes(value))),
         }
     }
 
@@ -136,6 +142,7 @@ impl<'a> PlainValues<'a> {
         match self {
             Self::Variable { spans, data, keys } => &data[span_of(spans, keys.as_ref(), value)],
             Self::Fixed { .. } => self.fixed_bytes(value..value + 1),
+            Self::Views(views) => views.bytes(value),
         }
     }
 
@@ -168,6 +175,7 @@ impl<'a> PlainValues<'a> {
                 }
                 range.len()
             }
+            Self::Views(views) => views.count_within(range, budget),
         }
     }
 
@@ -175,7 +183,7 @@ impl<'a> PlainValues<'a> {
     pub(crate) fn fixed_bytes(&self, range: Range<usize>) -> &[u8] {
         match self {
             Self::Fixed { bytes, width, .. } => &bytes[range.start * width..range.end * width],
-            Self::Variable { .. } => &[],
+            Self::Variable { .. } | Self::Views(_) => &[],
         }
     }
 
@@ -203,6 +211,7 @@ impl<'a> PlainValues<'a> {
                 });
                 total as i64
             }
+            Self::Views(views) => views.append(range, page),
         }
     }
 }

@@ -24,7 +24,6 @@ use super::pages::PageChunkWriter;
 use super::project::project;
 use super::shape::Nesting;
 use super::values;
-use super::views;
 use super::{ColumnEncoder, LeafEncoders};
 
 /// Which encoder writes each leaf column of one file's schema.
@@ -311,11 +310,7 @@ fn native_leaves(
         .iter()
         .zip(leaves)
         .map(|((data_type, _, rep), descr)| {
-            // A flat view leaf stays with parquet: copying its values behind offsets costs what
-            // the native pages save (0.96x in `make leaf-bench`); inside a list the levels
-            // gain more (1.51x).
-            let flat_view = *rep == 0 && views::is_view(data_type);
-            let pages = encodings::supported(&descr, data_type, props) && !flat_view;
+            let pages = encodings::supported(&descr, data_type, props);
             let typed = values::written_as(data_type, &descr)
                 && MiniBatches::new(&descr, props).budget_checks_agree(&descr, props)
                 && !dictionary_byte_array(&descr, props)

@@ -1,90 +1,145 @@
-//! Arrow's view arrays (`Utf8View`, `BinaryView`) for the native pages: each value copied once
-//! into one buffer behind 64-bit offsets, so that every byte-array step (`PLAIN` copies,
-//! dictionary, statistics, page budgets) reads them as it reads `LargeBinary`.
+//! [`ViewValues`]: the values of Arrow's view arrays (`Utf8View`, `BinaryView`) read where they
+//! lie, for the native pages: parquet writes the same bytes for a view array as for the offsets
+//! array of the same values, and measures them against a page's byte budget by the same
+//! lengths.
 //!
-//! A view holds a short value inline and a longer one as a slice of one of several buffers, in
-//! any order; parquet writes the same bytes for a view array as for the offsets array of the
-//! same values, and measures them against a page's byte budget by the same lengths.
+//! A view is 16 bytes: its value's length, then the value itself if it is at most 12 bytes
+//! long, or else its first 4 bytes, the index of the data buffer that holds it and its offset
+//! there, in any order. Copying every value behind offsets first (as a `LargeBinary` array)
+//! cost what the native pages saved for a flat view column; read in place, each value is one
+//! slice of the views or of a data buffer.
 
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::ops::Range;
 
 use arrow_array::cast::AsArray;
-use arrow_array::{Array, ArrayRef, LargeBinaryArray};
-use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_array::{Array, ArrayRef};
+use arrow_buffer::Buffer;
 use arrow_schema::DataType;
+
+use super::spans::Selection;
 
 /// Whether `data_type` is a view array of bytes or strings.
 pub(crate) fn is_view(data_type: &DataType) -> bool {
     matches!(data_type, DataType::Utf8View | DataType::BinaryView)
 }
 
-/// `array` with a view array's values in one buffer, in order, each at its own position and
-/// nulls kept; any other array as it is.
-pub(crate) fn contiguous(array: &ArrayRef) -> Cow<'_, ArrayRef> {
-    let copied = match array.data_type() {
-        DataType::Utf8View => {
-            let strings = array.as_string_view();
-            copy(strings.views(), strings.data_buffers(), strings.nulls())
-        }
-        DataType::BinaryView => {
-            let bytes = array.as_binary_view();
-            copy(bytes.views(), bytes.data_buffers(), bytes.nulls())
-        }
-        _ => return Cow::Borrowed(array),
-    };
-    Cow::Owned(copied)
-}
-
-/// The values of `views` (over the data buffers `buffers`), one after the other behind 64-bit
-/// offsets, read straight from each view: going through the array's values one `Option` at
-/// a time into a builder cost more than the native encoder then saved.
-fn copy(views: &[u128], buffers: &[Buffer], nulls: Option<&NullBuffer>) -> ArrayRef {
-    // A view's low 32 bits are its value's length; up to 12 bytes follow it inline, a longer
-    // value lies in the buffer and at the offset its last two 32-bit words say.
-    let bytes: usize = views.iter().map(|&view| view as u32 as usize).sum();
-    let mut data = Vec::with_capacity(bytes + INLINE);
-    let mut offsets = Vec::with_capacity(views.len() + 1);
-    offsets.push(0i64);
-    for (index, &view) in views.iter().enumerate() {
-        // A null's view may hold anything: it is not read.
-        if nulls.is_none_or(|nulls| nulls.is_valid(index)) {
-            let len = view as u32 as usize;
-            match len <= INLINE {
-                // All 12 inline bytes, then cut back: a copy of known size, not a call.
-                true => {
-                    let end = data.len() + len;
-                    data.extend_from_slice(&view.to_le_bytes()[4..]);
-                    data.truncate(end);
-                }
-                false => {
-                    let buffer = &buffers[(view >> 64) as u32 as usize];
-                    let start = (view >> 96) as u32 as usize;
-                    data.extend_from_slice(&buffer[start..start + len]);
-                }
-            }
-        }
-        offsets.push(data.len() as i64);
-    }
-    let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
-    Arc::new(LargeBinaryArray::new(
-        offsets,
-        Buffer::from(data),
-        nulls.cloned(),
-    ))
-}
+/// The bytes of one view.
+const VIEW: usize = 16;
 
 /// The longest value a view holds inline.
 const INLINE: usize = 12;
 
+/// The selected values of a view array.
+#[derive(Debug)]
+pub(crate) struct ViewValues<'a> {
+    /// The selected views, [`VIEW`] bytes each: the array's own for a run of them, gathered
+    /// for scattered positions.
+    views: Cow<'a, [u8]>,
+    /// The array's data buffers, which the views of longer values point into.
+    buffers: &'a [Buffer],
+}
+
+impl<'a> ViewValues<'a> {
+    /// The values of `array` at `selection`'s positions, if `array` is a view array.
+    pub(crate) fn of(array: &'a ArrayRef, selection: &Selection<'_>) -> Option<Self> {
+        let (views, buffers) = match array.data_type() {
+            DataType::Utf8View => {
+                let strings = array.as_string_view();
+                (strings.views(), strings.data_buffers())
+            }
+            DataType::BinaryView => {
+                let bytes = array.as_binary_view();
+                (bytes.views(), bytes.data_buffers())
+            }
+            _ => return None,
+        };
+        let all = views.inner().as_slice();
+        let views = match selection {
+            Selection::Run(run) => Cow::Borrowed(&all[run.start * VIEW..run.end * VIEW]),
+            Selection::Scattered(at) => {
+                let mut gathered = Vec::with_capacity(at.len() * VIEW);
+                for &position in *at {
+                    gathered.extend_from_slice(&all[position * VIEW..][..VIEW]);
+                }
+                Cow::Owned(gathered)
+            }
+        };
+        Some(Self { views, buffers })
+    }
+
+    /// The length of value `value`.
+    #[inline(always)]
+    pub(crate) fn length(&self, value: usize) -> usize {
+        word(&self.views, value * VIEW)
+    }
+
+    /// The bytes of value `value`: inline in its view, or in the data buffer it points into.
+    #[inline(always)]
+    pub(crate) fn bytes(&self, value: usize) -> &[u8] {
+        let view = &self.views[value * VIEW..][..VIEW];
+        let len = word(view, 0);
+        match len <= INLINE {
+            true => &view[4..4 + len],
+            false => {
+                let start = word(view, 12);
+                &self.buffers[word(view, 8)][start..start + len]
+            }
+        }
+    }
+
+    /// The total length of the values in `range`.
+    pub(crate) fn total(&self, range: Range<usize>) -> usize {
+        range.map(|value| self.length(value)).sum()
+    }
+
+    /// How many of the values in `range`, from its start, fit in `budget` bytes of `PLAIN`
+    /// values (each after its 4-byte length): all of them, or the count up to and including
+    /// the first that goes over.
+    pub(crate) fn count_within(&self, range: Range<usize>, budget: usize) -> usize {
+        let mut total = 0usize;
+        for (index, value) in range.clone().enumerate() {
+            total = total.saturating_add(self.length(value) + 4);
+            if total > budget {
+                return index + 1;
+            }
+        }
+        range.len()
+    }
+
+    /// Appends the values in `range` to `page` as `PLAIN` byte arrays (each after its 4-byte
+    /// length), returning their total length.
+    pub(crate) fn append(&self, range: Range<usize>, page: &mut Vec<u8>) -> i64 {
+        let total = self.total(range.clone());
+        page.reserve(total + 4 * range.len());
+        for value in range {
+            let bytes = self.bytes(value);
+            page.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+            page.extend_from_slice(bytes);
+        }
+        total as i64
+    }
+}
+
+/// The little-endian 32-bit word at `at` in `view`.
+#[inline(always)]
+fn word(view: &[u8], at: usize) -> usize {
+    let bytes = [view[at], view[at + 1], view[at + 2], view[at + 3]];
+    u32::from_le_bytes(bytes) as usize
+}
+
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use arrow_array::{BinaryViewArray, StringViewArray};
 
     use super::*;
 
+    /// Short values read from their views, long ones from the data buffers, at the positions
+    /// selected, run or scattered, and sliced arrays from their offset.
     #[test]
-    fn views_become_offsets_with_every_value_in_place() {
+    fn values_read_in_place_at_the_selected_positions() {
         let long = "a string longer than twelve bytes";
         let strings: ArrayRef = Arc::new(StringViewArray::from_iter([
             Some("short"),
@@ -92,26 +147,46 @@ mod tests {
             Some(long),
             Some(""),
         ]));
-        let copied = contiguous(&strings);
-        let copied = copied.as_binary::<i64>();
-        assert_eq!(copied.len(), 4);
-        assert_eq!(copied.value(0), b"short");
-        assert!(copied.is_null(1));
-        assert_eq!(copied.value(2), long.as_bytes());
-        assert_eq!(copied.value(3), b"");
+        let run = ViewValues::of(&strings, &Selection::Run(2..4)).unwrap();
+        assert_eq!((run.bytes(0), run.bytes(1)), (long.as_bytes(), &b""[..]));
+        let scattered = ViewValues::of(&strings, &Selection::Scattered(&[0, 2])).unwrap();
+        assert_eq!(scattered.bytes(0), b"short");
+        assert_eq!(scattered.bytes(1), long.as_bytes());
+        assert_eq!(scattered.total(0..2), 5 + long.len());
+        let mut page = Vec::new();
+        assert_eq!(scattered.append(0..2, &mut page), (5 + long.len()) as i64);
+        let mut expected = 5u32.to_le_bytes().to_vec();
+        expected.extend_from_slice(b"short");
+        expected.extend_from_slice(&(long.len() as u32).to_le_bytes());
+        expected.extend_from_slice(long.as_bytes());
+        assert_eq!(page, expected);
         let sliced: ArrayRef = Arc::new(
             BinaryViewArray::from_iter_values([b"x".as_slice(), long.as_bytes(), b"yz"])
                 .slice(1, 2),
         );
-        let copied = contiguous(&sliced);
-        let copied = copied.as_binary::<i64>();
-        assert_eq!(copied.value(0), long.as_bytes());
-        assert_eq!(copied.value(1), b"yz");
+        let values = ViewValues::of(&sliced, &Selection::Run(0..2)).unwrap();
+        assert_eq!(
+            (values.bytes(0), values.bytes(1)),
+            (long.as_bytes(), &b"yz"[..])
+        );
+    }
+
+    /// A budget is counted as parquet counts it: each value's length and 4 bytes, up to and
+    /// including the first value that goes over.
+    #[test]
+    fn the_page_budget_counts_lengths_and_prefixes() {
+        let strings: ArrayRef = Arc::new(StringViewArray::from_iter_values(["abc", "de", "f"]));
+        let values = ViewValues::of(&strings, &Selection::Run(0..3)).unwrap();
+        assert_eq!(values.count_within(0..3, 100), 3);
+        assert_eq!(values.count_within(0..3, 6), 1);
+        assert_eq!(values.count_within(0..3, 7), 2);
+        assert_eq!(values.count_within(0..3, 12), 2);
+        assert_eq!(values.count_within(0..3, 13), 3);
     }
 
     #[test]
-    fn other_arrays_are_borrowed() {
+    fn other_arrays_are_not_views() {
         let strings: ArrayRef = Arc::new(arrow_array::StringArray::from(vec!["a"]));
-        assert!(matches!(contiguous(&strings), Cow::Borrowed(_)));
+        assert!(ViewValues::of(&strings, &Selection::Run(0..1)).is_none());
     }
 }
