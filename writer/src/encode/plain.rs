@@ -166,16 +166,9 @@ impl<'a> PlainValues<'a> {
                 if bound.is_some_and(|bytes| bytes.saturating_add(4 * range.len()) <= budget) {
                     return range.len();
                 }
-                let mut total = 0usize;
-                for (index, value) in range.clone().enumerate() {
-                    total = total.saturating_add(spans.span(value).len() + 4);
-                    if total > budget {
-                        return index + 1;
-                    }
-                }
-                range.len()
+                lengths_within(range.map(|value| spans.span(value).len()), budget)
             }
-            Self::Views(views) => views.count_within(range, budget),
+            Self::Views(views) => lengths_within(range.map(|value| views.length(value)), budget),
         }
     }
 
@@ -206,12 +199,19 @@ impl<'a> PlainValues<'a> {
                 };
                 page.reserve(total + 4 * range.len() + SHORT);
                 for_each_span(spans, keys, range, |span| {
-                    page.extend_from_slice(&(span.len() as u32).to_le_bytes());
-                    append_bytes(page, data, span);
+                    append_byte_array(page, data, span)
                 });
                 total as i64
             }
-            Self::Views(views) => views.append(range, page),
+            Self::Views(views) => {
+                let total = views.total(range.clone());
+                page.reserve(total + 4 * range.len() + SHORT);
+                for value in range {
+                    let (data, span) = views.location(value);
+                    append_byte_array(page, data, span);
+                }
+                total as i64
+            }
         }
     }
 }
@@ -236,12 +236,29 @@ fn for_each_span(
 /// Byte arrays up to this long are copied as one fixed-size block.
 const SHORT: usize = 16;
 
-/// Appends `data[span]` to `page`. A short value is copied as the [`SHORT`] bytes from its
-/// start, then cut back to its length, where `data` holds that many: a copy of known size
-/// compiles to two moves, where a call to `memcpy` per value cost more than the copy (a fifth
-/// of the encoding CPU of the contacts' phone numbers).
+/// How many of the byte arrays of `lengths`, from the first, fit in `budget` bytes of `PLAIN`
+/// values (each after its 4-byte length): all of them, or the count up to and including the
+/// first that goes over.
+fn lengths_within(lengths: impl ExactSizeIterator<Item = usize>, budget: usize) -> usize {
+    let count = lengths.len();
+    let mut total = 0usize;
+    for (index, length) in lengths.enumerate() {
+        total = total.saturating_add(length + 4);
+        if total > budget {
+            return index + 1;
+        }
+    }
+    count
+}
+
+/// Appends `data[span]` to `page` as a `PLAIN` byte array, after its 4-byte length. A short
+/// value is copied as the [`SHORT`] bytes from its start, then cut back to its length, where
+/// `data` holds that many: a copy of known size compiles to two moves, where a call to
+/// `memcpy` per value cost more than the copy (a fifth of the encoding CPU of the contacts'
+/// phone numbers).
 #[inline]
-fn append_bytes(page: &mut Vec<u8>, data: &[u8], span: Range<usize>) {
+fn append_byte_array(page: &mut Vec<u8>, data: &[u8], span: Range<usize>) {
+    page.extend_from_slice(&(span.len() as u32).to_le_bytes());
     let block = data
         .get(span.start..)
         .and_then(|rest| rest.first_chunk::<SHORT>());

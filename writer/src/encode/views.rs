@@ -74,50 +74,30 @@ impl<'a> ViewValues<'a> {
         word(&self.views, value * VIEW)
     }
 
-    /// The bytes of value `value`: inline in its view, or in the data buffer it points into.
+    /// Where value `value` lies: in its own view, or in the data buffer it points into.
     #[inline(always)]
-    pub(crate) fn bytes(&self, value: usize) -> &[u8] {
-        let view = &self.views[value * VIEW..][..VIEW];
-        let len = word(view, 0);
+    pub(crate) fn location(&self, value: usize) -> (&[u8], Range<usize>) {
+        let at = value * VIEW;
+        let len = word(&self.views, at);
         match len <= INLINE {
-            true => &view[4..4 + len],
+            true => (&self.views, at + 4..at + 4 + len),
             false => {
-                let start = word(view, 12);
-                &self.buffers[word(view, 8)][start..start + len]
+                let start = word(&self.views, at + 12);
+                (&self.buffers[word(&self.views, at + 8)], start..start + len)
             }
         }
+    }
+
+    /// The bytes of value `value`.
+    #[inline(always)]
+    pub(crate) fn bytes(&self, value: usize) -> &[u8] {
+        let (data, span) = self.location(value);
+        &data[span]
     }
 
     /// The total length of the values in `range`.
     pub(crate) fn total(&self, range: Range<usize>) -> usize {
         range.map(|value| self.length(value)).sum()
-    }
-
-    /// How many of the values in `range`, from its start, fit in `budget` bytes of `PLAIN`
-    /// values (each after its 4-byte length): all of them, or the count up to and including
-    /// the first that goes over.
-    pub(crate) fn count_within(&self, range: Range<usize>, budget: usize) -> usize {
-        let mut total = 0usize;
-        for (index, value) in range.clone().enumerate() {
-            total = total.saturating_add(self.length(value) + 4);
-            if total > budget {
-                return index + 1;
-            }
-        }
-        range.len()
-    }
-
-    /// Appends the values in `range` to `page` as `PLAIN` byte arrays (each after its 4-byte
-    /// length), returning their total length.
-    pub(crate) fn append(&self, range: Range<usize>, page: &mut Vec<u8>) -> i64 {
-        let total = self.total(range.clone());
-        page.reserve(total + 4 * range.len());
-        for value in range {
-            let bytes = self.bytes(value);
-            page.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
-            page.extend_from_slice(bytes);
-        }
-        total as i64
     }
 }
 
@@ -135,31 +115,69 @@ mod tests {
     use arrow_array::{BinaryViewArray, StringViewArray};
 
     use super::*;
+    use crate::encode::plain::PlainValues;
+
+    const LONG: &str = "a string longer than twelve bytes";
+
+    /// Strings short and long, with a NULL.
+    fn strings() -> ArrayRef {
+        Arc::new(StringViewArray::from_iter([
+            Some("short"),
+            None,
+            Some(LONG),
+            Some(""),
+        ]))
+    }
+
+    /// A `BYTE_ARRAY` leaf of no nesting.
+    fn byte_array_leaf() -> parquet::schema::types::ColumnDescriptor {
+        use parquet::schema::types::{ColumnDescriptor, ColumnPath, Type};
+        let leaf = Type::primitive_type_builder("c", parquet::basic::Type::BYTE_ARRAY)
+            .build()
+            .unwrap();
+        ColumnDescriptor::new(Arc::new(leaf), 0, 0, ColumnPath::new(vec!["c".into()]))
+    }
+
+    /// A view array's values go into a page as an offsets array's do, each after its length,
+    /// short ones inline and long ones from the data buffer, at the positions selected.
+    #[test]
+    fn views_append_as_plain_byte_arrays() {
+        let strings = strings();
+        let values = PlainValues::of(&strings, &[0, 2], &byte_array_leaf()).unwrap();
+        let mut page = Vec::new();
+        assert_eq!(values.append(0..2, &mut page), (5 + LONG.len()) as i64);
+        let mut expected = 5u32.to_le_bytes().to_vec();
+        expected.extend_from_slice(b"short");
+        expected.extend_from_slice(&(LONG.len() as u32).to_le_bytes());
+        expected.extend_from_slice(LONG.as_bytes());
+        assert_eq!(page, expected);
+    }
+
+    /// A budget is counted as parquet counts it: each value's length and 4 bytes, up to and
+    /// including the first value that goes over.
+    #[test]
+    fn the_page_budget_counts_lengths_and_prefixes() {
+        let strings: ArrayRef = Arc::new(StringViewArray::from_iter_values(["abc", "de", "f"]));
+        let values = PlainValues::of(&strings, &[0, 1, 2], &byte_array_leaf()).unwrap();
+        assert_eq!(values.count_within(0..3, 100), 3);
+        assert_eq!(values.count_within(0..3, 6), 1);
+        assert_eq!(values.count_within(0..3, 7), 2);
+        assert_eq!(values.count_within(0..3, 12), 2);
+        assert_eq!(values.count_within(0..3, 13), 3);
+    }
 
     /// Short values read from their views, long ones from the data buffers, at the positions
     /// selected, run or scattered, and sliced arrays from their offset.
     #[test]
     fn values_read_in_place_at_the_selected_positions() {
-        let long = "a string longer than twelve bytes";
-        let strings: ArrayRef = Arc::new(StringViewArray::from_iter([
-            Some("short"),
-            None,
-            Some(long),
-            Some(""),
-        ]));
+        let long = LONG;
+        let strings = strings();
         let run = ViewValues::of(&strings, &Selection::Run(2..4)).unwrap();
         assert_eq!((run.bytes(0), run.bytes(1)), (long.as_bytes(), &b""[..]));
         let scattered = ViewValues::of(&strings, &Selection::Scattered(&[0, 2])).unwrap();
         assert_eq!(scattered.bytes(0), b"short");
         assert_eq!(scattered.bytes(1), long.as_bytes());
         assert_eq!(scattered.total(0..2), 5 + long.len());
-        let mut page = Vec::new();
-        assert_eq!(scattered.append(0..2, &mut page), (5 + long.len()) as i64);
-        let mut expected = 5u32.to_le_bytes().to_vec();
-        expected.extend_from_slice(b"short");
-        expected.extend_from_slice(&(long.len() as u32).to_le_bytes());
-        expected.extend_from_slice(long.as_bytes());
-        assert_eq!(page, expected);
         let sliced: ArrayRef = Arc::new(
             BinaryViewArray::from_iter_values([b"x".as_slice(), long.as_bytes(), b"yz"])
                 .slice(1, 2),
@@ -169,19 +187,6 @@ mod tests {
             (values.bytes(0), values.bytes(1)),
             (long.as_bytes(), &b"yz"[..])
         );
-    }
-
-    /// A budget is counted as parquet counts it: each value's length and 4 bytes, up to and
-    /// including the first value that goes over.
-    #[test]
-    fn the_page_budget_counts_lengths_and_prefixes() {
-        let strings: ArrayRef = Arc::new(StringViewArray::from_iter_values(["abc", "de", "f"]));
-        let values = ViewValues::of(&strings, &Selection::Run(0..3)).unwrap();
-        assert_eq!(values.count_within(0..3, 100), 3);
-        assert_eq!(values.count_within(0..3, 6), 1);
-        assert_eq!(values.count_within(0..3, 7), 2);
-        assert_eq!(values.count_within(0..3, 12), 2);
-        assert_eq!(values.count_within(0..3, 13), 3);
     }
 
     #[test]
