@@ -12,6 +12,8 @@ use arrow_array::{Array, ArrayRef};
 use arrow_schema::{DataType, IntervalUnit};
 use parquet::errors::{ParquetError, Result};
 
+use super::positions::Selection;
+
 /// The bytes of a parquet `INTERVAL`.
 const INTERVAL_BYTES: usize = 12;
 
@@ -61,7 +63,7 @@ pub(crate) fn stored_as_is(data_type: &DataType) -> bool {
 /// # Errors
 ///
 /// An Arrow type [`written_as`] does not take at `length`.
-pub(crate) fn gather(array: &ArrayRef, at: &[usize], length: usize) -> Result<Vec<u8>> {
+pub(crate) fn gather(array: &ArrayRef, at: &Selection<'_>, length: usize) -> Result<Vec<u8>> {
     if !written_as(array.data_type(), length as i32) {
         return Err(ParquetError::NYI(format!(
             "{} as FIXED_LEN_BYTE_ARRAY({length}) in the native encoder",
@@ -72,8 +74,7 @@ pub(crate) fn gather(array: &ArrayRef, at: &[usize], length: usize) -> Result<Ve
     match array.data_type() {
         DataType::FixedSizeBinary(_) => {
             let binary = array.as_fixed_size_binary();
-            at.iter()
-                .for_each(|&i| bytes.extend_from_slice(binary.value(i)));
+            at.for_each(|i| bytes.extend_from_slice(binary.value(i)));
         }
         DataType::Decimal32(..) => big_endian::<Decimal32Type, 4>(array, at, length, &mut bytes),
         DataType::Decimal64(..) => big_endian::<Decimal64Type, 8>(array, at, length, &mut bytes),
@@ -81,24 +82,23 @@ pub(crate) fn gather(array: &ArrayRef, at: &[usize], length: usize) -> Result<Ve
         DataType::Decimal256(..) => big_endian::<Decimal256Type, 32>(array, at, length, &mut bytes),
         DataType::Float16 => {
             let values = array.as_primitive::<Float16Type>().values();
-            at.iter()
-                .for_each(|&i| bytes.extend_from_slice(&values[i].to_le_bytes()));
+            at.for_each(|i| bytes.extend_from_slice(&values[i].to_le_bytes()));
         }
         DataType::Interval(IntervalUnit::YearMonth) => {
             let months = array.as_primitive::<IntervalYearMonthType>().values();
-            for &i in at {
+            at.for_each(|i| {
                 bytes.extend_from_slice(&months[i].to_le_bytes());
                 bytes.extend_from_slice(&[0; 8]);
-            }
+            });
         }
         // `written_as` admits no other type: a day-time interval.
         _ => {
             let intervals = array.as_primitive::<IntervalDayTimeType>().values();
-            for &i in at {
+            at.for_each(|i| {
                 bytes.extend_from_slice(&[0; 4]);
                 bytes.extend_from_slice(&intervals[i].days.to_le_bytes());
                 bytes.extend_from_slice(&intervals[i].milliseconds.to_le_bytes());
-            }
+            });
         }
     }
     Ok(bytes)
@@ -106,15 +106,17 @@ pub(crate) fn gather(array: &ArrayRef, at: &[usize], length: usize) -> Result<Ve
 
 /// Appends each selected decimal's last `length` big-endian bytes (its `N` bytes cut to the
 /// column's length, which holds every value of the precision).
-fn big_endian<T, const N: usize>(array: &ArrayRef, at: &[usize], length: usize, out: &mut Vec<u8>)
-where
+fn big_endian<T, const N: usize>(
+    array: &ArrayRef,
+    at: &Selection<'_>,
+    length: usize,
+    out: &mut Vec<u8>,
+) where
     T: DecimalType,
     T::Native: BigEndian<N>,
 {
     let values = array.as_primitive::<T>().values();
-    for &i in at {
-        out.extend_from_slice(&values[i].big_endian()[N - length..]);
-    }
+    at.for_each(|i| out.extend_from_slice(&values[i].big_endian()[N - length..]));
 }
 
 /// A decimal's unscaled value as `N` big-endian bytes.

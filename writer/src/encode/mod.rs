@@ -37,6 +37,7 @@ mod levels;
 mod pages;
 mod plain;
 mod plan;
+mod positions;
 mod project;
 mod rle;
 mod segments;

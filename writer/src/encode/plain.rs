@@ -14,7 +14,8 @@ use parquet::errors::{ParquetError, Result};
 use parquet::schema::types::ColumnDescriptor;
 
 use super::fixed_len;
-use super::spans::{Keys, Selection, Spans};
+use super::positions::{Positions, Selection};
+use super::spans::{Keys, Spans};
 use super::values::{self, fixed_width_values, FixedWidth};
 use super::views::{self, ViewValues};
 
@@ -67,15 +68,19 @@ fn span_of(spans: &Spans<'_>, keys: Option<&Keys>, value: usize) -> Range<usize>
 }
 
 impl<'a> PlainValues<'a> {
-    /// The values of `array` at the increasing positions `at`, for the leaf `descr`.
+    /// The values of `array` at the positions `at`, for the leaf `descr`.
     ///
     /// # Errors
     ///
     /// An Arrow type the encoder does not write as the leaf's physical type.
-    pub(crate) fn of(array: &'a ArrayRef, at: &[usize], descr: &ColumnDescriptor) -> Result<Self> {
-        let selection = Selection::of(at);
+    pub(crate) fn of(
+        array: &'a ArrayRef,
+        at: &Positions,
+        descr: &ColumnDescriptor,
+    ) -> Result<Self> {
+        let selection = at.selection();
         if descr.physical_type() != PhysicalType::BYTE_ARRAY {
-            return fixed_width(array, &selection, at, descr);
+            return fixed_width(array, &selection, descr);
         }
         if let Some(dictionary) = array.as_any_dictionary_opt() {
             // Every dictionary value's span, and each selected value's key. A dictionary
@@ -278,7 +283,6 @@ fn append_byte_array(page: &mut Vec<u8>, data: &[u8], span: Range<usize>) {
 fn fixed_width<'a>(
     array: &ArrayRef,
     selection: &Selection<'_>,
-    at: &[usize],
     descr: &ColumnDescriptor,
 ) -> Result<PlainValues<'a>> {
     let physical = descr.physical_type();
@@ -308,14 +312,14 @@ fn fixed_width<'a>(
         });
     }
     if measured {
-        let bytes = Buffer::from_vec(fixed_len::gather(array, at, width)?);
+        let bytes = Buffer::from_vec(fixed_len::gather(array, selection, width)?);
         return Ok(PlainValues::Fixed {
             bytes,
             width,
             measured,
         });
     }
-    Ok(match fixed_width_values(array, at, physical)? {
+    Ok(match fixed_width_values(array, selection, physical)? {
         FixedWidth::Boolean(values) => PlainValues::Fixed {
             bytes: Buffer::from_vec(values),
             width: 1,

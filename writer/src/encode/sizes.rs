@@ -16,6 +16,7 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::schema::types::ColumnDescriptor;
 
 use super::levels::LeafLevels;
+use super::positions::Positions;
 
 /// The value bytes of every row of a `BYTE_ARRAY` column chunk, as running totals.
 #[derive(Debug)]
@@ -105,8 +106,7 @@ fn value_lengths(leaf: &LeafLevels) -> Vec<i64> {
     }
 }
 
-fn lengths<O: OffsetSizeTrait>(offsets: &[O], at: &[usize]) -> Vec<i64> {
-    at.iter()
-        .map(|&i| (offsets[i + 1] - offsets[i]).as_usize() as i64)
-        .collect()
+fn lengths<O: OffsetSizeTrait>(offsets: &[O], at: &Positions) -> Vec<i64> {
+    at.selection()
+        .gather(|i| (offsets[i + 1] - offsets[i]).as_usize() as i64)
 }

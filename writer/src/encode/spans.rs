@@ -1,47 +1,12 @@
-//! Which of an Arrow array's values a leaf's entries carry ([`Selection`]), and where each of
-//! those byte-array values lies in the array's value buffer ([`Spans`]).
-//!
-//! Most leaves carry a run of consecutive values (a flat leaf without nulls, or the elements of
-//! lists that hold no nulls), and then the Arrow buffers are read where they are: nothing is
-//! gathered per value.
+//! Where each byte-array value a leaf's entries carry ([`Selection`]) lies in the array's value
+//! buffer ([`Spans`]), and which dictionary value each key picks ([`Keys`]): a run of
+//! consecutive values reads the Arrow offsets where they are, nothing gathered per value.
 
 use std::ops::Range;
 
 use arrow_buffer::ArrowNativeType;
 
-/// The values of an array that a batch's entries carry, in order.
-#[derive(Debug, Clone)]
-pub(crate) enum Selection<'s> {
-    /// The values at these consecutive positions.
-    Run(Range<usize>),
-    /// The values at these positions, in increasing order with gaps.
-    Scattered(&'s [usize]),
-}
-
-impl<'s> Selection<'s> {
-    /// The selection of the values at the increasing positions `at`: a run if they are
-    /// consecutive (one branch-free pass, cheaper than gathering through them).
-    pub(crate) fn of(at: &'s [usize]) -> Self {
-        let Some(&first) = at.first() else {
-            return Self::Run(0..0);
-        };
-        let consecutive = at.iter().enumerate().fold(true, |run, (index, &position)| {
-            run & (position == first + index)
-        });
-        match consecutive {
-            true => Self::Run(first..first + at.len()),
-            false => Self::Scattered(at),
-        }
-    }
-
-    /// Gathers `pick(position)` for each selected position.
-    pub(crate) fn gather<T>(&self, pick: impl Fn(usize) -> T) -> Vec<T> {
-        match self {
-            Self::Run(run) => run.clone().map(pick).collect(),
-            Self::Scattered(at) => at.iter().map(|&position| pick(position)).collect(),
-        }
-    }
-}
+use super::positions::Selection;
 
 /// Where each selected byte-array value lies in its buffer, by its index in the selection.
 #[derive(Debug)]
@@ -146,14 +111,6 @@ impl Keys {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn consecutive_positions_are_a_run() {
-        assert!(matches!(Selection::of(&[]), Selection::Run(r) if r.is_empty()));
-        assert!(matches!(Selection::of(&[4, 5, 6]), Selection::Run(r) if r == (4..7)));
-        assert!(matches!(Selection::of(&[4, 6, 7]), Selection::Scattered(_)));
-        assert!(matches!(Selection::of(&[4, 5, 7]), Selection::Scattered(_)));
-    }
 
     #[test]
     fn a_run_reads_the_offsets_a_scatter_gathers_them() {

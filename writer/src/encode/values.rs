@@ -18,6 +18,7 @@ use parquet::schema::types::ColumnDescriptor;
 use super::batches::MiniBatch;
 use super::fixed_len;
 use super::levels::LeafLevels;
+use super::positions::Selection;
 
 /// Milliseconds in a day: `Date64` written as a parquet `DATE` is a day count.
 const MILLIS_PER_DAY: i64 = 86_400_000;
@@ -79,11 +80,11 @@ pub(crate) fn write(
     leaf: &LeafLevels,
     batches: &[MiniBatch],
 ) -> Result<usize> {
-    let (array, at) = (&leaf.array, leaf.values.as_slice());
+    let (array, at) = (&leaf.array, &leaf.values.selection());
     match writer {
         ColumnWriter::BoolColumnWriter(typed) => {
             let bits = array.as_boolean().values();
-            let values: Vec<bool> = at.iter().map(|&i| bits.value(i)).collect();
+            let values: Vec<bool> = at.gather(|i| bits.value(i));
             write_batches(typed, &values, leaf, batches)
         }
         ColumnWriter::Int32ColumnWriter(typed) => {
@@ -147,7 +148,7 @@ pub(crate) enum FixedWidth {
 /// of `BOOLEAN`, `INT32`, `INT64`, `FLOAT` and `DOUBLE`.
 pub(crate) fn fixed_width_values(
     array: &ArrayRef,
-    at: &[usize],
+    at: &Selection<'_>,
     physical: PhysicalType,
 ) -> Result<FixedWidth> {
     Ok(match physical {
@@ -156,7 +157,7 @@ pub(crate) fn fixed_width_values(
                 return Err(unsupported(array.data_type()));
             };
             let bits = booleans.values();
-            FixedWidth::Boolean(at.iter().map(|&i| u8::from(bits.value(i))).collect())
+            FixedWidth::Boolean(at.gather(|i| u8::from(bits.value(i))))
         }
         PhysicalType::INT32 => FixedWidth::Int32(int32_values(array, at)?),
         PhysicalType::INT64 => FixedWidth::Int64(int64_values(array, at)),
@@ -167,7 +168,7 @@ pub(crate) fn fixed_width_values(
 }
 
 /// The values of a leaf written as parquet `INT32`.
-fn int32_values(array: &ArrayRef, at: &[usize]) -> Result<Vec<i32>> {
+fn int32_values(array: &ArrayRef, at: &Selection<'_>) -> Result<Vec<i32>> {
     Ok(match array.data_type() {
         DataType::Int8 => widen::<Int8Type>(array, at),
         DataType::Int16 => widen::<Int16Type>(array, at),
@@ -194,7 +195,7 @@ fn int32_values(array: &ArrayRef, at: &[usize]) -> Result<Vec<i32>> {
 
 /// The values of a leaf written as parquet `INT64`: every such Arrow type is 64 bits wide but
 /// wider decimals, which keep their unscaled value's low 64 bits, as in ArrowColumnWriter.
-fn int64_values(array: &ArrayRef, at: &[usize]) -> Vec<i64> {
+fn int64_values(array: &ArrayRef, at: &Selection<'_>) -> Vec<i64> {
     match array.data_type() {
         DataType::Decimal128(..) => narrow(&words::<i128>(array), at, |v| v as i64),
         DataType::Decimal256(..) => narrow(&words::<i256>(array), at, |v| v.as_i128() as i64),
@@ -202,12 +203,12 @@ fn int64_values(array: &ArrayRef, at: &[usize]) -> Vec<i64> {
     }
 }
 
-fn narrow<T: ArrowNativeType, N>(values: &[T], at: &[usize], cast: fn(T) -> N) -> Vec<N> {
-    at.iter().map(|&i| cast(values[i])).collect()
+fn narrow<T: ArrowNativeType, N>(values: &[T], at: &Selection<'_>, cast: fn(T) -> N) -> Vec<N> {
+    at.gather(|i| cast(values[i]))
 }
 
 /// The values of a `BYTE_ARRAY` leaf, sharing the array's value buffer.
-fn byte_array_values(array: &ArrayRef, at: &[usize]) -> Result<Vec<ByteArray>> {
+fn byte_array_values(array: &ArrayRef, at: &Selection<'_>) -> Result<Vec<ByteArray>> {
     match array.data_type() {
         DataType::Utf8 => {
             let strings = array.as_string::<i32>();
@@ -232,12 +233,10 @@ fn byte_array_values(array: &ArrayRef, at: &[usize]) -> Result<Vec<ByteArray>> {
 fn slices<O: OffsetSizeTrait>(
     offsets: &[O],
     data: &arrow_buffer::Buffer,
-    at: &[usize],
+    at: &Selection<'_>,
 ) -> Vec<ByteArray> {
     let data = Bytes::from(data.clone());
-    at.iter()
-        .map(|&i| ByteArray::from(data.slice(offsets[i].as_usize()..offsets[i + 1].as_usize())))
-        .collect()
+    at.gather(|i| ByteArray::from(data.slice(offsets[i].as_usize()..offsets[i + 1].as_usize())))
 }
 
 /// The array's values as `T`, reinterpreted bit for bit (the array's width must be `T`'s).
@@ -246,16 +245,16 @@ fn words<T: ArrowNativeType>(array: &ArrayRef) -> ScalarBuffer<T> {
     ScalarBuffer::new(data.buffers()[0].clone(), data.offset(), data.len())
 }
 
-fn gather<T: ArrowNativeType>(values: &[T], at: &[usize]) -> Vec<T> {
-    at.iter().map(|&i| values[i]).collect()
+fn gather<T: ArrowNativeType>(values: &[T], at: &Selection<'_>) -> Vec<T> {
+    at.gather(|i| values[i])
 }
 
-fn widen<T: ArrowPrimitiveType>(array: &ArrayRef, at: &[usize]) -> Vec<i32>
+fn widen<T: ArrowPrimitiveType>(array: &ArrayRef, at: &Selection<'_>) -> Vec<i32>
 where
     T::Native: Into<i32>,
 {
     let values = array.as_primitive::<T>().values();
-    at.iter().map(|&i| values[i].into()).collect()
+    at.gather(|i| values[i].into())
 }
 
 fn unsupported(data_type: &DataType) -> ParquetError {

@@ -17,7 +17,7 @@ use arrow_array::{Array, ArrayRef};
 use arrow_buffer::Buffer;
 use arrow_schema::DataType;
 
-use super::spans::Selection;
+use super::positions::Selection;
 
 /// Whether `data_type` is a view array of bytes or strings.
 pub(crate) fn is_view(data_type: &DataType) -> bool {
@@ -116,6 +116,7 @@ mod tests {
 
     use super::*;
     use crate::encode::plain::PlainValues;
+    use crate::encode::positions::Positions;
 
     const LONG: &str = "a string longer than twelve bytes";
 
@@ -143,7 +144,8 @@ mod tests {
     #[test]
     fn views_append_as_plain_byte_arrays() {
         let strings = strings();
-        let values = PlainValues::of(&strings, &[0, 2], &byte_array_leaf()).unwrap();
+        let values =
+            PlainValues::of(&strings, &Positions::Listed(vec![0, 2]), &byte_array_leaf()).unwrap();
         let mut page = Vec::new();
         assert_eq!(values.append(0..2, &mut page), (5 + LONG.len()) as i64);
         let mut expected = 5u32.to_le_bytes().to_vec();
@@ -158,7 +160,7 @@ mod tests {
     #[test]
     fn the_page_budget_counts_lengths_and_prefixes() {
         let strings: ArrayRef = Arc::new(StringViewArray::from_iter_values(["abc", "de", "f"]));
-        let values = PlainValues::of(&strings, &[0, 1, 2], &byte_array_leaf()).unwrap();
+        let values = PlainValues::of(&strings, &Positions::Run(0..3), &byte_array_leaf()).unwrap();
         assert_eq!(values.count_within(0..3, 100), 3);
         assert_eq!(values.count_within(0..3, 6), 1);
         assert_eq!(values.count_within(0..3, 7), 2);

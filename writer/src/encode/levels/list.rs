@@ -77,8 +77,7 @@ fn write_spanned(rows: &Rows<'_>, out: &mut [Option<LeafLevels>]) -> Result<()> 
         .enumerate()
         .map(|(slot, leaf)| {
             let leaf = leaf.as_mut().filter(|_| leaves.contains(&slot))?;
-            let mut values = std::mem::take(&mut leaf.values);
-            values.reserve(span.len());
+            let values = std::mem::take(&mut leaf.values);
             Some(LeafLevels {
                 def: leaf.def.as_ref().map(|_| Vec::with_capacity(span.len())),
                 rep: None,

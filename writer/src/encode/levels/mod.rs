@@ -20,6 +20,7 @@ use arrow_buffer::NullBuffer;
 use arrow_schema::{DataType, Field};
 use parquet::errors::{ParquetError, Result};
 
+use super::positions::Positions;
 use super::shape::{ListOffsets, Nesting};
 
 mod list;
@@ -33,7 +34,7 @@ pub(crate) struct LeafLevels {
     /// Repetition levels, one per entry; `None` outside every list.
     pub rep: Option<Vec<i16>>,
     /// Positions in `array` of the values the entries carry (the non-null ones), in order.
-    pub values: Vec<usize>,
+    pub values: Positions,
     /// The leaf's Arrow array.
     pub array: ArrayRef,
     /// Whether `compute_leaves` would hand these levels over as uniform runs: the leaf has
@@ -101,7 +102,7 @@ pub(crate) fn compute(
             wanted.then(|| LeafLevels {
                 def: (max_def > 0).then(Vec::new),
                 rep: (max_rep > 0).then(Vec::new),
-                values: Vec::new(),
+                values: Positions::default(),
                 array,
                 // Until a list on its path writes an element to it.
                 uniform: true,
@@ -319,7 +320,13 @@ fn write_leaf(
             def.extend(std::iter::repeat_n(node.def - 1, len));
         }
         (Some(nulls), Some(def)) if validity::frequent_nulls(len - valid.unwrap_or(len), len) => {
-            validity::write_bits(nulls, range.clone(), node.def, def, &mut leaf.values);
+            validity::write_bits(
+                nulls,
+                range.clone(),
+                node.def,
+                def,
+                leaf.values.listed_mut(),
+            );
         }
         (Some(nulls), Some(def)) => {
             let mut row = range.start;
