@@ -79,11 +79,7 @@ impl MiniBatches {
     /// The mini-batches of `leaf`: each one's range of levels and range of values.
     pub(crate) fn of(&self, leaf: &LeafLevels, max_def: i16) -> Vec<MiniBatch> {
         let rep = leaf.rep.as_deref();
-        let count = leaf
-            .def
-            .as_deref()
-            .or(rep)
-            .map_or(leaf.values.len(), <[i16]>::len);
+        let count = leaf.entries();
         let records = rep.filter(|_| !leaf.uniform);
         let base = self.base(leaf);
         cut(
@@ -123,10 +119,7 @@ pub(crate) fn split_for_page(
         return vec![(levels, values)];
     }
     let fits = fits.max(1);
-    let def = leaf
-        .def
-        .as_deref()
-        .filter(|_| !leaf.uniform && count < size);
+    let def = leaf.def.as_ref().filter(|_| !leaf.uniform && count < size);
     let window = match count == size {
         true => fits,
         false => (fits * size).div_ceil(count),
@@ -137,7 +130,7 @@ pub(crate) fn split_for_page(
             // Nulls after the last value that fits are left to the next piece.
             let (mut end, mut seen) = (start, 0);
             while end < levels.end && seen < fits {
-                seen += usize::from(def[end] == max_def);
+                seen += usize::from(def.get(end) == max_def);
                 end += 1;
             }
             end
@@ -157,12 +150,8 @@ pub(crate) fn split_for_page(
 /// How many values `leaf`'s levels in a range carry: those at definition level `max_def`
 /// (every level where the leaf has no definition levels, all or none where they are uniform).
 fn values_in(leaf: &LeafLevels, max_def: i16) -> impl Fn(Range<usize>) -> usize + '_ {
-    move |levels: Range<usize>| match leaf.def.as_deref() {
-        Some(def) if leaf.uniform => match def.first() == Some(&max_def) {
-            true => levels.len(),
-            false => 0,
-        },
-        Some(def) => def[levels].iter().filter(|&&d| d == max_def).count(),
+    move |levels: Range<usize>| match &leaf.def {
+        Some(def) => def.slice(levels).count_at(max_def),
         None => levels.len(),
     }
 }

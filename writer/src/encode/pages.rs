@@ -24,7 +24,7 @@ use super::compress::PageCodec;
 use super::data_page::{fitted, PageBody, PageCounts, PageFormat};
 use super::dictionary::Dictionary;
 use super::encodings::{dictionary_type, value_encoding};
-use super::levels::LeafLevels;
+use super::levels::{LeafLevels, LevelSlice};
 use super::plain::{pack_booleans, split_streams, PlainValues};
 use super::rle::HybridRle;
 use super::stats::ChunkStatistics;
@@ -206,14 +206,13 @@ impl PageChunkWriter {
         cache: &mut [u32],
     ) -> Result<()> {
         let page_was_empty = self.page.levels == 0;
-        let def = leaf.def.as_deref().map(|def| &def[levels.clone()]);
+        let def = leaf.def.as_ref().map(|def| def.slice(levels.clone()));
         let rep = leaf.rep.as_deref().map(|rep| &rep[levels.clone()]);
-        // Uniform levels (a column of nulls only, or without a null buffer) go in as one run.
-        let uniform = def.and_then(|def| def.first()).filter(|_| leaf.uniform);
+        // Levels all alike (a column of nulls only, or without a null) go in as one run.
         if let (Some(rle), Some(def)) = (self.def.as_mut(), def) {
-            match uniform {
-                Some(&level) => rle.put_run(level as u64, def.len()),
-                None => rle.put_levels(def),
+            match def {
+                LevelSlice::Same(level, count) => rle.put_run(level as u64, count),
+                LevelSlice::Spelled(def) => rle.put_levels(def),
             }
         }
         let rep_counts = match (self.rep.as_mut(), rep) {
@@ -225,9 +224,9 @@ impl PageChunkWriter {
         };
         self.page.rows += rep_counts.map_or(levels.len() as u64, |counts| counts[0]) as u32;
         if self.stats.enabled() {
-            let def_counts = def.map(|def| match uniform {
-                Some(&level) => self.def_tally.count_run(level, def.len()),
-                None => self.def_tally.count(def),
+            let def_counts = def.map(|def| match def {
+                LevelSlice::Same(level, count) => self.def_tally.count_run(level, count),
+                LevelSlice::Spelled(def) => self.def_tally.count(def),
             });
             self.stats.add_levels(def_counts, rep_counts);
             self.stats.add_values(values, range.clone());

@@ -41,17 +41,17 @@ impl RowBytes {
         let lengths = value_lengths(leaf);
         let mut lengths = lengths.iter();
         let mut total = *self.totals.last().unwrap_or(&0);
-        let count = leaf
-            .def
-            .as_ref()
-            .or(leaf.rep.as_ref())
-            .map_or(leaf.values.len(), Vec::len);
+        let count = leaf.entries();
         for entry in 0..count {
             let starts_row = leaf.rep.as_ref().is_none_or(|rep| rep[entry] == 0);
             if starts_row && entry > 0 {
                 self.totals.push(total);
             }
-            if leaf.def.as_ref().is_none_or(|def| def[entry] == max_def) {
+            if leaf
+                .def
+                .as_ref()
+                .is_none_or(|def| def.get(entry) == max_def)
+            {
                 total += lengths.next().copied().unwrap_or(0);
             }
         }

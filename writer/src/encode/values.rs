@@ -17,7 +17,7 @@ use parquet::schema::types::ColumnDescriptor;
 
 use super::batches::MiniBatch;
 use super::fixed_len;
-use super::levels::LeafLevels;
+use super::levels::{LeafLevels, Levels};
 use super::positions::Selection;
 
 /// Milliseconds in a day: `Date64` written as a parquet `DATE` is a day count.
@@ -120,14 +120,15 @@ fn write_batches<T: ParquetDataType>(
     leaf: &LeafLevels,
     batches: &[MiniBatch],
 ) -> Result<usize> {
+    let def = leaf.def.as_ref().map(Levels::spelled);
     for (levels, range) in batches {
-        let def = leaf.def.as_ref().map(|d| &d[levels.clone()]);
+        let def = def.as_deref().map(|d| &d[levels.clone()]);
         let rep = leaf.rep.as_ref().map(|r| &r[levels.clone()]);
         typed.write_batch(&values[range.clone()], def, rep)?;
     }
-    let level_bytes = |levels: &Option<Vec<i16>>| levels.as_ref().map_or(0, |l| 2 * l.len());
     let value_bytes: usize = values.iter().map(|v| v.as_bytes().len()).sum();
-    Ok(value_bytes + level_bytes(&leaf.def) + level_bytes(&leaf.rep))
+    let levels = leaf.def.as_ref().map_or(0, Levels::len) + leaf.rep.as_ref().map_or(0, Vec::len);
+    Ok(value_bytes + 2 * levels)
 }
 
 /// A batch's values of a fixed-width leaf, in its physical type.

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use parquet::errors::Result;
 
-use super::{fill, write, LeafLevels, Node};
+use super::{fill, write, LeafLevels, Levels, Node};
 use crate::encode::shape::ListOffsets;
 
 /// Below this many rows, a list's elements are walked run by run: the spanned walk's scratch
@@ -79,7 +79,7 @@ fn write_spanned(rows: &Rows<'_>, out: &mut [Option<LeafLevels>]) -> Result<()> 
             let leaf = leaf.as_mut().filter(|_| leaves.contains(&slot))?;
             let values = std::mem::take(&mut leaf.values);
             Some(LeafLevels {
-                def: leaf.def.as_ref().map(|_| Vec::with_capacity(span.len())),
+                def: leaf.def.as_ref().map(|_| Levels::default()),
                 rep: None,
                 values,
                 array: leaf.array.clone(),
@@ -97,7 +97,12 @@ fn write_spanned(rows: &Rows<'_>, out: &mut [Option<LeafLevels>]) -> Result<()> 
         leaf.values = std::mem::take(&mut elements.values);
         leaf.uniform &= span.is_empty();
         if let (Some(def), Some(rep)) = (&mut leaf.def, &mut leaf.rep) {
-            layout.extend(elements.def.as_deref().unwrap_or_default(), def);
+            let element_defs = elements
+                .def
+                .as_ref()
+                .map(Levels::spelled)
+                .unwrap_or_default();
+            layout.extend(&element_defs, def.spelled_mut());
             rep.extend_from_slice(&layout.rep);
         }
     }

@@ -23,14 +23,17 @@ use parquet::errors::{ParquetError, Result};
 use super::positions::Positions;
 use super::shape::{ListOffsets, Nesting};
 
+mod buffer;
 mod list;
 mod validity;
+
+pub(crate) use buffer::{LevelSlice, Levels};
 
 /// One leaf column's share of a batch, as parquet's column writer takes it.
 #[derive(Debug)]
 pub(crate) struct LeafLevels {
     /// Definition levels, one per entry; `None` where the leaf's maximum is 0.
-    pub def: Option<Vec<i16>>,
+    pub def: Option<Levels>,
     /// Repetition levels, one per entry; `None` outside every list.
     pub rep: Option<Vec<i16>>,
     /// Positions in `array` of the values the entries carry (the non-null ones), in order.
@@ -43,6 +46,17 @@ pub(crate) struct LeafLevels {
     /// mini-batches of `data_page_row_count_limit` levels instead of `write_batch_size`, which
     /// moves page boundaries.
     pub uniform: bool,
+}
+
+impl LeafLevels {
+    /// How many entries there are: levels, or values where the leaf has none.
+    pub(crate) fn entries(&self) -> usize {
+        match (&self.def, &self.rep) {
+            (Some(def), _) => def.len(),
+            (None, Some(rep)) => rep.len(),
+            (None, None) => self.values.len(),
+        }
+    }
 }
 
 /// A node of one column's nesting, with its validity and levels resolved for a batch.
@@ -100,7 +114,7 @@ pub(crate) fn compute(
         .zip(wanted)
         .map(|((array, max_def, max_rep), wanted)| {
             wanted.then(|| LeafLevels {
-                def: (max_def > 0).then(Vec::new),
+                def: (max_def > 0).then(Levels::default),
                 rep: (max_rep > 0).then(Vec::new),
                 values: Positions::default(),
                 array,
@@ -111,7 +125,10 @@ pub(crate) fn compute(
         .collect();
     write(&root, 0..array.len(), 0, 0, &mut out)?;
     for leaf in out.iter_mut().flatten() {
-        leaf.uniform &= leaf.def.as_deref().is_some_and(all_equal);
+        leaf.uniform &= leaf.def.as_ref().is_some_and(|def| match def {
+            Levels::Same { .. } => true,
+            Levels::Spelled(levels) => all_equal(levels),
+        });
     }
     Ok(out)
 }
@@ -316,33 +333,26 @@ fn write_leaf(
         .map(|nulls| validity::valid_rows(nulls, &range));
     match (&node.nulls, &mut leaf.def) {
         // Nulls only (a sparse column's batch): one run of levels, no value.
-        (Some(_), Some(def)) if valid == Some(0) => {
-            def.extend(std::iter::repeat_n(node.def - 1, len));
-        }
+        (Some(_), Some(def)) if valid == Some(0) => def.push_run(node.def - 1, len),
         (Some(nulls), Some(def)) if validity::frequent_nulls(len - valid.unwrap_or(len), len) => {
-            validity::write_bits(
-                nulls,
-                range.clone(),
-                node.def,
-                def,
-                leaf.values.listed_mut(),
-            );
+            let (def, values) = (def.spelled_mut(), leaf.values.listed_mut());
+            validity::write_bits(nulls, range.clone(), node.def, def, values);
         }
         (Some(nulls), Some(def)) => {
             let mut row = range.start;
             let values = &mut leaf.values;
             for_each_valid_run(nulls, range.clone(), |valid| {
-                def.extend(std::iter::repeat_n(node.def - 1, valid.start - row));
-                def.extend(std::iter::repeat_n(node.def, valid.len()));
+                def.push_run(node.def - 1, valid.start - row);
+                def.push_run(node.def, valid.len());
                 values.extend(valid.clone());
                 row = valid.end;
                 Ok(())
             })?;
-            def.extend(std::iter::repeat_n(node.def - 1, range.end - row));
+            def.push_run(node.def - 1, range.end - row);
         }
         (_, def) => {
             if let Some(def) = def {
-                def.extend(std::iter::repeat_n(node.def, len));
+                def.push_run(node.def, len);
             }
             leaf.values.extend(range);
         }
@@ -362,7 +372,7 @@ fn fill(
 ) {
     for leaf in out[leaves].iter_mut().flatten() {
         if let Some(levels) = &mut leaf.def {
-            levels.extend(std::iter::repeat_n(def, count));
+            levels.push_run(def, count);
         }
         push_rep(&mut leaf.rep, first_rep, next_rep, count);
     }
