@@ -15,7 +15,8 @@ use shredlab_writer::{FileOptions, PendingFile};
 use crate::writer_bench::{write_all, Contender};
 
 /// What one timed write cost. The clock covers the write, closing the file and `fsync`, for every
-/// writer alike; loading the hand-over file comes before it.
+/// writer alike; loading the hand-over file, and removing the file an earlier run left at the
+/// path, come before it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WriteRecord {
     /// Wall-clock seconds.
@@ -42,6 +43,7 @@ pub fn timed_write(
     props: &WriterProperties,
     files: &FileOptions,
 ) -> Result<WriteRecord> {
+    remove_earlier_run(path)?;
     let mut file = PendingFile::create(path)?.with_options(files);
     let peak_known = process::reset_peak();
     let loaded_rss_bytes = process::current_rss();
@@ -60,4 +62,14 @@ pub fn timed_write(
         loaded_rss_bytes,
         file_bytes,
     })
+}
+
+/// Removes the file an earlier run wrote at `path`, if any: the clock times writing a file, and
+/// replacing one would charge the write with freeing the old file's blocks and cached pages
+/// (the Python peers remove theirs the same way).
+fn remove_earlier_run(path: &Path) -> Result<()> {
+    match std::fs::remove_file(path) {
+        Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(error.into()),
+        _ => Ok(()),
+    }
 }

@@ -263,10 +263,13 @@ def synced(path: str | os.PathLike) -> None:
 def timed_write(writer: Writer, ipc_path: str, output: str, options: Options) -> dict:
     """Loads the hand-over file, prepares `writer`, then times writing, closing and syncing the
     file: the record has the fields of the Rust `peers write` (see bench/src/peers/timed_write.rs).
-    The file is written under a temporary name and renamed when complete."""
+    The file is written under a temporary name and renamed when complete. A file an earlier run
+    left at `output` is removed before the clock starts, as the Rust writers' is: replacing it
+    would charge the write with freeing the old file."""
     table = load_ipc(ipc_path)
     write = writer.prepare(table, options)
     target = Path(output)
+    target.unlink(missing_ok=True)
     partial = target.with_name(f".{target.stem}.partial-{os.getpid()}.parquet")
     peak_known = _reset_peak()
     loaded = _status_bytes("VmRSS:")
