@@ -148,7 +148,7 @@ pub(crate) fn split_for_page(
 }
 
 /// How many values `leaf`'s levels in a range carry: those at definition level `max_def`
-/// (every level where the leaf has no definition levels, all or none where they are uniform).
+/// (every level where the leaf has no definition levels, all or none where they are all alike).
 fn values_in(leaf: &LeafLevels, max_def: i16) -> impl Fn(Range<usize>) -> usize + '_ {
     move |levels: Range<usize>| match &leaf.def {
         Some(def) => def.slice(levels).count_at(max_def),

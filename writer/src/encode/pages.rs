@@ -208,7 +208,8 @@ impl PageChunkWriter {
         let page_was_empty = self.page.levels == 0;
         let def = leaf.def.as_ref().map(|def| def.slice(levels.clone()));
         let rep = leaf.rep.as_deref().map(|rep| &rep[levels.clone()]);
-        // Levels all alike (a column of nulls only, or without a null) go in as one run.
+        // Levels all alike (a column of nulls only, or without a null; list items too) go in
+        // as one run.
         if let (Some(rle), Some(def)) = (self.def.as_mut(), def) {
             match def {
                 LevelSlice::Same(level, count) => rle.put_run(level as u64, count),

@@ -76,18 +76,16 @@ pub(crate) enum Selection<'s> {
 }
 
 impl<'s> Selection<'s> {
-    /// The selection of the values at the increasing positions `at`: a run if they are
-    /// consecutive (one branch-free pass, cheaper than gathering through them).
+    /// The selection of the values at the strictly increasing positions `at`: a run if they
+    /// are consecutive, which their first and last tell.
     pub(crate) fn of(at: &'s [usize]) -> Self {
-        let Some(&first) = at.first() else {
-            return Self::Run(0..0);
-        };
-        let consecutive = at.iter().enumerate().fold(true, |run, (index, &position)| {
-            run & (position == first + index)
-        });
-        match consecutive {
-            true => Self::Run(first..first + at.len()),
-            false => Self::Scattered(at),
+        debug_assert!(at.windows(2).all(|pair| pair[0] < pair[1]));
+        match (at.first(), at.last()) {
+            (Some(&first), Some(&last)) if last - first + 1 == at.len() => {
+                Self::Run(first..last + 1)
+            }
+            (Some(_), _) => Self::Scattered(at),
+            (None, _) => Self::Run(0..0),
         }
     }
 
@@ -126,6 +124,7 @@ mod tests {
         assert!(matches!(Selection::of(&[4, 5, 6]), Selection::Run(r) if r == (4..7)));
         assert!(matches!(Selection::of(&[4, 6, 7]), Selection::Scattered(_)));
         assert!(matches!(Selection::of(&[4, 5, 7]), Selection::Scattered(_)));
+        assert!(matches!(Selection::of(&[9]), Selection::Run(r) if r == (9..10)));
     }
 
     /// Adjacent ranges stay one run; a gap lists every position, in order.

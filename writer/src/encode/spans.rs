@@ -1,6 +1,6 @@
-//! Where each byte-array value a leaf's entries carry ([`Selection`]) lies in the array's value
-//! buffer ([`Spans`]), and which dictionary value each key picks ([`Keys`]): a run of
-//! consecutive values reads the Arrow offsets where they are, nothing gathered per value.
+//! Where each byte-array value that a [`Selection`] picks lies in the array's value buffer
+//! ([`Spans`]), and which dictionary value each key picks ([`Keys`]): a run of consecutive
+//! values reads the Arrow offsets where they are, nothing gathered per value.
 
 use std::ops::Range;
 

@@ -67,7 +67,10 @@ impl Levels {
     /// The entries in `range`.
     pub(crate) fn slice(&self, range: Range<usize>) -> LevelSlice<'_> {
         match self {
-            Self::Same { level, .. } => LevelSlice::Same(*level, range.len()),
+            Self::Same { level, count } => {
+                debug_assert!(range.start <= range.end && range.end <= *count);
+                LevelSlice::Same(*level, range.len())
+            }
             Self::Spelled(levels) => LevelSlice::Spelled(&levels[range]),
         }
     }
@@ -75,7 +78,10 @@ impl Levels {
     /// The level of entry `entry`.
     pub(crate) fn get(&self, entry: usize) -> i16 {
         match self {
-            Self::Same { level, .. } => *level,
+            Self::Same { level, count } => {
+                debug_assert!(entry < *count);
+                *level
+            }
             Self::Spelled(levels) => levels[entry],
         }
     }

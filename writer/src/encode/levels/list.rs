@@ -97,12 +97,7 @@ fn write_spanned(rows: &Rows<'_>, out: &mut [Option<LeafLevels>]) -> Result<()> 
         leaf.values = std::mem::take(&mut elements.values);
         leaf.uniform &= span.is_empty();
         if let (Some(def), Some(rep)) = (&mut leaf.def, &mut leaf.rep) {
-            let element_defs = elements
-                .def
-                .as_ref()
-                .map(Levels::spelled)
-                .unwrap_or_default();
-            layout.extend(&element_defs, def.spelled_mut());
+            layout.extend(&elements.def.take().unwrap_or_default(), def);
             rep.extend_from_slice(&layout.rep);
         }
     }
@@ -191,19 +186,27 @@ impl Layout {
     }
 
     /// Appends one leaf's definition levels: its elements' (`element_defs`, the span's) with
-    /// the entries of null and empty lists between them. The entries are copied whole, then
-    /// each element's level stored at its entry: no store waits on the one before, where a
-    /// merge walking both carried its position from entry to entry.
-    fn extend(&self, element_defs: &[i16], def: &mut Vec<i16>) {
-        if self.def.is_empty() {
-            def.extend_from_slice(element_defs);
-            return;
-        }
-        let start = def.len();
-        def.extend_from_slice(&self.def);
-        let entries = &mut def[start..];
-        for (&at, &level) in self.elements.iter().zip(element_defs) {
-            entries[at] = level;
+    /// the entries of null and empty lists between them. Elements all alike with no such entry
+    /// stay one run. Otherwise the entries are copied whole, then each element's level stored
+    /// at its entry: no store waits on the one before, where a merge walking both carried its
+    /// position from entry to entry.
+    fn extend(&self, element_defs: &Levels, def: &mut Levels) {
+        match (element_defs, self.def.is_empty()) {
+            (Levels::Same { level, count }, true) => def.push_run(*level, *count),
+            (Levels::Spelled(levels), true) => def.spelled_mut().extend_from_slice(levels),
+            (Levels::Same { level, .. }, false) => {
+                let entry_level = |&entry: &i16| if entry == ELEMENT { *level } else { entry };
+                def.spelled_mut().extend(self.def.iter().map(entry_level));
+            }
+            (Levels::Spelled(levels), false) => {
+                let def = def.spelled_mut();
+                let start = def.len();
+                def.extend_from_slice(&self.def);
+                let entries = &mut def[start..];
+                for (&at, &level) in self.elements.iter().zip(levels) {
+                    entries[at] = level;
+                }
+            }
         }
     }
 }

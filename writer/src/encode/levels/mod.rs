@@ -32,7 +32,8 @@ pub(crate) use buffer::{LevelSlice, Levels};
 /// One leaf column's share of a batch, as parquet's column writer takes it.
 #[derive(Debug)]
 pub(crate) struct LeafLevels {
-    /// Definition levels, one per entry; `None` where the leaf's maximum is 0.
+    /// Definition levels, one per entry (one level and a count while all alike); `None` where
+    /// the leaf's maximum is 0.
     pub def: Option<Levels>,
     /// Repetition levels, one per entry; `None` outside every list.
     pub rep: Option<Vec<i16>>,

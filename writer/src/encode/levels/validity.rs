@@ -36,6 +36,7 @@ pub(super) fn write_bits(
     let chunks = bits
         .inner()
         .bit_chunks(bits.offset() + range.start, range.len());
+    def.reserve(range.len());
     let first = values.len();
     // Every row's position is stored at the next free slot, which only valid rows move past.
     values.resize(first + range.len(), 0);
