@@ -11,7 +11,7 @@ use arrow_array::RecordBatch;
 use clap::builder::RangedU64ValueParser;
 use clap::{Parser, ValueEnum};
 use parquet::file::properties::WriterProperties;
-use shredlab_bench::writer_bench::cells::{markdown, CellResult};
+use shredlab_bench::writer_bench::cells::{markdown, paired_speedup, CellResult};
 use shredlab_bench::writer_bench::isolate::in_fresh_process;
 use shredlab_bench::writer_bench::plan::{plan, CellTable, PlannedCell};
 use shredlab_bench::writer_bench::{compare, Contender};
@@ -132,7 +132,7 @@ fn measure(planned: &PlannedCell, args: &Args, threads: usize) -> Result<CellRes
         compression: compression.to_string(),
         arrow_bytes: arrow_bytes(&batches),
         threads,
-        speedup: baseline_stats.median_s / parallel.median_s,
+        speedup: paired_speedup(&baseline_stats.seconds, &parallel.seconds),
         baseline: baseline_stats,
         parallel,
     };
@@ -208,7 +208,8 @@ fn write_results(
          ParallelArrowWriter with shredlab's column encoder. Each cell runs in a process of its own, \
          which makes its data and then times both writers: medians of at least {} alternating repetitions per \
          writer (a cell shorter than 0.25 s repeats until each writer has run that long; the JSON lists \
-         every repetition), {threads} encoder workers, batches of 100-10,000 rows (contacts and spec workloads: 4,096) written to a \
+         every repetition); speedup: the median over the repetitions of the baseline's time over the \
+         parallel writer's, the two run back to back within a repetition; {threads} encoder workers, batches of 100-10,000 rows (contacts and spec workloads: 4,096) written to a \
          byte-counting sink. CPU s: median user + system time of the whole process during one \
          write. Held: the largest `memory_size()` each writer reported after a `write` \
          (encoded pages buffered, plus Arrow data queued for workers). RSS: growth of the \

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::measure::WriterStats;
 use crate::markdown::{Align, Table};
+use crate::stats::median;
 
 /// One cell of the matrix and both writers' figures.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -25,8 +26,21 @@ pub struct CellResult {
     pub baseline: WriterStats,
     /// `ParallelArrowWriter` with shredlab's column encoder.
     pub parallel: WriterStats,
-    /// Baseline median over parallel median.
+    /// The median over the repetitions of the baseline's time over the parallel writer's in
+    /// the same repetition ([`paired_speedup`]).
     pub speedup: f64,
+}
+
+/// The median of `baseline[i] / parallel[i]`: each repetition runs the two writers back to
+/// back, so a host that speeds up or slows down during a cell moves both sides of a ratio,
+/// where it could move one writer's median and not the other's.
+pub fn paired_speedup(baseline: &[f64], parallel: &[f64]) -> f64 {
+    let ratios: Vec<f64> = baseline
+        .iter()
+        .zip(parallel)
+        .map(|(baseline, parallel)| baseline / parallel)
+        .collect();
+    median(&ratios)
 }
 
 impl CellResult {
@@ -88,4 +102,19 @@ pub fn markdown(cells: &[CellResult], header: &str) -> String {
         ]);
     }
     format!("{header}\n\n{table}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A host that slows down during a cell moves one writer's median more than the other's
+    /// (here 3x apart), while each repetition's pair stays 1.5x apart but one.
+    #[test]
+    fn speedup_pairs_each_repetition() {
+        let baseline = [1.5, 1.5, 3.0, 3.0, 3.0];
+        let parallel = [1.0, 1.0, 1.0, 2.0, 2.0];
+        assert_eq!(median(&baseline) / median(&parallel), 3.0);
+        assert_eq!(paired_speedup(&baseline, &parallel), 1.5);
+    }
 }
