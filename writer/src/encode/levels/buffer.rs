@@ -86,6 +86,24 @@ impl Levels {
         }
     }
 
+    /// Whether every entry has the same level: held as a count, or spelled out alike (compared
+    /// a block at a time, each block in one vectorized pass, so that alike levels are checked
+    /// at memory speed and others stop early).
+    pub(crate) fn all_alike(&self) -> bool {
+        let levels = match self {
+            Self::Same { .. } => return true,
+            Self::Spelled(levels) => levels,
+        };
+        let Some(&first) = levels.first() else {
+            return true;
+        };
+        levels.chunks(256).all(|block| {
+            block
+                .iter()
+                .fold(true, |same, &level| same & (level == first))
+        })
+    }
+
     /// One level per entry, for writers that take them so.
     pub(crate) fn spelled(&self) -> Cow<'_, [i16]> {
         match self {
@@ -123,6 +141,9 @@ mod tests {
         assert_eq!(levels, Levels::Spelled(vec![3, 3, 3, 3, 3, 3, 2, 2]));
         assert_eq!(levels.slice(5..8), LevelSlice::Spelled(&[3, 2, 2]));
         assert_eq!(levels.slice(4..8).count_at(3), 2);
+        assert!(!levels.all_alike());
+        assert!(Levels::Spelled(vec![1; 300]).all_alike());
+        assert!(Levels::default().all_alike());
         assert_eq!(LevelSlice::Same(1, 5).count_at(1), 5);
         assert_eq!(LevelSlice::Same(1, 5).count_at(2), 0);
     }

@@ -126,26 +126,9 @@ pub(crate) fn compute(
         .collect();
     write(&root, 0..array.len(), 0, 0, &mut out)?;
     for leaf in out.iter_mut().flatten() {
-        leaf.uniform &= leaf.def.as_ref().is_some_and(|def| match def {
-            Levels::Same { .. } => true,
-            Levels::Spelled(levels) => all_equal(levels),
-        });
+        leaf.uniform &= leaf.def.as_ref().is_some_and(Levels::all_alike);
     }
     Ok(out)
-}
-
-/// Whether every level equals the first: compared a block at a time, each block in one
-/// vectorized pass, so that a uniform column is checked at memory speed and another stops
-/// early.
-fn all_equal(levels: &[i16]) -> bool {
-    let Some(&first) = levels.first() else {
-        return true;
-    };
-    levels.chunks(256).all(|block| {
-        block
-            .iter()
-            .fold(true, |same, &level| same & (level == first))
-    })
 }
 
 /// Resolves `array` into a [`Node`], appending each leaf's array and maximum levels.
