@@ -116,14 +116,18 @@ pub(super) fn offsets<O: OffsetSizeTrait>(
     ends: &[usize],
     path: &str,
 ) -> Result<OffsetBuffer<O>, SpecError> {
-    let offsets = std::iter::once(0)
-        .chain(ends.iter().copied())
-        .map(|end| {
-            O::from_usize(end).ok_or_else(|| {
-                error(path, "a batch holds more than 32-bit offsets address: use a smaller batch size, or the Large variant of the type")
-            })
-        })
-        .collect::<Result<Vec<O>, _>>()?;
+    // Ends never decrease, so the last one fitting means they all do: one check, then a
+    // conversion loop the compiler vectorizes (checked end by end, the conversion took 10% of
+    // the contacts spec's generation samples).
+    if O::from_usize(ends.last().copied().unwrap_or(0)).is_none() {
+        return Err(error(
+            path,
+            "a batch holds more than 32-bit offsets address: use a smaller batch size, or the Large variant of the type",
+        ));
+    }
+    let mut offsets = Vec::with_capacity(ends.len() + 1);
+    offsets.push(O::usize_as(0));
+    offsets.extend(ends.iter().map(|&end| O::usize_as(end)));
     Ok(OffsetBuffer::new(ScalarBuffer::from(offsets)))
 }
 
@@ -194,4 +198,25 @@ fn keyed_dictionary<K: ArrowDictionaryKeyType>(
 ) -> Result<ArrayRef, ArrowError> {
     let keys = PrimitiveArray::<K>::new(keys.collect(), nulls);
     Ok(Arc::new(DictionaryArray::<K>::try_new(keys, dictionary)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::offsets;
+
+    #[test]
+    fn offsets_start_at_zero_and_follow_the_ends() {
+        let made = offsets::<i32>(&[0, 3, 3, 7], "f").unwrap();
+        assert_eq!(made.as_ref(), &[0, 0, 3, 3, 7]);
+        assert_eq!(offsets::<i64>(&[], "f").unwrap().as_ref(), &[0]);
+    }
+
+    #[test]
+    fn ends_beyond_the_offset_type_are_refused_with_the_fix() {
+        let beyond = i32::MAX as usize + 1;
+        let error = offsets::<i32>(&[5, beyond], "fields[1]").unwrap_err();
+        assert!(error.to_string().contains("fields[1]"), "{error}");
+        assert!(error.to_string().contains("Large variant"), "{error}");
+        assert!(offsets::<i64>(&[5, beyond], "fields[1]").is_ok());
+    }
 }

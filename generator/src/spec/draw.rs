@@ -131,6 +131,8 @@ pub(super) struct Lengths {
     min: u64,
     max: u64,
     weights: Option<Picker>,
+    /// The mean length drawn.
+    mean: f64,
 }
 
 impl Lengths {
@@ -142,7 +144,20 @@ impl Lengths {
             .unwrap_or_else(|| default.1.max(min))
             .max(min);
         let weights = Picker::from_weights(&params.length_weights);
-        Self { min, max, weights }
+        let mean = match weights {
+            Some(_) => {
+                let total: f64 = params.length_weights.iter().sum();
+                let weighted = params.length_weights.iter().enumerate();
+                min as f64 + weighted.map(|(i, w)| i as f64 * w).sum::<f64>() / total
+            }
+            None => (min as f64 + max as f64) / 2.0,
+        };
+        Self {
+            min,
+            max,
+            weights,
+            mean,
+        }
     }
 
     /// The shortest length drawn.
@@ -153,6 +168,12 @@ impl Lengths {
     /// The longest length drawn.
     pub fn max(&self) -> u64 {
         self.max
+    }
+
+    /// About how many items `lists` lists hold together, a little more than their mean: what
+    /// a batch's item vector is sized for, so that it rarely grows (each growth copies it).
+    pub fn expected_total(&self, lists: f64) -> usize {
+        (lists * self.mean * 1.0625) as usize + 16
     }
 
     /// Reads weighted lengths by their draw's bits (`spec-bit-guided-draws`): the same lengths.
@@ -176,24 +197,67 @@ impl Lengths {
 const TEXT_ALPHABET: &[u8; 64] =
     b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -";
 
-/// Appends `length` random characters (`text`) or bytes to `out`.
+/// Appends `length` random characters (`text`) or bytes to `out`: a draw's word makes 10
+/// characters (6 bits each) or 8 bytes, appended whole and the excess cut at the end (a copy of
+/// known size per word rather than a capacity check per byte).
 pub(super) fn random_bytes(out: &mut Vec<u8>, stream: Stream, slot: Slot, length: u64, text: bool) {
-    let per_draw = if text { 10 } else { 8 };
+    let end = out.len() + length as usize;
+    out.reserve(length as usize + TEXT_PER_WORD);
     let mut chunk = 0;
-    let mut left = length;
-    while left > 0 {
-        let mut bits = stream.bits(slot, Draw::Extra(chunk));
-        let take = left.min(per_draw);
-        for _ in 0..take {
-            if text {
-                out.push(TEXT_ALPHABET[(bits & 63) as usize]);
-                bits >>= 6;
-            } else {
-                out.push(bits as u8);
-                bits >>= 8;
+    while out.len() < end {
+        let bits = stream.bits(slot, Draw::Extra(chunk));
+        match text {
+            true => out.extend_from_slice(&text_of(bits)),
+            false => out.extend_from_slice(&bits.to_le_bytes()),
+        }
+        chunk += 1;
+    }
+    out.truncate(end);
+}
+
+/// The characters one word of random bits makes.
+const TEXT_PER_WORD: usize = 10;
+
+/// The 10 characters of `bits`, the lowest 6 bits first.
+#[inline]
+fn text_of(mut bits: u64) -> [u8; TEXT_PER_WORD] {
+    std::array::from_fn(|_| {
+        let character = TEXT_ALPHABET[(bits & 63) as usize];
+        bits >>= 6;
+        character
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{random_bytes, Slot, Stream, TEXT_ALPHABET};
+    use crate::spec::draw::Draw;
+
+    /// What the characters of a value are: draw `k`'s word gives characters `10k..10k+10`
+    /// (bytes `8k..8k+8`), the lowest bits first.
+    fn byte_by_byte(stream: Stream, slot: Slot, length: u64, text: bool) -> Vec<u8> {
+        (0..length)
+            .map(|i| match text {
+                true => {
+                    let bits = stream.bits(slot, Draw::Extra(i / 10));
+                    TEXT_ALPHABET[((bits >> (6 * (i % 10))) & 63) as usize]
+                }
+                false => (stream.bits(slot, Draw::Extra(i / 8)) >> (8 * (i % 8))) as u8,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn whole_words_cut_back_give_the_bytes_of_each_draw() {
+        let stream = Stream::new(42, 7);
+        for (row, length) in (0..=41).enumerate() {
+            let slot = Slot::row(row as u64, row % 2 == 0);
+            for text in [true, false] {
+                let mut out = b"kept".to_vec();
+                random_bytes(&mut out, stream, slot, length, text);
+                assert_eq!(&out[..4], b"kept");
+                assert_eq!(out[4..], byte_by_byte(stream, slot, length, text));
             }
         }
-        left -= take;
-        chunk += 1;
     }
 }

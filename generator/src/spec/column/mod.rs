@@ -298,7 +298,8 @@ impl Column {
         validity: Option<&BooleanBuffer>,
         key: Option<&Column>,
     ) -> (Vec<Slot>, Vec<usize>) {
-        let mut items = Vec::new();
+        let lists = slots.len() as f64 * (1.0 - self.null_probability);
+        let mut items = Vec::with_capacity(lengths.expected_total(lists));
         let mut ends = Vec::with_capacity(slots.len());
         let mut seen = Vec::new();
         for (i, &slot) in slots.iter().enumerate() {
@@ -332,10 +333,14 @@ impl Column {
         slots: &[Slot],
         nulls: Option<NullBuffer>,
     ) -> Result<ArrayRef, SpecError> {
-        let items: Vec<Slot> = slots
-            .iter()
-            .flat_map(|&slot| (0..size).map(move |k| slot.item(k, size)))
-            .collect();
+        // Sized ahead: a flattened iterator does not know its length, and would grow the
+        // vector a doubling at a time.
+        let mut items = Vec::with_capacity(slots.len() * size as usize);
+        items.extend(
+            slots
+                .iter()
+                .flat_map(|&slot| (0..size).map(move |k| slot.item(k, size))),
+        );
         let DataType::FixedSizeList(field, size) = self.field.data_type() else {
             unreachable!("a fixed-size list column has a fixed-size list type")
         };
