@@ -100,6 +100,7 @@ impl Optimizations {
             bit_guided_draws: self.has(Optimization::SpecBitGuidedDraws),
             null_skips: self.has(Optimization::SpecNullSkips),
             shared_slot_keys: self.has(Optimization::SpecSharedSlotKeys),
+            resolved_draws: self.has(Optimization::SpecResolvedDraws),
         }
     }
 

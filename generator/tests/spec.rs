@@ -196,9 +196,11 @@ fn uniform_normal_and_sequential_numbers_keep_their_parameters() {
 }
 
 /// The faster paths (`with_paths`: digits written in place, vocabulary entries moved as
-/// blocks) give the rows the plain paths give: every preset, and sequential strings with
-/// negative, huge and over-wide numbers, fixed-width binaries, unique ones, and vocabularies
-/// with entries around the block's length.
+/// blocks, draws resolved once per batch) give the rows the plain paths give: every preset,
+/// and sequential strings with negative, huge and over-wide numbers, fixed-width binaries,
+/// unique ones, vocabularies with entries around the block's length, integers over whole
+/// 64-bit ranges, ranges wider than 64 bits and day-granular dates, and NULL probabilities
+/// of 1 and next to 0.
 #[test]
 fn faster_paths_give_the_same_rows() {
     let columns = r#"{"name": "n", "nullable": true, "type": {"name": "utf8"},
@@ -213,7 +215,17 @@ fn faster_paths_give_the_same_rows() {
            {"name": "b", "nullable": false, "type": {"name": "fixedsizebinary", "byteWidth": 3},
             "metadata": {"values": ["abcdef", "x"]}},
            {"name": "r", "nullable": false, "type": {"name": "binary"},
-            "metadata": {"cardinality": 50, "min_length": 10, "max_length": 30}}"#;
+            "metadata": {"cardinality": 50, "min_length": 10, "max_length": 30}},
+           {"name": "i64", "nullable": true, "type": {"name": "int", "bitWidth": 64},
+            "metadata": {"null_probability": 0.5}},
+           {"name": "u64", "nullable": false, "type": {"name": "int", "bitWidth": 64, "isSigned": false}},
+           {"name": "i8", "nullable": true, "type": {"name": "int", "bitWidth": 8},
+            "metadata": {"null_probability": 1e-300}},
+           {"name": "small", "nullable": true, "type": {"name": "int", "bitWidth": 32},
+            "metadata": {"null_probability": 1, "min": -5, "max": 7}},
+           {"name": "wide_decimal", "nullable": false, "type": {"name": "decimal", "precision": 38, "scale": 0}},
+           {"name": "days", "nullable": false, "type": {"name": "date", "unit": "MILLISECOND"}},
+           {"name": "seconds", "nullable": false, "type": {"name": "timestamp", "unit": "SECOND"}}"#;
     let spec = parse(&format!("{{\"fields\": [{columns}]}}")).unwrap();
     let generators = [("columns", SpecGenerator::new(&spec, 5).unwrap())]
         .into_iter()

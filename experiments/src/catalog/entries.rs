@@ -255,4 +255,10 @@ catalog! {
         mechanism: "every draw is splitmix(column stream ^ splitmix(address ^ salt)): the inner hash depends on the slot and the draw only, so the slot carries the NULL and value draws' inner hashes and each column's draw is one splitmix instead of two; the slot grows from 16 to 40 bytes (the study's one seed per row shared by the row's columns, for any spec)",
         study: None,
     },
+    /// A spec column's per-value choices made once per batch.
+    42 adds SpecResolvedDraws "spec-resolved-draws" on any_workload {
+        summary: "a spec column's per-value choices made once per batch: a uniform integer column (the wide preset's integers, decimals and timestamps, lineitem's keys and quantities) drawn by a loop that only scales a hash, and every NULL draw compared as an integer (identical data)",
+        mechanism: "a uniform integer column's value went through the match on its distribution, a test of its range's width, a clamp and granule check in 128-bit arithmetic and the stored type's conversion, each the same for every value; resolved once per batch into a loop of one hash and a multiply-shift (a whole 64-bit range takes the second draw's word instead of a 128-bit modulo); a NULL draw's 53 random bits are compared with the probability's as integers, not converted to a float",
+        study: None,
+    },
 }

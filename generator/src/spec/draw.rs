@@ -119,6 +119,14 @@ impl Stream {
     }
 }
 
+/// The least `w >> 11` whose fraction (`w >> 11` times 2^-53, exactly) is at least
+/// `probability` (in `(0, 1]`): a fraction is at least `probability` when its word's top 53
+/// bits are at least this, so the draw is compared without a conversion to a float.
+pub(super) fn fraction_threshold(probability: f64) -> u64 {
+    // Multiplying by a power of two is exact, and the result is at most 2^53.
+    (probability * (1u64 << 53) as f64).ceil() as u64
+}
+
 /// A uniform integer in `0..n` from 64 random bits (Lemire's multiply-shift).
 #[inline]
 pub(super) fn below(bits: u64, n: u64) -> u64 {
@@ -245,6 +253,38 @@ mod tests {
                 false => (stream.bits(slot, Draw::Extra(i / 8)) >> (8 * (i % 8))) as u8,
             })
             .collect()
+    }
+
+    #[test]
+    fn a_fraction_reaches_a_probability_when_its_bits_reach_the_threshold() {
+        use super::fraction_threshold;
+        use crate::rng::unit_fraction;
+        for probability in [
+            1e-300,
+            2f64.powi(-53),
+            1e-9,
+            0.05,
+            0.1,
+            0.2,
+            1.0 / 3.0,
+            0.5,
+            0.999,
+            1.0,
+        ] {
+            let threshold = fraction_threshold(probability);
+            let near = [0, 1, threshold.saturating_sub(1), threshold, threshold + 1];
+            for top in near.into_iter().chain((1..64).map(|k| (1u64 << 53) / k)) {
+                let top = top.min((1 << 53) - 1);
+                for low in [0, 0x7ff] {
+                    let word = top << 11 | low;
+                    assert_eq!(
+                        word >> 11 >= threshold,
+                        unit_fraction(word) >= probability,
+                        "{probability} {word:#x}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

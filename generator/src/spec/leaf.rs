@@ -69,9 +69,9 @@ impl Leaf {
     pub fn set_paths(&mut self, paths: SpecPaths) {
         match self {
             Leaf::Bytes(bytes) => bytes.set_paths(paths),
+            Leaf::Integer(integers) => integers.set_paths(paths),
             _ if !paths.bit_guided_draws => {}
             Leaf::Boolean(b) => b.guide_by_bits(),
-            Leaf::Integer(i) => i.guide_by_bits(),
             Leaf::Float(f) => f.guide_by_bits(),
             Leaf::Null => {}
         }
@@ -160,14 +160,24 @@ impl Leaf {
                 }),
                 nulls,
             )),
-            Leaf::Integer(integers) => integer_array(
-                data_type,
-                (0..slots.len()).map(|i| match drawn(i) {
-                    true => integers.value(stream, slots[i]),
-                    false => 0,
-                }),
-                nulls,
-            ),
+            Leaf::Integer(integers) => match integers.narrow_uniform() {
+                Some(uniform) => integer_array(
+                    data_type,
+                    (0..slots.len()).map(|i| match drawn(i) {
+                        true => uniform.value(stream, slots[i]),
+                        false => 0,
+                    }),
+                    nulls,
+                ),
+                None => integer_array(
+                    data_type,
+                    (0..slots.len()).map(|i| match drawn(i) {
+                        true => integers.value(stream, slots[i]),
+                        false => 0,
+                    }),
+                    nulls,
+                ),
+            },
             Leaf::Float(floats) => float_array(
                 data_type,
                 (0..slots.len()).map(|i| match drawn(i) {

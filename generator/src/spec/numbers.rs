@@ -10,7 +10,7 @@ use super::error::{error, SpecError};
 use super::exact::Rounding;
 use super::parquet_types::{parquet_type, Conversion};
 use super::vocabulary::Picker;
-use super::{Distribution, Number, Params};
+use super::{Distribution, Number, Params, SpecPaths};
 
 /// How a numeric column's values come about.
 #[derive(Debug, Clone)]
@@ -85,6 +85,8 @@ pub(super) struct Integers {
     /// How a value becomes the stored type's.
     conversion: Conversion,
     source: Source<i128>,
+    /// A uniform draw's choices made once per batch (`spec-resolved-draws`).
+    resolved_draws: bool,
 }
 
 impl Integers {
@@ -141,6 +143,7 @@ impl Integers {
             granules,
             conversion,
             source,
+            resolved_draws: false,
         })
     }
 
@@ -161,6 +164,28 @@ impl Integers {
             Source::Sequential { step } => self.sequential(slot.ordinal, *step),
         };
         self.conversion.apply(self.within(value))
+    }
+
+    /// The draw of this column's values when it is a uniform one over at most 2^64 whole
+    /// values stored as they are: what [`Integers::value`] gives, worked out without its
+    /// per-value choices (`spec-resolved-draws`).
+    pub fn narrow_uniform(&self) -> Option<NarrowUniform> {
+        if !self.resolved_draws
+            || !matches!(self.source, Source::Uniform)
+            || self.granule != 1
+            || self.conversion != Conversion::Same
+        {
+            return None;
+        }
+        let span = match u64::try_from(self.granules) {
+            Ok(span) => Span::Below(span),
+            Err(_) if self.granules == 1 << 64 => Span::Whole,
+            Err(_) => return None,
+        };
+        Some(NarrowUniform {
+            first: self.first_granule,
+            span,
+        })
     }
 
     /// `value` clamped to `[lo, hi]` and, for types with a granule, rounded down to a whole
@@ -233,9 +258,42 @@ impl Integers {
         self.source.vocabulary_index(stream, slot)
     }
 
-    /// Reads vocabulary draws by their bits (`spec-bit-guided-draws`): the same values.
-    pub fn guide_by_bits(&mut self) {
-        self.source.guide_by_bits();
+    /// Draws by the faster paths `paths` turns on: the same values either way.
+    pub fn set_paths(&mut self, paths: SpecPaths) {
+        self.resolved_draws = paths.resolved_draws;
+        if paths.bit_guided_draws {
+            self.source.guide_by_bits();
+        }
+    }
+}
+
+/// A uniform draw of one of `span` whole values from `first` on: an integer column's values
+/// with every per-value choice made once.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct NarrowUniform {
+    first: i128,
+    span: Span,
+}
+
+/// How many values a [`NarrowUniform`] draws from.
+#[derive(Debug, Clone, Copy)]
+enum Span {
+    /// Fewer than 2^64: the value draw's word scaled down.
+    Below(u64),
+    /// Exactly 2^64 (a whole 64-bit type): the two draws' 128-bit number modulo 2^64, which is
+    /// the second draw's word.
+    Whole,
+}
+
+impl NarrowUniform {
+    /// The value of `slot`: [`Integers::value`]'s.
+    #[inline]
+    pub fn value(self, stream: Stream, slot: Slot) -> i128 {
+        let offset = match self.span {
+            Span::Below(span) => below(stream.bits(slot, Draw::Value), span),
+            Span::Whole => stream.bits(slot, Draw::Second),
+        };
+        (self.first as u128).wrapping_add(u128::from(offset)) as i128
     }
 }
 

@@ -20,6 +20,10 @@ pub struct SpecPaths {
     /// computed once and shared by every column at the slot (`spec-shared-slot-keys`) rather
     /// than hashed again by each column.
     pub shared_slot_keys: bool,
+    /// Each column's per-value choices (the kind of draw, the width of a range, how a NULL
+    /// draw is compared) made once per batch (`spec-resolved-draws`) rather than for every
+    /// value.
+    pub resolved_draws: bool,
 }
 
 impl SpecPaths {
@@ -30,5 +34,6 @@ impl SpecPaths {
         bit_guided_draws: true,
         null_skips: true,
         shared_slot_keys: true,
+        resolved_draws: true,
     };
 }

@@ -8,7 +8,7 @@ use arrow_buffer::{BooleanBuffer, NullBuffer};
 use arrow_schema::{ArrowError, DataType, FieldRef};
 
 use super::arrays::{dictionary_array, key_capacity, list_array, offsets};
-use super::draw::{splitmix, Draw, Lengths, Slot, Stream};
+use super::draw::{fraction_threshold, splitmix, Draw, Lengths, Slot, Stream};
 use super::error::error;
 use super::leaf::Leaf;
 use super::maps::check_map;
@@ -96,6 +96,8 @@ pub(super) struct Column {
     null_probability: f64,
     /// The values of NULL slots are not drawn (`spec-null-skips`).
     skip_nulls: bool,
+    /// NULL draws compared as integers (`spec-resolved-draws`).
+    resolved_draws: bool,
     kind: Kind,
 }
 
@@ -128,6 +130,7 @@ impl Column {
             stream,
             null_probability: spec.params.null_probability,
             skip_nulls: false,
+            resolved_draws: false,
             kind: Kind::new(spec, stream, parquet_types, children)?,
         })
     }
@@ -136,6 +139,7 @@ impl Column {
     /// the paths too.
     pub fn set_paths(&mut self, paths: SpecPaths) {
         self.skip_nulls = paths.null_skips;
+        self.resolved_draws = paths.resolved_draws;
         match &mut self.kind {
             Kind::Leaf(leaf) | Kind::Dictionary { values: leaf, .. } => leaf.set_paths(paths),
             Kind::List { item, lengths }
@@ -176,10 +180,19 @@ impl Column {
     /// Which of `slots` hold a value (`None`: all of them), packed straight into validity
     /// words: no vector of one `bool` per slot to pack afterwards.
     fn validity(&self, slots: &[Slot]) -> Option<BooleanBuffer> {
-        (self.null_probability > 0.0).then(|| {
-            BooleanBuffer::collect_bool(slots.len(), |i| {
+        if self.null_probability <= 0.0 {
+            return None;
+        }
+        Some(match self.resolved_draws {
+            true => {
+                let threshold = fraction_threshold(self.null_probability);
+                BooleanBuffer::collect_bool(slots.len(), |i| {
+                    self.stream.bits(slots[i], Draw::Null) >> 11 >= threshold
+                })
+            }
+            false => BooleanBuffer::collect_bool(slots.len(), |i| {
                 self.stream.fraction(slots[i], Draw::Null) >= self.null_probability
-            })
+            }),
         })
     }
 
