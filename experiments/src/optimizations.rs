@@ -101,7 +101,6 @@ impl Optimizations {
             null_skips: self.has(Optimization::SpecNullSkips),
             shared_slot_keys: self.has(Optimization::SpecSharedSlotKeys),
             resolved_draws: self.has(Optimization::SpecResolvedDraws),
-            even_picks: self.has(Optimization::SpecEvenPicks),
         }
     }
 

@@ -261,10 +261,4 @@ catalog! {
         mechanism: "a uniform integer column's value went through the match on its distribution, a test of its range's width, a clamp and granule check in 128-bit arithmetic and the stored type's conversion, each the same for every value; resolved once per batch into a loop of one hash and a multiply-shift (a whole 64-bit range takes the second draw's word instead of a 128-bit modulo); a NULL draw's 53 random bits are compared with the probability's as integers, not converted to a float",
         study: None,
     },
-    /// A spec's draws from evenly weighted entries computed, not read from a table.
-    43 adds SpecEvenPicks "spec-even-picks" on any_workload {
-        summary: "a spec's draws from entries of equal weight (lineitem's quantities, discounts, taxes, flags, ship instructions and modes; any values without weights or uniform vocabulary) computed as the point's whole part instead of read from the guide table (identical data)",
-        mechanism: "with every weight 1 the running sums are 1, 2, 3, .. exactly, so the index the guide table and its scan give is the draw's point (its fraction times the count) cut to a whole number and capped at the last entry: no table read, and none of the scans a bucket straddling two entries needs (a vocabulary of 7 or 50 entries fills its buckets unevenly, so about one draw in five scanned)",
-        study: None,
-    },
 }

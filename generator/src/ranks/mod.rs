@@ -60,17 +60,6 @@ impl GuidedIndex {
         self.total
     }
 
-    /// How many entries there are when every one weighs exactly 1 (the running sums are 1, 2,
-    /// 3, ..), else `None`.
-    pub fn even_count(&self) -> Option<usize> {
-        let count = self.cumulative.len() + 1;
-        let even = self.total == count as f64
-            && (self.cumulative.iter())
-                .enumerate()
-                .all(|(k, &sum)| sum == (k + 1) as f64);
-        even.then_some(count)
-    }
-
     /// The index whose weight covers `chosen`, a point in `[0, total)`.
     #[inline]
     pub fn index_of(&self, chosen: f64) -> usize {

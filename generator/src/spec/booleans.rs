@@ -5,7 +5,7 @@ use arrow_schema::DataType;
 use super::draw::{Draw, Slot, Stream};
 use super::error::error;
 use super::vocabulary::Picker;
-use super::{Distribution, Params, SpecError, SpecPaths};
+use super::{Distribution, Params, SpecError};
 
 /// The values of a boolean column: from a vocabulary of `true`/`false`, or true with a chance.
 #[derive(Debug, Clone)]
@@ -77,10 +77,10 @@ impl Booleans {
         }
     }
 
-    /// Draws vocabulary entries by the faster paths `paths` turns on: the same values.
-    pub fn set_paths(&mut self, paths: SpecPaths) {
+    /// Reads vocabulary draws by their bits (`spec-bit-guided-draws`): the same values.
+    pub fn guide_by_bits(&mut self) {
         if let Self::Vocabulary(picker, _) = self {
-            picker.set_paths(paths);
+            picker.guide_by_bits();
         }
     }
 

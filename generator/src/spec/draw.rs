@@ -2,7 +2,7 @@
 //! value never depends on which batch, thread or part computes it.
 
 use super::vocabulary::Picker;
-use super::{Params, SpecPaths};
+use super::Params;
 
 pub(super) use crate::rng::splitmix;
 use crate::rng::unit_fraction;
@@ -184,10 +184,10 @@ impl Lengths {
         (lists * self.mean * 1.0625) as usize + 16
     }
 
-    /// Draws weighted lengths by the faster paths `paths` turns on: the same lengths.
-    pub fn set_paths(&mut self, paths: SpecPaths) {
+    /// Reads weighted lengths by their draw's bits (`spec-bit-guided-draws`): the same lengths.
+    pub fn guide_by_bits(&mut self) {
         if let Some(picker) = &mut self.weights {
-            picker.set_paths(paths);
+            picker.guide_by_bits();
         }
     }
 

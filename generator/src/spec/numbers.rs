@@ -56,10 +56,10 @@ impl<T> Source<T> {
         }
     }
 
-    /// Draws vocabulary entries by the faster paths `paths` turns on: the same entries.
-    pub(super) fn set_paths(&mut self, paths: SpecPaths) {
+    /// Reads vocabulary draws by their bits (`spec-bit-guided-draws`): the same entries.
+    pub(super) fn guide_by_bits(&mut self) {
         if let Source::Vocabulary(picker, _) = self {
-            picker.set_paths(paths);
+            picker.guide_by_bits();
         }
     }
 
@@ -261,7 +261,9 @@ impl Integers {
     /// Draws by the faster paths `paths` turns on: the same values either way.
     pub fn set_paths(&mut self, paths: SpecPaths) {
         self.resolved_draws = paths.resolved_draws;
-        self.source.set_paths(paths);
+        if paths.bit_guided_draws {
+            self.source.guide_by_bits();
+        }
     }
 }
 

@@ -24,9 +24,6 @@ pub struct SpecPaths {
     /// draw is compared) made once per batch (`spec-resolved-draws`) rather than for every
     /// value.
     pub resolved_draws: bool,
-    /// Entries of equal weight 1 (uniform vocabularies, `values` without `weights`) picked as
-    /// the point's whole part (`spec-even-picks`) rather than through a guide table.
-    pub even_picks: bool,
 }
 
 impl SpecPaths {
@@ -38,6 +35,5 @@ impl SpecPaths {
         null_skips: true,
         shared_slot_keys: true,
         resolved_draws: true,
-        even_picks: true,
     };
 }

@@ -147,7 +147,9 @@ impl Column {
                 entries: item,
                 lengths,
             } => {
-                lengths.set_paths(paths);
+                if paths.bit_guided_draws {
+                    lengths.guide_by_bits();
+                }
                 item.set_paths(paths);
             }
             Kind::FixedSizeList { item, .. } => item.set_paths(paths),
