@@ -199,8 +199,9 @@ fn uniform_normal_and_sequential_numbers_keep_their_parameters() {
 /// blocks, draws resolved once per batch) give the rows the plain paths give: every preset,
 /// and sequential strings with negative, huge and over-wide numbers, fixed-width binaries,
 /// unique ones, vocabularies with entries around the block's length, integers over whole
-/// 64-bit ranges, ranges wider than 64 bits and day-granular dates, and NULL probabilities
-/// of 1 and next to 0.
+/// 64-bit ranges and 2^64 values away from a type's bounds, windows at the ends of 38-digit
+/// decimals, and NULL probabilities of 1, one half and the smallest float; ranges wider than
+/// 64 bits, day-granular dates and converted second timestamps, which keep the plain path.
 #[test]
 fn faster_paths_give_the_same_rows() {
     let columns = r#"{"name": "n", "nullable": true, "type": {"name": "utf8"},
@@ -219,11 +220,22 @@ fn faster_paths_give_the_same_rows() {
            {"name": "i64", "nullable": true, "type": {"name": "int", "bitWidth": 64},
             "metadata": {"null_probability": 0.5}},
            {"name": "u64", "nullable": false, "type": {"name": "int", "bitWidth": 64, "isSigned": false}},
+           {"name": "u64_from_1", "nullable": false, "type": {"name": "int", "bitWidth": 64, "isSigned": false},
+            "metadata": {"min": 1}},
            {"name": "i8", "nullable": true, "type": {"name": "int", "bitWidth": 8},
-            "metadata": {"null_probability": 1e-300}},
-           {"name": "small", "nullable": true, "type": {"name": "int", "bitWidth": 32},
+            "metadata": {"null_probability": 5e-324}},
+           {"name": "all_null", "nullable": true, "type": {"name": "int", "bitWidth": 32},
             "metadata": {"null_probability": 1, "min": -5, "max": 7}},
+           {"name": "small", "nullable": true, "type": {"name": "int", "bitWidth": 32},
+            "metadata": {"null_probability": 0.5, "min": -5, "max": 7}},
            {"name": "wide_decimal", "nullable": false, "type": {"name": "decimal", "precision": 38, "scale": 0}},
+           {"name": "top_decimal", "nullable": false, "type": {"name": "decimal", "precision": 38, "scale": 0},
+            "metadata": {"min": "99999999999999999999999999999999999000", "max": "99999999999999999999999999999999999999"}},
+           {"name": "bottom_decimal", "nullable": false, "type": {"name": "decimal", "precision": 38, "scale": 0},
+            "metadata": {"min": "-99999999999999999999999999999999999999", "max": "-99999999999999999999999999999999999000"}},
+           {"name": "decimal_2_64", "nullable": false, "type": {"name": "decimal", "precision": 20, "scale": 0},
+            "metadata": {"min": 0, "max": "18446744073709551615"}},
+           {"name": "millis", "nullable": false, "type": {"name": "timestamp", "unit": "MILLISECOND"}},
            {"name": "days", "nullable": false, "type": {"name": "date", "unit": "MILLISECOND"}},
            {"name": "seconds", "nullable": false, "type": {"name": "timestamp", "unit": "SECOND"}}"#;
     let spec = parse(&format!("{{\"fields\": [{columns}]}}")).unwrap();

@@ -257,8 +257,8 @@ catalog! {
     },
     /// A spec column's per-value choices made once per batch.
     42 adds SpecResolvedDraws "spec-resolved-draws" on any_workload {
-        summary: "a spec column's per-value choices made once per batch: a uniform integer column (the wide preset's integers, decimals and timestamps, lineitem's keys and quantities) drawn by a loop that only scales a hash, and every NULL draw compared as an integer (identical data)",
-        mechanism: "a uniform integer column's value went through the match on its distribution, a test of its range's width, a clamp and granule check in 128-bit arithmetic and the stored type's conversion, each the same for every value; resolved once per batch into a loop of one hash and a multiply-shift (a whole 64-bit range takes the second draw's word instead of a 128-bit modulo); a NULL draw's 53 random bits are compared with the probability's as integers, not converted to a float",
+        summary: "a spec column's per-value choices made once per batch: a uniform integer column (the wide preset's integers, decimals and timestamps; lineitem's part and supplier keys, line numbers, prices and dates) drawn by a loop that only scales a hash, and every NULL draw compared as an integer (identical data)",
+        mechanism: "a uniform integer column's value went through the match on its distribution, a test of its range's width, a clamp and granule check in 128-bit arithmetic and the stored type's conversion, each the same for every value; for a column without a granule or conversion (not Date64, not a second-unit time stored as milliseconds) whose range holds at most 2^64 values, resolved once per batch into a loop of a draw's hash and a multiply-shift (a whole 64-bit range takes the second draw's word instead of a 128-bit modulo); a NULL draw's 53 random bits are compared with the probability's as integers, not converted to a float",
         study: None,
     },
 }

@@ -123,8 +123,14 @@ impl Stream {
 /// `probability` (in `(0, 1]`): a fraction is at least `probability` when its word's top 53
 /// bits are at least this, so the draw is compared without a conversion to a float.
 pub(super) fn fraction_threshold(probability: f64) -> u64 {
-    // Multiplying by a power of two is exact, and the result is at most 2^53.
-    (probability * (1u64 << 53) as f64).ceil() as u64
+    // Multiplying by a power of two is exact. A probability above 1 (or infinite) saturates
+    // past every word, as no fraction reaches it; so must NaN, which no fraction compares
+    // at least equal to, where a cast would give 0.
+    let threshold = (probability * (1u64 << 53) as f64).ceil();
+    match threshold.is_nan() {
+        true => u64::MAX,
+        false => threshold as u64,
+    }
 }
 
 /// A uniform integer in `0..n` from 64 random bits (Lemire's multiply-shift).
@@ -132,6 +138,10 @@ pub(super) fn fraction_threshold(probability: f64) -> u64 {
 pub(super) fn below(bits: u64, n: u64) -> u64 {
     ((u128::from(bits) * u128::from(n)) >> 64) as u64
 }
+
+/// How much more than the mean total a batch's item vector is sized for: the room a sample's
+/// spread around its mean needs.
+const ITEM_SLACK: f64 = 1.0625;
 
 /// The lengths of a column's lists, strings or binaries.
 #[derive(Debug, Clone)]
@@ -153,10 +163,12 @@ impl Lengths {
             .max(min);
         let weights = Picker::from_weights(&params.length_weights);
         let mean = match weights {
+            // Shares of the total, so that no sum overflows whatever the weights' size.
             Some(_) => {
                 let total: f64 = params.length_weights.iter().sum();
                 let weighted = params.length_weights.iter().enumerate();
-                min as f64 + weighted.map(|(i, w)| i as f64 * w).sum::<f64>() / total
+                let above_min: f64 = weighted.map(|(i, w)| i as f64 * (w / total)).sum();
+                (min as f64 + above_min).clamp(min as f64, max as f64)
             }
             None => (min as f64 + max as f64) / 2.0,
         };
@@ -178,10 +190,13 @@ impl Lengths {
         self.max
     }
 
-    /// About how many items `lists` lists hold together, a little more than their mean: what
-    /// a batch's item vector is sized for, so that it rarely grows (each growth copies it).
+    /// About how many items `lists` lists hold together, a little more than their mean but
+    /// never more than their longest: what a batch's item vector is sized for, so that it
+    /// rarely grows (each growth copies it).
     pub fn expected_total(&self, lists: f64) -> usize {
-        (lists * self.mean * 1.0625) as usize + 16
+        let likely = lists * self.mean * ITEM_SLACK;
+        // A float cast saturates: no overflow, whatever the count.
+        likely.min(lists * self.max as f64) as usize
     }
 
     /// Reads weighted lengths by their draw's bits (`spec-bit-guided-draws`): the same lengths.
@@ -206,25 +221,44 @@ const TEXT_ALPHABET: &[u8; 64] =
     b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -";
 
 /// Appends `length` random characters (`text`) or bytes to `out`: a draw's word makes 10
-/// characters (6 bits each) or 8 bytes, appended whole and the excess cut at the end (a copy of
-/// known size per word rather than a capacity check per byte).
+/// characters (6 bits each) or 8 bytes, each word's appended as one copy of known size (the
+/// last one's cut to what is left) rather than byte by byte with a capacity check each.
 pub(super) fn random_bytes(out: &mut Vec<u8>, stream: Stream, slot: Slot, length: u64, text: bool) {
-    let end = out.len() + length as usize;
-    out.reserve(length as usize + TEXT_PER_WORD);
-    let mut chunk = 0;
-    while out.len() < end {
-        let bits = stream.bits(slot, Draw::Extra(chunk));
+    let length = length as usize;
+    // Exactly the value's bytes: a batch's buffer sized for its values never grows.
+    out.reserve(length);
+    let per_word = if text { TEXT_PER_WORD } else { BYTES_PER_WORD };
+    for chunk in 0..length.div_ceil(per_word) {
+        let bits = stream.bits(slot, Draw::Extra(chunk as u64));
+        let left = length - chunk * per_word;
         match text {
-            true => out.extend_from_slice(&text_of(bits)),
-            false => out.extend_from_slice(&bits.to_le_bytes()),
+            true => append_word(out, &text_of(bits), left),
+            false => append_word(out, &bits.to_le_bytes(), left),
         }
-        chunk += 1;
     }
-    out.truncate(end);
 }
 
 /// The characters one word of random bits makes.
 const TEXT_PER_WORD: usize = 10;
+
+/// The bytes one word of random bits makes.
+const BYTES_PER_WORD: usize = 8;
+
+/// Appends `word`, or its first `left` bytes when fewer are left: where the buffer has room
+/// for the whole word, as the whole word cut back (a copy of known size, not a `memcpy`
+/// call), else as the bytes left (a buffer sized for its values never grows).
+#[inline]
+fn append_word<const N: usize>(out: &mut Vec<u8>, word: &[u8; N], left: usize) {
+    if left >= N {
+        out.extend_from_slice(word);
+    } else if out.capacity() - out.len() >= N {
+        let end = out.len() + left;
+        out.extend_from_slice(word);
+        out.truncate(end);
+    } else {
+        out.extend_from_slice(&word[..left]);
+    }
+}
 
 /// The 10 characters of `bits`, the lowest 6 bits first.
 #[inline]
@@ -238,8 +272,7 @@ fn text_of(mut bits: u64) -> [u8; TEXT_PER_WORD] {
 
 #[cfg(test)]
 mod tests {
-    use super::{random_bytes, Slot, Stream, TEXT_ALPHABET};
-    use crate::spec::draw::Draw;
+    use super::{random_bytes, Draw, Slot, Stream, TEXT_ALPHABET};
 
     /// What the characters of a value are: draw `k`'s word gives characters `10k..10k+10`
     /// (bytes `8k..8k+8`), the lowest bits first.
@@ -259,7 +292,8 @@ mod tests {
     fn a_fraction_reaches_a_probability_when_its_bits_reach_the_threshold() {
         use super::fraction_threshold;
         use crate::rng::unit_fraction;
-        for probability in [
+        let probabilities = [
+            5e-324,
             1e-300,
             2f64.powi(-53),
             1e-9,
@@ -267,12 +301,17 @@ mod tests {
             0.1,
             0.2,
             1.0 / 3.0,
-            0.5,
-            0.999,
-            1.0,
-        ] {
+        ];
+        let more = [0.5, 0.999, 1.0, 2.0, f64::INFINITY, f64::NAN];
+        for probability in probabilities.into_iter().chain(more) {
             let threshold = fraction_threshold(probability);
-            let near = [0, 1, threshold.saturating_sub(1), threshold, threshold + 1];
+            let near = [
+                0,
+                1,
+                threshold.saturating_sub(1),
+                threshold,
+                threshold.saturating_add(1),
+            ];
             for top in near.into_iter().chain((1..64).map(|k| (1u64 << 53) / k)) {
                 let top = top.min((1 << 53) - 1);
                 for low in [0, 0x7ff] {
@@ -288,12 +327,15 @@ mod tests {
     }
 
     #[test]
-    fn whole_words_cut_back_give_the_bytes_of_each_draw() {
+    fn words_cut_to_the_length_give_the_bytes_of_each_draw() {
         let stream = Stream::new(42, 7);
         for (row, length) in (0..=41).enumerate() {
             let slot = Slot::row(row as u64, row % 2 == 0);
-            for text in [true, false] {
-                let mut out = b"kept".to_vec();
+            // Without room to spare, the last word's bytes are copied; with room, the whole
+            // word is and is cut back.
+            for (text, spare) in [(true, 0), (false, 0), (true, 64), (false, 64)] {
+                let mut out = Vec::with_capacity(4 + spare);
+                out.extend_from_slice(b"kept");
                 random_bytes(&mut out, stream, slot, length, text);
                 assert_eq!(&out[..4], b"kept");
                 assert_eq!(out[4..], byte_by_byte(stream, slot, length, text));

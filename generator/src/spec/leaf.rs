@@ -160,23 +160,14 @@ impl Leaf {
                 }),
                 nulls,
             )),
+            // Two loops, each with its value function inlined.
             Leaf::Integer(integers) => match integers.narrow_uniform() {
-                Some(uniform) => integer_array(
-                    data_type,
-                    (0..slots.len()).map(|i| match drawn(i) {
-                        true => uniform.value(stream, slots[i]),
-                        false => 0,
-                    }),
-                    nulls,
-                ),
-                None => integer_array(
-                    data_type,
-                    (0..slots.len()).map(|i| match drawn(i) {
-                        true => integers.value(stream, slots[i]),
-                        false => 0,
-                    }),
-                    nulls,
-                ),
+                Some(uniform) => drawn_integers(data_type, slots, nulls, drawn, |slot| {
+                    uniform.value(stream, slot)
+                }),
+                None => drawn_integers(data_type, slots, nulls, drawn, |slot| {
+                    integers.value(stream, slot)
+                }),
             },
             Leaf::Float(floats) => float_array(
                 data_type,
@@ -201,4 +192,19 @@ impl Leaf {
             }
         })
     }
+}
+
+/// An integer-like array of `data_type`: `value` of each slot `drawn` marks, 0 elsewhere.
+fn drawn_integers(
+    data_type: &DataType,
+    slots: &[Slot],
+    nulls: Option<NullBuffer>,
+    drawn: impl Fn(usize) -> bool,
+    value: impl Fn(Slot) -> i128,
+) -> ArrayRef {
+    let values = (0..slots.len()).map(|i| match drawn(i) {
+        true => value(slots[i]),
+        false => 0,
+    });
+    integer_array(data_type, values, nulls)
 }

@@ -20,9 +20,10 @@ pub struct SpecPaths {
     /// computed once and shared by every column at the slot (`spec-shared-slot-keys`) rather
     /// than hashed again by each column.
     pub shared_slot_keys: bool,
-    /// Each column's per-value choices (the kind of draw, the width of a range, how a NULL
-    /// draw is compared) made once per batch (`spec-resolved-draws`) rather than for every
-    /// value.
+    /// Per-value choices made once per batch (`spec-resolved-draws`) rather than for every
+    /// value: a uniform integer column without a granule or conversion, over at most 2^64
+    /// values, drawn by a loop of a hash and a multiply-shift; a NULL draw compared as an
+    /// integer.
     pub resolved_draws: bool,
 }
 
