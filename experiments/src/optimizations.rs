@@ -101,6 +101,7 @@ impl Optimizations {
             null_skips: self.has(Optimization::SpecNullSkips),
             shared_slot_keys: self.has(Optimization::SpecSharedSlotKeys),
             resolved_draws: self.has(Optimization::SpecResolvedDraws),
+            narrow_guides: self.has(Optimization::SpecNarrowGuides),
         }
     }
 

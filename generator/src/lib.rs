@@ -63,7 +63,7 @@ pub use contact::{format_phone_number, Contact, Phone, PhoneShape, PhoneType};
 pub use draw::{draw_contacts, ContactSink};
 pub use generator::ContactGenerator;
 pub use lookup::SmallWeights;
-pub use ranks::{BitGuidedIndex, GuidedIndex, RankTable, ScaledFraction, WordPoint};
+pub use ranks::{BitGuidedIndex, GuideEntry, GuidedIndex, RankTable, ScaledFraction, WordPoint};
 pub use raw::RawContactBuilder;
 pub use sampler::{ContactSampler, NameTables, PerCallSampler, PrecomputedSampler};
 pub use schema::{contact_schema, phone_fields, phone_item_field, PhoneTypeEncoding};

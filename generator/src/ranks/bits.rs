@@ -10,8 +10,46 @@ use rand::{Rng, TryRng};
 use super::{cumulative_sums, scan_forward, GuidedIndex, RankTable, BUCKETS_PER_INDEX};
 use crate::rng::{unit_fraction, RowRng};
 
-/// Marks a [`BitGuidedIndex`] bucket whose every value has the same index.
+/// Marks a [`BitGuidedIndex`] bucket of 32-bit entries whose every value has the same index.
 pub(super) const SETTLED: u32 = 1 << 31;
+
+/// A guide table's entry: a bucket's lowest index, its top bit set when every word of the
+/// bucket has that index. A narrower entry holds fewer indices in half the bytes, so the same
+/// memory holds twice the buckets, and fewer draws land in a bucket two indices share.
+pub trait GuideEntry: Copy + Eq + Send + Sync + std::fmt::Debug {
+    /// How many indices the entries can tell apart.
+    const INDICES: usize;
+    /// The entry for a bucket whose lowest index is `lowest` (below [`Self::INDICES`]).
+    fn new(lowest: usize, settled: bool) -> Self;
+    /// The bucket's lowest index, and whether every word of the bucket has it.
+    fn read(self) -> (usize, bool);
+}
+
+impl GuideEntry for u32 {
+    const INDICES: usize = SETTLED as usize;
+
+    fn new(lowest: usize, settled: bool) -> Self {
+        lowest as u32 | if settled { SETTLED } else { 0 }
+    }
+
+    #[inline]
+    fn read(self) -> (usize, bool) {
+        ((self & !SETTLED) as usize, self & SETTLED != 0)
+    }
+}
+
+impl GuideEntry for u16 {
+    const INDICES: usize = 1 << 15;
+
+    fn new(lowest: usize, settled: bool) -> Self {
+        lowest as u16 | if settled { 1 << 15 } else { 0 }
+    }
+
+    #[inline]
+    fn read(self) -> (usize, bool) {
+        ((self & !(1 << 15)) as usize, self >> 15 != 0)
+    }
+}
 
 /// How a draw's random word becomes a point in `[0, total)`. It must never decrease as the word
 /// grows: then a bucket of words (all words with the same top bits) maps to a range of indices
@@ -62,12 +100,12 @@ impl WordPoint for ScaledFraction {
 /// and scan forward from the bucket's lowest index. [`GuidedIndex`], by contrast, must finish
 /// the float arithmetic before it can read its table.
 #[derive(Debug, Clone)]
-pub struct BitGuidedIndex<P = Uniform<f64>> {
+pub struct BitGuidedIndex<P = Uniform<f64>, E = u32> {
     pub(super) cumulative: Vec<f64>,
     pub(super) point: P,
-    /// `guide[b]`: the index of the lowest word of bucket `b`, `| SETTLED` if every word of the
-    /// bucket has that index.
-    pub(super) guide: Vec<u32>,
+    /// `guide[b]`: the index of the lowest word of bucket `b`, marked settled if every word of
+    /// the bucket has that index.
+    pub(super) guide: Vec<E>,
     /// A word's bucket is its top `64 - shift` bits.
     pub(super) shift: u32,
 }
@@ -92,6 +130,19 @@ impl TryRng for Replay {
     }
 }
 
+impl<P: WordPoint> BitGuidedIndex<P, u16> {
+    /// [`BitGuidedIndex::compact_of`] with 16-bit entries: twice its buckets in the same bytes
+    /// (`spec-narrow-guides`), the same draws; `None` from 32,768 indices on.
+    pub fn narrow_of(guided: &GuidedIndex) -> Option<Self> {
+        let indices = guided.cumulative.len() + 1;
+        Self::from_sums(
+            guided.cumulative.clone(),
+            guided.total,
+            compact_bits(indices) + 1,
+        )
+    }
+}
+
 impl<P: WordPoint> BitGuidedIndex<P> {
     /// A table for `weights` (finite, non-negative, not all zero) with the largest power of two
     /// of buckets that is at most [`BUCKETS_PER_INDEX`] per index (so at least half that): no
@@ -110,11 +161,13 @@ impl<P: WordPoint> BitGuidedIndex<P> {
             compact_bits(indices),
         )
     }
+}
 
+impl<P: WordPoint, E: GuideEntry> BitGuidedIndex<P, E> {
     /// A table of `2^bits` buckets over the running sums of all weights but the last and their
-    /// total.
+    /// total; `None` when its entries cannot tell the indices apart.
     fn from_sums(cumulative: Vec<f64>, total: f64, bits: u32) -> Option<Self> {
-        if cumulative.len() >= SETTLED as usize - 1 {
+        if cumulative.len() >= E::INDICES - 1 {
             return None;
         }
         let point = P::over(total)?;
@@ -124,18 +177,14 @@ impl<P: WordPoint> BitGuidedIndex<P> {
         let mut index = 0;
         let mut index_of = |word: u64| {
             index = scan_forward(&cumulative, index, point.point(word));
-            index as u32
+            index
         };
         let shift = 64 - bits;
         let guide = (0..1u64 << bits)
             .map(|bucket| {
                 let lowest = index_of(bucket << shift);
                 let highest = index_of(((bucket + 1) << shift).wrapping_sub(1));
-                if lowest == highest {
-                    lowest | SETTLED
-                } else {
-                    lowest
-                }
+                E::new(lowest, lowest == highest)
             })
             .collect();
         Some(Self {
@@ -149,9 +198,8 @@ impl<P: WordPoint> BitGuidedIndex<P> {
     /// The index whose weight covers the point of `word`.
     #[inline]
     pub fn index_of_word(&self, word: u64) -> usize {
-        let entry = self.guide[(word >> self.shift) as usize];
-        let lowest = (entry & !SETTLED) as usize;
-        if entry & SETTLED != 0 {
+        let (lowest, settled) = self.guide[(word >> self.shift) as usize].read();
+        if settled {
             lowest
         } else {
             scan_forward(&self.cumulative, lowest, self.point.point(word))

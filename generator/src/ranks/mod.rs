@@ -134,4 +134,4 @@ mod bits;
 #[cfg(test)]
 mod tests;
 
-pub use bits::{BitGuidedIndex, ScaledFraction, WordPoint};
+pub use bits::{BitGuidedIndex, GuideEntry, ScaledFraction, WordPoint};

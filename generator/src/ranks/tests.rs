@@ -83,9 +83,10 @@ fn guide_tables_hold_what_a_search_per_bucket_finds() {
 }
 
 /// The spec generator's tables: read by the draw's bits (compact, built from the weights or
-/// from a value-guided table), they find the index the value-guided table finds for the
-/// point `unit_fraction(word) * total`, for random words and for the words at every
-/// bucket's edges, where rounding decides.
+/// from a value-guided table, with 32-bit entries or with 16-bit ones and twice the buckets in
+/// the same bytes), they find the index the value-guided table finds for the point
+/// `unit_fraction(word) * total`, for random words and for the words at every bucket's edges,
+/// where rounding decides.
 #[test]
 fn compact_bit_guided_tables_find_what_the_point_finds() {
     let weight_sets = [
@@ -102,10 +103,12 @@ fn compact_bit_guided_tables_find_what_the_point_finds() {
         let compact = BitGuidedIndex::<ScaledFraction>::compact(&weights).unwrap();
         let converted = BitGuidedIndex::<ScaledFraction>::compact_of(&guided).unwrap();
         assert_eq!(compact.guide, converted.guide, "n={n}");
+        let narrow = BitGuidedIndex::<ScaledFraction, u16>::narrow_of(&guided).unwrap();
+        assert_eq!(narrow.guide.len(), 2 * compact.guide.len(), "n={n}");
         assert!(compact.guide.len() <= n * BUCKETS_PER_INDEX, "n={n}");
         assert!(compact.guide.len() * 2 > n * BUCKETS_PER_INDEX, "n={n}");
-        let edges = (0u64..compact.guide.len() as u64).flat_map(|bucket| {
-            let first = bucket << compact.shift;
+        let edges = (0u64..narrow.guide.len() as u64).flat_map(|bucket| {
+            let first = bucket << narrow.shift;
             [
                 first,
                 first.wrapping_sub(1),
@@ -121,6 +124,7 @@ fn compact_bit_guided_tables_find_what_the_point_finds() {
                 expected,
                 "n={n} word={word:#x}"
             );
+            assert_eq!(narrow.index_of_word(word), expected, "n={n} word={word:#x}");
         }
     }
 }
@@ -135,6 +139,11 @@ fn rejects_unusable_weights() {
     assert!(BitGuidedIndex::from_weights(&[1.0, -1.0]).is_none());
     assert!(BitGuidedIndex::<ScaledFraction>::compact(&[f64::INFINITY]).is_none());
     assert!(BitGuidedIndex::<ScaledFraction>::compact(&[0.0]).is_none());
+    // 16-bit entries take fewer than 32,768 indices (their top bit marks settled buckets).
+    let fits = GuidedIndex::from_weights(&vec![1.0; (1 << 15) - 1]).unwrap();
+    assert!(BitGuidedIndex::<ScaledFraction, u16>::narrow_of(&fits).is_some());
+    let beyond = GuidedIndex::from_weights(&vec![1.0; 1 << 15]).unwrap();
+    assert!(BitGuidedIndex::<ScaledFraction, u16>::narrow_of(&beyond).is_none());
 }
 
 #[test]

@@ -5,7 +5,7 @@ use arrow_schema::DataType;
 use super::draw::{Draw, Slot, Stream};
 use super::error::error;
 use super::vocabulary::Picker;
-use super::{Distribution, Params, SpecError};
+use super::{Distribution, Params, SpecError, SpecPaths};
 
 /// The values of a boolean column: from a vocabulary of `true`/`false`, or true with a chance.
 #[derive(Debug, Clone)]
@@ -77,10 +77,10 @@ impl Booleans {
         }
     }
 
-    /// Reads vocabulary draws by their bits (`spec-bit-guided-draws`): the same values.
-    pub fn guide_by_bits(&mut self) {
+    /// Draws vocabulary entries by the faster paths `paths` turns on: the same values.
+    pub fn set_paths(&mut self, paths: SpecPaths) {
         if let Self::Vocabulary(picker, _) = self {
-            picker.guide_by_bits();
+            picker.set_paths(paths);
         }
     }
 

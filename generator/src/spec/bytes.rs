@@ -119,13 +119,11 @@ impl Bytes {
     /// Writes values by the faster paths `paths` turns on: the same values either way.
     pub fn set_paths(&mut self, paths: SpecPaths) {
         self.paths = paths;
-        if paths.bit_guided_draws {
-            self.lengths.guide_by_bits();
-            if let Source::Words(lists) = &mut self.source {
-                lists
-                    .iter_mut()
-                    .for_each(|(picker, _)| picker.guide_by_bits());
-            }
+        self.lengths.set_paths(paths);
+        if let Source::Words(lists) = &mut self.source {
+            lists
+                .iter_mut()
+                .for_each(|(picker, _)| picker.set_paths(paths));
         }
     }
 

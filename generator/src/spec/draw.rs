@@ -2,7 +2,7 @@
 //! value never depends on which batch, thread or part computes it.
 
 use super::vocabulary::Picker;
-use super::Params;
+use super::{Params, SpecPaths};
 
 pub(super) use crate::rng::splitmix;
 use crate::rng::unit_fraction;
@@ -199,10 +199,10 @@ impl Lengths {
         likely.min(lists * self.max as f64) as usize
     }
 
-    /// Reads weighted lengths by their draw's bits (`spec-bit-guided-draws`): the same lengths.
-    pub fn guide_by_bits(&mut self) {
+    /// Draws weighted lengths by the faster paths `paths` turns on: the same lengths.
+    pub fn set_paths(&mut self, paths: SpecPaths) {
         if let Some(picker) = &mut self.weights {
-            picker.guide_by_bits();
+            picker.set_paths(paths);
         }
     }
 

@@ -6,7 +6,7 @@ use arrow_schema::DataType;
 use super::draw::{Draw, Slot, Stream};
 use super::error::SpecError;
 use super::numbers::{not_a_number, outside, refuse_non_numeric_keys, standard_normal, Source};
-use super::{Distribution, Number, Params};
+use super::{Distribution, Number, Params, SpecPaths};
 
 /// The values of a floating-point column.
 #[derive(Debug, Clone)]
@@ -100,8 +100,8 @@ impl Floats {
         self.source.vocabulary_index(stream, slot)
     }
 
-    /// Reads vocabulary draws by their bits (`spec-bit-guided-draws`): the same values.
-    pub fn guide_by_bits(&mut self) {
-        self.source.guide_by_bits();
+    /// Draws vocabulary entries by the faster paths `paths` turns on: the same values.
+    pub fn set_paths(&mut self, paths: SpecPaths) {
+        self.source.set_paths(paths);
     }
 }

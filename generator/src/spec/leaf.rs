@@ -70,9 +70,8 @@ impl Leaf {
         match self {
             Leaf::Bytes(bytes) => bytes.set_paths(paths),
             Leaf::Integer(integers) => integers.set_paths(paths),
-            _ if !paths.bit_guided_draws => {}
-            Leaf::Boolean(b) => b.guide_by_bits(),
-            Leaf::Float(f) => f.guide_by_bits(),
+            Leaf::Boolean(booleans) => booleans.set_paths(paths),
+            Leaf::Float(floats) => floats.set_paths(paths),
             Leaf::Null => {}
         }
     }

@@ -56,10 +56,10 @@ impl<T> Source<T> {
         }
     }
 
-    /// Reads vocabulary draws by their bits (`spec-bit-guided-draws`): the same entries.
-    pub(super) fn guide_by_bits(&mut self) {
+    /// Draws vocabulary entries by the faster paths `paths` turns on: the same entries.
+    pub(super) fn set_paths(&mut self, paths: SpecPaths) {
         if let Source::Vocabulary(picker, _) = self {
-            picker.guide_by_bits();
+            picker.set_paths(paths);
         }
     }
 
@@ -261,9 +261,7 @@ impl Integers {
     /// Draws by the faster paths `paths` turns on: the same values either way.
     pub fn set_paths(&mut self, paths: SpecPaths) {
         self.resolved_draws = paths.resolved_draws;
-        if paths.bit_guided_draws {
-            self.source.guide_by_bits();
-        }
+        self.source.set_paths(paths);
     }
 }
 

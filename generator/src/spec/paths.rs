@@ -25,6 +25,9 @@ pub struct SpecPaths {
     /// values, drawn by a loop of a hash and a multiply-shift; a NULL draw compared as an
     /// integer.
     pub resolved_draws: bool,
+    /// Bit-guided tables of vocabularies of fewer than 32,768 entries made of 16-bit entries,
+    /// twice the buckets in the same bytes (`spec-narrow-guides`), rather than 32-bit ones.
+    pub narrow_guides: bool,
 }
 
 impl SpecPaths {
@@ -36,5 +39,6 @@ impl SpecPaths {
         null_skips: true,
         shared_slot_keys: true,
         resolved_draws: true,
+        narrow_guides: true,
     };
 }

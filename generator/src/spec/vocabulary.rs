@@ -1,7 +1,7 @@
 //! Drawing an entry of a finite vocabulary: uniformly, by Zipf rank, or by given weights.
 
 use super::draw::{Draw, Slot, Stream};
-use super::{Distribution, Params};
+use super::{Distribution, Params, SpecPaths};
 use crate::{BitGuidedIndex, GuidedIndex, RankTable, ScaledFraction};
 
 /// Draws an index with probability proportional to its weight: the entry of a vocabulary, or
@@ -9,10 +9,13 @@ use crate::{BitGuidedIndex, GuidedIndex, RankTable, ScaledFraction};
 #[derive(Debug, Clone)]
 pub(super) enum Picker {
     /// A guide table indexed by the draw's point in `[0, total)`.
-    ByPoint(GuidedIndex),
+    Point(GuidedIndex),
     /// A guide table indexed by the draw's top bits (`spec-bit-guided-draws`): the same index,
     /// most often without computing the point.
-    ByBits(BitGuidedIndex<ScaledFraction>),
+    Bits(BitGuidedIndex<ScaledFraction>),
+    /// The same with 16-bit entries, twice the buckets in the same bytes
+    /// (`spec-narrow-guides`): fewer draws land in a bucket two indices share.
+    NarrowBits(BitGuidedIndex<ScaledFraction, u16>),
 }
 
 impl Picker {
@@ -29,24 +32,36 @@ impl Picker {
 
     /// For `weights`, or `None` unless they are finite, non-negative and not all zero.
     pub fn from_weights(weights: &[f64]) -> Option<Self> {
-        GuidedIndex::from_weights(weights).map(Self::ByPoint)
+        GuidedIndex::from_weights(weights).map(Self::Point)
     }
 
-    /// Reads draws by their bits from now on (`spec-bit-guided-draws`): the same indices.
-    pub fn guide_by_bits(&mut self) {
-        if let Self::ByPoint(guided) = self {
-            // The guided table was built from the same sums, so they are usable.
-            let by_bits = BitGuidedIndex::compact_of(guided).expect("weights already checked");
-            *self = Self::ByBits(by_bits);
+    /// Draws by the faster paths `paths` turns on from now on: the same indices. With
+    /// `spec-bit-guided-draws`, by the draw's bits, through 16-bit entries where they hold the
+    /// indices and `spec-narrow-guides` is on.
+    pub fn set_paths(&mut self, paths: SpecPaths) {
+        let Self::Point(guided) = self else { return };
+        if !paths.bit_guided_draws {
+            return;
         }
+        // The guided table was built from the same sums, so they are usable.
+        let narrow = paths
+            .narrow_guides
+            .then(|| BitGuidedIndex::narrow_of(guided));
+        *self = match narrow.flatten() {
+            Some(narrow) => Self::NarrowBits(narrow),
+            None => {
+                Self::Bits(BitGuidedIndex::compact_of(guided).expect("weights already checked"))
+            }
+        };
     }
 
     /// The index for `slot`, from draw `draw`.
     #[inline]
     pub fn pick(&self, stream: Stream, slot: Slot, draw: Draw) -> usize {
         match self {
-            Self::ByPoint(table) => table.index_of(stream.fraction(slot, draw) * table.total()),
-            Self::ByBits(table) => table.index_of_word(stream.bits(slot, draw)),
+            Self::Point(table) => table.index_of(stream.fraction(slot, draw) * table.total()),
+            Self::Bits(table) => table.index_of_word(stream.bits(slot, draw)),
+            Self::NarrowBits(table) => table.index_of_word(stream.bits(slot, draw)),
         }
     }
 }

@@ -147,9 +147,7 @@ impl Column {
                 entries: item,
                 lengths,
             } => {
-                if paths.bit_guided_draws {
-                    lengths.guide_by_bits();
-                }
+                lengths.set_paths(paths);
                 item.set_paths(paths);
             }
             Kind::FixedSizeList { item, .. } => item.set_paths(paths),
