@@ -134,12 +134,7 @@ impl<P: WordPoint> BitGuidedIndex<P, u16> {
     /// [`BitGuidedIndex::compact_of`] with 16-bit entries: twice its buckets in the same bytes
     /// (`spec-narrow-guides`), the same draws; `None` from 32,768 indices on.
     pub fn narrow_of(guided: &GuidedIndex) -> Option<Self> {
-        let indices = guided.cumulative.len() + 1;
-        Self::from_sums(
-            guided.cumulative.clone(),
-            guided.total,
-            compact_bits(indices) + 1,
-        )
+        Self::from_guided(guided, 1)
     }
 }
 
@@ -154,16 +149,22 @@ impl<P: WordPoint> BitGuidedIndex<P> {
 
     /// [`Self::compact`] for the weights `guided` was made from: the same draws, read by bits.
     pub fn compact_of(guided: &GuidedIndex) -> Option<Self> {
-        let indices = guided.cumulative.len() + 1;
-        Self::from_sums(
-            guided.cumulative.clone(),
-            guided.total,
-            compact_bits(indices),
-        )
+        Self::from_guided(guided, 0)
     }
 }
 
 impl<P: WordPoint, E: GuideEntry> BitGuidedIndex<P, E> {
+    /// A table over the sums `guided` was made from, with `2^doublings` times the compact
+    /// bucket count.
+    fn from_guided(guided: &GuidedIndex, doublings: u32) -> Option<Self> {
+        let indices = guided.cumulative.len() + 1;
+        Self::from_sums(
+            guided.cumulative.clone(),
+            guided.total,
+            compact_bits(indices) + doublings,
+        )
+    }
+
     /// A table of `2^bits` buckets over the running sums of all weights but the last and their
     /// total; `None` when its entries cannot tell the indices apart.
     fn from_sums(cumulative: Vec<f64>, total: f64, bits: u32) -> Option<Self> {

@@ -198,7 +198,7 @@ impl Bytes {
                 .iter()
                 .map(|(_, entries)| entries.total_len() / entries.len().max(1) + 1)
                 .sum(),
-            Source::Random => ((self.lengths.min() + self.lengths.max()) / 2) as usize,
+            Source::Random => self.lengths.mean().ceil() as usize,
             Source::Sequential { .. } => prefix + self.digits,
             Source::Unique => prefix + 16,
         }

@@ -120,8 +120,8 @@ impl Stream {
 }
 
 /// The least `w >> 11` whose fraction (`w >> 11` times 2^-53, exactly) is at least
-/// `probability` (in `(0, 1]`): a fraction is at least `probability` when its word's top 53
-/// bits are at least this, so the draw is compared without a conversion to a float.
+/// `probability`: a fraction is at least `probability` when its word's top 53 bits are at
+/// least this, so the draw is compared without a conversion to a float.
 pub(super) fn fraction_threshold(probability: f64) -> u64 {
     // Multiplying by a power of two is exact. A probability above 1 (or infinite) saturates
     // past every word, as no fraction reaches it; so must NaN, which no fraction compares
@@ -180,9 +180,9 @@ impl Lengths {
         }
     }
 
-    /// The shortest length drawn.
-    pub fn min(&self) -> u64 {
-        self.min
+    /// The mean length drawn (weighted by `length_weights` when given).
+    pub fn mean(&self) -> f64 {
+        self.mean
     }
 
     /// The longest length drawn.

@@ -44,10 +44,11 @@ impl Picker {
             return;
         }
         // The guided table was built from the same sums, so they are usable.
-        let narrow = paths
-            .narrow_guides
-            .then(|| BitGuidedIndex::narrow_of(guided));
-        *self = match narrow.flatten() {
+        let narrow = match paths.narrow_guides {
+            true => BitGuidedIndex::narrow_of(guided),
+            false => None,
+        };
+        *self = match narrow {
             Some(narrow) => Self::NarrowBits(narrow),
             None => {
                 Self::Bits(BitGuidedIndex::compact_of(guided).expect("weights already checked"))
