@@ -1,5 +1,6 @@
 //! Dictionaries that outgrow the CPU's caches: the native encoder then computes a batch's hashes
-//! ahead of its lookups and prefetches their slots, and its table grows many times over. The
+//! ahead of its lookups and prefetches their slots, and its table grows many times over; numbers
+//! of a narrow range are looked up in an array instead, until one falls outside it. The
 //! indices (first-seen order), the fallback point and so every byte must stay parquet's.
 
 mod common;
@@ -60,7 +61,8 @@ fn case<T>(
 /// cycles that fit it and repeat for most of the rows, both in tables that are prefetched (of
 /// more than 1 MiB: 65,536 distinct numbers, or 32,768 byte arrays). Fixed-length values of 16
 /// bytes are interned as byte arrays are, half floats as numbers (every one of their 65,536
-/// bit patterns, NaNs included).
+/// bit patterns, NaNs included). Numbers in a narrow range (scattered, rising, then past any
+/// window) take the dense index, and move from it to the hash table mid-chunk.
 fn cases() -> Vec<(&'static str, Case)> {
     let rows = |distinct| (0..ROWS).map(move |row| scattered(row, distinct));
     let int32 = |v: Option<u32>| v.map(|v| v as i32);
@@ -124,7 +126,62 @@ fn cases() -> Vec<(&'static str, Case)> {
             "fixed_16",
             case(rows(60_000).map(wide).collect(), |v| v.to_vec(), fixed_16),
         ),
+        (
+            "int64_narrow",
+            case(narrow().map(int64_at(1 << 40)).collect(), plain_i64, int64s),
+        ),
+        (
+            "int64_narrow_then_wide",
+            case(
+                (0..ROWS)
+                    .map(|row| match row < ROWS / 2 {
+                        true => narrow_value(row).map(|v| i64::from(v) + 1_000),
+                        false => scattered(row, 220_000).map(|v| i64::from(v) << 20),
+                    })
+                    .collect(),
+                plain_i64,
+                int64s,
+            ),
+        ),
+        (
+            "int32_rising",
+            case(
+                (0..ROWS).map(|row| Some((row / 4) as i32)).collect(),
+                |v| v.to_le_bytes().to_vec(),
+                |v| Arc::new(Int32Array::from(v)),
+            ),
+        ),
+        (
+            "int32_signed_small",
+            case(
+                narrow()
+                    .map(|v| v.map(|v| (v % 2_000) as i32 - 1_000))
+                    .collect(),
+                |v| v.to_le_bytes().to_vec(),
+                |v| Arc::new(Int32Array::from(v)),
+            ),
+        ),
     ]
+}
+
+/// Row `row`'s value among 200,000 consecutive numbers in a scattered order (more than fit a
+/// dictionary page of parquet's default limit), every seventh row NULL: numbers that the
+/// encoder's dense index looks up.
+fn narrow_value(row: usize) -> Option<u32> {
+    (!row.is_multiple_of(7)).then_some((row as u32).wrapping_mul(7_919) % 200_000)
+}
+
+fn narrow() -> impl Iterator<Item = Option<u32>> {
+    (0..ROWS).map(narrow_value)
+}
+
+/// Narrow numbers as 64-bit ones from `base` on.
+fn int64_at(base: i64) -> impl Fn(Option<u32>) -> Option<i64> {
+    move |v| v.map(|v| base + i64::from(v))
+}
+
+fn plain_i64(v: &i64) -> Vec<u8> {
+    v.to_le_bytes().to_vec()
 }
 
 /// An odd 128-bit multiplier: it keeps the 16-byte values distinct and spreads their bytes.

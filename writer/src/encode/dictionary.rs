@@ -8,6 +8,9 @@
 
 use std::ops::Range;
 
+mod numbers;
+
+use super::dense_index::DenseIndex;
 use super::index_table::{IndexTable, Slot};
 use super::plain::PlainValues;
 use super::rle::HybridRle;
@@ -20,7 +23,10 @@ pub(crate) struct Dictionary {
     page: Vec<u8>,
     /// How many distinct values `page` holds.
     len: u32,
-    /// The indices of fixed-width values, found by their hash: 8-byte slots, so that a
+    /// The indices of numbers while every one looked up lies in a window it can span
+    /// (`None` once one did not, or for values other than numbers).
+    dense: Option<DenseIndex>,
+    /// The indices of numbers otherwise, found by their hash: 8-byte slots, so that a
     /// dictionary that grows to its page limit (131,072 `INT64` values at 1 MiB) fills a table
     /// half the size a slot holding the value too would take, with half its page faults and
     /// cache misses; a match (which must read the value in the page) is the rarer case while a
@@ -90,6 +96,9 @@ impl Dictionary {
             byte_arrays: width.is_none(),
             page: Vec::new(),
             len: 0,
+            dense: width
+                .filter(|&width| Self::in_words(width))
+                .map(|width| DenseIndex::new(page_limit / width)),
             words: IndexTable::new(),
             arrays: IndexTable::new(),
             hasher: ahash::RandomState::default(),
@@ -181,50 +190,6 @@ impl Dictionary {
         bytes
     }
 
-    /// Appends the indices of `bytes`' values of `N` bytes each (at most 8): compared and
-    /// hashed as integers (a float by its bits, as parquet tells them apart), not as slices of
-    /// unknown length.
-    fn append_words<const N: usize>(&mut self, bytes: &[u8]) {
-        let room = self.room(bytes.len() / N, N);
-        Self::make_room(&mut self.words, room);
-        let Self {
-            page,
-            len,
-            words,
-            hasher,
-            hashes,
-            keys,
-            ..
-        } = self;
-        let word = |value: &[u8]| {
-            let mut word = [0u8; 8];
-            word[..N].copy_from_slice(value);
-            u64::from_le_bytes(word)
-        };
-        let hash_of = |value: &[u8]| hasher.hash_one(word(value)) as u32;
-        hashes.clear();
-        if words.prefetches() {
-            hashes.extend(bytes.chunks_exact(N).map(hash_of));
-        }
-        keys.reserve(bytes.len() / N);
-        for (position, value) in bytes.chunks_exact(N).enumerate() {
-            let hash = words.hash_at(hashes, position, || hash_of(value));
-            let holds =
-                |slot: &Slot<()>, page: &Vec<u8>| page[slot.index as usize * N..][..N] == *value;
-            let slot = words.find_or_insert(hash, page, holds, |page| {
-                let index = *len;
-                page.extend_from_slice(value);
-                *len += 1;
-                Slot {
-                    index,
-                    hash,
-                    at: (),
-                }
-            });
-            keys.push(slot.index);
-        }
-    }
-
     /// The index of the byte array `value`, whose hash is `hash`, adding it to the dictionary
     /// if it is new (after its length, for byte arrays; fixed-length values are all as long).
     fn intern(&mut self, value: &[u8], hash: u32) -> u32 {
@@ -288,6 +253,7 @@ impl Dictionary {
     /// Bytes held: the dictionary page, its tables, the open page's indices.
     pub(crate) fn memory_size(&self) -> usize {
         self.page.capacity()
+            + self.dense.as_ref().map_or(0, DenseIndex::allocation_size)
             + self.words.allocation_size()
             + self.arrays.allocation_size()
             + (self.keys.capacity() + self.hashes.capacity()) * std::mem::size_of::<u32>()

@@ -9,11 +9,11 @@
 
 /// How many values ahead of its lookup a value's slot is prefetched: enough lookups in flight
 /// to hide a cache miss, few enough that the slot is still cached when its turn comes.
-const PREFETCH_DISTANCE: usize = 16;
+pub(crate) const PREFETCH_DISTANCE: usize = 16;
 
 /// The largest table (in bytes) whose lookups are not prefetched: one that stays in a core's
 /// L2 cache gains less from them than hashing the values in a pass of their own costs.
-const CACHED_BYTES: usize = 1 << 20;
+pub(crate) const CACHED_BYTES: usize = 1 << 20;
 
 /// The index no value takes: it marks a vacant slot (a dictionary page of 2^32 values would
 /// be over parquet's 2 GiB page size long before).
@@ -137,18 +137,7 @@ impl<T: Copy + Default> IndexTable<T> {
     /// it some values later finds it there.
     #[inline(always)]
     fn prefetch(&self, hash: u32) {
-        let slot = &self.slots[hash as usize & (self.slots.len() - 1)];
-        // SAFETY: a prefetch only hints the cache: it reads nothing, cannot fault, and SSE,
-        // which it needs, is part of every x86-64 CPU.
-        #[cfg(target_arch = "x86_64")]
-        unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                std::ptr::from_ref(slot).cast(),
-            );
-        }
-        // Elsewhere the lookups go unprefetched: std's portable prefetch is not stable.
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = slot;
+        prefetch(&self.slots[hash as usize & (self.slots.len() - 1)]);
     }
 
     /// The slot of the value whose hash is `hash` and for which `holds` is true given
@@ -186,6 +175,23 @@ impl<T: Copy + Default> IndexTable<T> {
     pub(crate) fn allocation_size(&self) -> usize {
         self.slots.capacity() * std::mem::size_of::<Slot<T>>()
     }
+}
+
+/// Starts loading `place` into the cache, so that a read of it some values later finds it
+/// there.
+#[inline(always)]
+pub(crate) fn prefetch<T>(place: &T) {
+    // SAFETY: a prefetch only hints the cache: it reads nothing, cannot fault, and SSE,
+    // which it needs, is part of every x86-64 CPU.
+    #[cfg(target_arch = "x86_64")]
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            std::ptr::from_ref(place).cast(),
+        );
+    }
+    // Elsewhere the lookups go unprefetched: std's portable prefetch is not stable.
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = place;
 }
 
 #[cfg(test)]

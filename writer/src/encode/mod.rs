@@ -27,6 +27,7 @@ mod column;
 mod compress;
 mod data_page;
 mod delta;
+mod dense_index;
 mod dictionary;
 mod encodings;
 mod fallback;
