@@ -12,6 +12,11 @@ use super::index_table::{prefetch, CACHED_BYTES, PREFETCH_DISTANCE};
 /// L2 cache holds.
 const SMALLEST_LIMIT: usize = 1 << 16;
 
+/// Entries a window may have whatever the dictionary's limit (8 MiB of them): a page limit
+/// raised far past parquet's default must not let a few numbers far apart take gigabytes; more
+/// distinct numbers than this go to the hash table, which grows with the numbers themselves.
+const LARGEST_LIMIT: usize = 1 << 21;
+
 /// How many entries per value the dictionary page can hold a window may reach: at four
 /// (16 bytes per value) it takes about the room a hash table's slots take for the same values,
 /// and a column that fills its page leaves at least a quarter of the entries taken.
@@ -34,7 +39,9 @@ impl DenseIndex {
         Self {
             base: 0,
             entries: Vec::new(),
-            limit: values.saturating_mul(ENTRIES_PER_VALUE).max(SMALLEST_LIMIT),
+            limit: values
+                .saturating_mul(ENTRIES_PER_VALUE)
+                .clamp(SMALLEST_LIMIT, LARGEST_LIMIT),
         }
     }
 
@@ -128,6 +135,16 @@ mod tests {
         assert!(index.cover(0, SMALLEST_LIMIT as u64 - 1));
         assert_eq!(index.entries.len(), SMALLEST_LIMIT);
         assert_eq!(*index.entry(150), 7);
+    }
+
+    /// A dictionary allowed any page size still gets a window of bounded size.
+    #[test]
+    fn the_window_s_limit_is_bounded() {
+        assert_eq!(DenseIndex::new(usize::MAX).limit, LARGEST_LIMIT);
+        assert_eq!(DenseIndex::new(131_072).limit, 524_288);
+        let mut index = DenseIndex::new(usize::MAX);
+        assert!(!index.cover(0, LARGEST_LIMIT as u64));
+        assert!(index.entries.is_empty());
     }
 
     /// Windows at the ends of the numbers neither overflow nor refuse what fits.
