@@ -138,17 +138,22 @@ thread_local! {
 }
 
 /// Calls `compress` with a block of `bound` bytes: the thread's scratch block, or one of its
-/// own past [`KEPT_SCRATCH`].
-fn with_scratch<R>(bound: usize, compress: impl FnOnce(&mut [u8]) -> R) -> R {
-    if bound > KEPT_SCRATCH {
-        return compress(&mut vec![0; bound]);
-    }
-    SCRATCH.with_borrow_mut(|scratch| {
-        if scratch.len() < bound {
-            scratch.resize(bound, 0);
+/// own past [`KEPT_SCRATCH`] or where the thread has none to lend (while its thread-locals are
+/// torn down, say, when a writer is dropped by another one's destructor).
+fn with_scratch<R>(bound: usize, mut compress: impl FnMut(&mut [u8]) -> R) -> R {
+    if bound <= KEPT_SCRATCH {
+        let kept = SCRATCH.try_with(|scratch| {
+            let mut scratch = scratch.try_borrow_mut().ok()?;
+            if scratch.len() < bound {
+                scratch.resize(bound, 0);
+            }
+            Some(compress(&mut scratch[..bound]))
+        });
+        if let Ok(Some(result)) = kept {
+            return result;
         }
-        compress(&mut scratch[..bound])
-    })
+    }
+    compress(&mut vec![0; bound])
 }
 
 fn external(error: impl std::error::Error + Send + Sync + 'static) -> ParquetError {

@@ -8,8 +8,8 @@
 
 use super::index_table::{prefetch, CACHED_BYTES, PREFETCH_DISTANCE};
 
-/// Entries a window may have whatever the dictionary's limit: 256 KiB of them, which a core's
-/// L2 cache holds.
+/// Entries a window may always reach, however small the dictionary's limit: 256 KiB of them,
+/// which a core's L2 cache holds (and every 2-byte number).
 const SMALLEST_LIMIT: usize = 1 << 16;
 
 /// Entries a window may have whatever the dictionary's limit (8 MiB of them): a page limit
@@ -53,9 +53,10 @@ impl DenseIndex {
         })
     }
 
-    /// Widens the window to take in every number from `low` to `high` (at least doubling it
-    /// where it grows, so that a rising column moves its entries a few times, not once a
-    /// batch): `false`, with the window as it was, if it would span more than its limit.
+    /// Widens the window to take in every number from `low` to `high` (doubling it where it
+    /// grows, within its limit and the numbers' ends, so that a rising column moves its entries
+    /// a few times, not once a batch): `false`, with the window as it was, if it would span
+    /// more than its limit.
     pub(crate) fn cover(&mut self, low: u64, high: u64) -> bool {
         let len = self.entries.len() as u64;
         let (start, end) = match len {

@@ -250,7 +250,8 @@ impl Dictionary {
         }
     }
 
-    /// Bytes held: the dictionary page, its tables, the open page's indices.
+    /// Bytes held: the dictionary page, its tables (a dense index's whole window, though the
+    /// memory of a sparse one is mostly never touched), the open page's indices.
     pub(crate) fn memory_size(&self) -> usize {
         self.page.capacity()
             + self.dense.as_ref().map_or(0, DenseIndex::allocation_size)
@@ -318,7 +319,8 @@ mod tests {
         assert_eq!(room(1024, 4500, 8).additional(4000, 4096), Some(1024));
     }
 
-    /// Numbers that are all new grow the table eight-fold; once most values repeat, two-fold.
+    /// Numbers that are all new grow the hash table eight-fold; once most values repeat,
+    /// two-fold. (Spread over their type: numbers of a narrow range take the dense index.)
     #[test]
     fn growth_follows_how_many_values_were_new() {
         let mut dictionary = Dictionary::new(Some(4), 1 << 20);
@@ -334,9 +336,16 @@ mod tests {
             };
             dictionary.append(&plain, 0..values.len(), &mut []);
         };
-        append(&mut dictionary, (0..5000).collect());
+        append(
+            &mut dictionary,
+            (0..5000u32)
+                .map(|v| v.wrapping_mul(2_654_435_761))
+                .collect(),
+        );
+        assert!(dictionary.dense.is_none());
+        assert_eq!(dictionary.words.len(), 5000);
         assert_eq!(dictionary.room(1024, 4).growth, 8);
-        append(&mut dictionary, vec![7; 20_000]);
+        append(&mut dictionary, vec![0; 20_000]);
         assert_eq!(dictionary.room(1024, 4).growth, 2);
         assert_eq!(dictionary.len, 5000);
     }

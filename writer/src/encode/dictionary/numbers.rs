@@ -16,8 +16,9 @@ impl Dictionary {
                 return;
             }
             // A number beyond any window the index may span: the numbers so far move to the
-            // hash table, which looks up every number from now on.
-            self.hash_words::<N>();
+            // hash table, which looks up every number from now on. (Never half floats: every
+            // window may span their 65,536 numbers.)
+            self.hash_words::<N>(bytes.len() / N);
         }
         let room = self.room(bytes.len() / N, N);
         Self::make_room(&mut self.words, room);
@@ -77,8 +78,8 @@ impl Dictionary {
     }
 
     /// Puts every number of the dictionary so far (each of `N` bytes, all distinct) in the
-    /// hash table, at its index.
-    fn hash_words<const N: usize>(&mut self) {
+    /// hash table, at its index, with room for `incoming` more.
+    fn hash_words<const N: usize>(&mut self, incoming: usize) {
         let Self {
             page,
             len,
@@ -86,7 +87,7 @@ impl Dictionary {
             hasher,
             ..
         } = self;
-        words.reserve((*len as usize).max(Self::INITIAL_CAPACITY));
+        words.reserve((*len as usize + incoming).max(Self::INITIAL_CAPACITY));
         for (index, value) in (0..*len).zip(page.chunks_exact(N)) {
             let hash = hasher.hash_one(word::<N>(value)) as u32;
             let slot = Slot {
