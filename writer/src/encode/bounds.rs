@@ -152,11 +152,23 @@ impl<'a> ByteBounds<'a> {
     fn add(&mut self, value: &'a [u8]) {
         let key = prefix(value) ^ self.sign;
         // A value below the smallest cannot lie above the largest.
-        if key < self.min_key || (key == self.min_key && value < self.min) {
+        if key < self.min_key || (key == self.min_key && below(value, self.min)) {
             (self.min, self.min_key) = (value, key);
-        } else if key > self.max_key || (key == self.max_key && value > self.max) {
+        } else if key > self.max_key || (key == self.max_key && below(self.max, value)) {
             (self.max, self.max_key) = (value, key);
         }
+    }
+}
+
+/// Whether `value` orders before `other`, whose prefixes are equal: where both are at most 8
+/// bytes long the prefixes hold all their bytes, zero-padded, so the shorter comes first
+/// (values of a few categories, each equal to a bound in turn, then need no call to compare
+/// slices); otherwise the bytes decide.
+#[inline(always)]
+fn below(value: &[u8], other: &[u8]) -> bool {
+    match value.len() <= 8 && other.len() <= 8 {
+        true => value.len() < other.len(),
+        false => value < other,
     }
 }
 
