@@ -141,6 +141,9 @@ fn time_leaf() -> impl Strategy<Value = (Value, Value)> {
     ]
 }
 
+/// Prefixes of sequential and unique strings are cut from this.
+const PREFIX: &str = "id-+0123456789abcdefgh";
+
 /// Strings and binaries; `dictionary` says whether the field is to be dictionary-encoded, which
 /// needs a vocabulary.
 fn bytes_leaf() -> impl Strategy<Value = (Value, Value, bool)> {
@@ -157,11 +160,13 @@ fn bytes_leaf() -> impl Strategy<Value = (Value, Value, bool)> {
         (0u32..4, 4u32..40)
             .prop_map(|(min, max)| (json!({"min_length": min, "max_length": max}), false)),
         (zipf(), any::<bool>()),
-        Just((
-            json!({"distribution": "sequential", "prefix": "id-", "digits": 6}),
+        // Prefixes and widths on both sides of the blocks `spec-digit-moves` copies (16 and
+        // 32 bytes), negative and long numbers.
+        (0usize..20, 0u32..40, -1_000i64..1_000_000_000_000).prop_map(|(prefix, digits, min)| (
+            json!({"distribution": "sequential", "prefix": &PREFIX[..prefix], "digits": digits, "min": min}),
             false
         )),
-        Just((json!({"unique": true}), false)),
+        (0usize..20).prop_map(|prefix| (json!({"unique": true, "prefix": &PREFIX[..prefix]}), false)),
         Just((json!({"values": ["alpha", "beta", "gamma"]}), true)),
     ];
     (names, metadata).prop_map(|(name, (metadata, dictionary))| {

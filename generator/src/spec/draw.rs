@@ -2,6 +2,7 @@
 //! value never depends on which batch, thread or part computes it.
 
 use super::vocabulary::Picker;
+use super::words::append_cut;
 use super::{Params, SpecPaths};
 
 pub(super) use crate::rng::splitmix;
@@ -244,20 +245,10 @@ const TEXT_PER_WORD: usize = 10;
 /// The bytes one word of random bits makes.
 const BYTES_PER_WORD: usize = 8;
 
-/// Appends `word`, or its first `left` bytes when fewer are left: where the buffer has room
-/// for the whole word, as the whole word cut back (a copy of known size, not a `memcpy`
-/// call), else as the bytes left (a buffer sized for its values never grows).
+/// Appends `word`, or its first `left` bytes when fewer are left.
 #[inline]
 fn append_word<const N: usize>(out: &mut Vec<u8>, word: &[u8; N], left: usize) {
-    if left >= N {
-        out.extend_from_slice(word);
-    } else if out.capacity() - out.len() >= N {
-        let end = out.len() + left;
-        out.extend_from_slice(word);
-        out.truncate(end);
-    } else {
-        out.extend_from_slice(&word[..left]);
-    }
+    append_cut(out, word, left.min(N));
 }
 
 /// The 10 characters of `bits`, the lowest 6 bits first.

@@ -58,11 +58,7 @@ impl WordList {
     pub fn append(&self, index: usize, out: &mut Vec<u8>, moves: bool) {
         let (start, end) = (self.start(index), self.ends[index]);
         match self.bytes[start..].first_chunk::<BLOCK>() {
-            Some(block) if moves && end - start <= BLOCK => {
-                let length = out.len() + end - start;
-                out.extend_from_slice(block);
-                out.truncate(length);
-            }
+            Some(block) if moves && end - start <= BLOCK => append_cut(out, block, end - start),
             _ => out.extend_from_slice(&self.bytes[start..end]),
         }
     }
@@ -75,9 +71,24 @@ impl WordList {
     }
 }
 
+/// Appends the first `len` bytes of `block` (`len` at most `N`): as the whole block, then cut
+/// back to `len`, where `out` has room for it (a copy of known size compiles to a few moves,
+/// where a `memcpy` call per short value costs more than the copy), else as the `len` bytes
+/// alone, so that a buffer sized for its values never grows for the block's slack.
+#[inline]
+pub(super) fn append_cut<const N: usize>(out: &mut Vec<u8>, block: &[u8; N], len: usize) {
+    if out.capacity() - out.len() >= N {
+        let end = out.len() + len;
+        out.extend_from_slice(block);
+        out.truncate(end);
+    } else {
+        out.extend_from_slice(&block[..len]);
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::WordList;
+    use super::{append_cut, WordList};
 
     /// Entries of every length around the block's, empty ones among them, append the same
     /// bytes with and without block moves.
@@ -96,6 +107,28 @@ mod tests {
         assert_eq!(
             list.total_len(),
             entries.iter().map(Vec::len).sum::<usize>()
+        );
+    }
+
+    /// A block cut to each length appends that many of its bytes, whether or not the buffer
+    /// has room for the whole block, and a full buffer is not grown past what it needs.
+    #[test]
+    fn cut_blocks_append_their_first_bytes() {
+        let block = *b"0123456789abcdef";
+        for len in 0..=16 {
+            for room in [0, 16, 64] {
+                let mut out = Vec::with_capacity(2 + room);
+                out.extend_from_slice(b"x ");
+                append_cut(&mut out, &block, len);
+                assert_eq!(out[2..], block[..len], "len {len}, room {room}");
+            }
+        }
+        let mut exact = Vec::with_capacity(4);
+        append_cut(&mut exact, &block, 4);
+        assert_eq!(
+            exact.capacity(),
+            4,
+            "a buffer without room takes the bytes alone"
         );
     }
 }
