@@ -102,7 +102,6 @@ impl Optimizations {
             shared_slot_keys: self.has(Optimization::SpecSharedSlotKeys),
             resolved_draws: self.has(Optimization::SpecResolvedDraws),
             narrow_guides: self.has(Optimization::SpecNarrowGuides),
-            digit_moves: self.has(Optimization::SpecDigitMoves),
         }
     }
 

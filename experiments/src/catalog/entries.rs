@@ -267,10 +267,4 @@ catalog! {
         mechanism: "a bucket whose words all pick one entry answers in one table read; a bucket two entries share marks itself unsettled, and its draws compute the point and scan the running sums behind a branch the processor cannot predict; at eight 32-bit buckets per entry, rounded down to a power of two, 17% of the contacts spec's first-name draws and 21% of its last-name draws took that path; 16-bit entries fit twice the buckets into the bytes the vocabulary bound counts, and the shares fall to 9% and 12%",
         study: None,
     },
-    /// A spec's string prefixes and padded digits appended as blocks of known size.
-    44 adds SpecDigitMoves "spec-digit-moves" on any_workload {
-        summary: "a spec's sequential and unique strings (the contacts spec's phone numbers) get their prefix (up to 16 bytes) and their padded digits (up to 32) appended as one block each, cut back to the length, instead of a memcpy call each (identical data)",
-        mechanism: "a phone number of the contacts spec was two calls to memcpy, one for its \"+91-\" prefix and one for its ten digits, each for a few bytes of a length known only at run time: a tenth of the spec's generation samples sat in memmove; the prefix is kept zero-padded to 16 bytes and the digits are written into a buffer with 32 bytes of slack past them, so each is appended as a copy of known size (a few moves) and the buffer cut back, where its capacity allows (38's word moves, for numbers written as text)",
-        study: None,
-    },
 }

@@ -11,7 +11,7 @@ use super::error::error;
 use super::exact::Rounding;
 use super::paths::SpecPaths;
 use super::vocabulary::{word_draw, Picker};
-use super::words::{append_cut, WordList};
+use super::words::WordList;
 use super::{Distribution, Params, SpecError};
 use crate::vocab::{first_names, last_names};
 
@@ -38,21 +38,9 @@ pub(super) struct Bytes {
     /// FixedSizeBinary's width: values are cut or zero-padded to it.
     width: Option<usize>,
     prefix: Vec<u8>,
-    /// The prefix zero-padded to a block, where it fits one (see [`Self::push_prefix`]).
-    prefix_block: Option<[u8; PREFIX_BLOCK]>,
     digits: usize,
     /// The faster ways of writing values that are on (the same bytes).
     paths: SpecPaths,
-}
-
-/// The longest prefix kept as a block too (see [`Bytes::push_prefix`]).
-const PREFIX_BLOCK: usize = 16;
-
-/// `prefix` zero-padded to [`PREFIX_BLOCK`] bytes, or `None` when it is longer.
-fn prefix_block(prefix: &[u8]) -> Option<[u8; PREFIX_BLOCK]> {
-    let mut block = [0; PREFIX_BLOCK];
-    block.get_mut(..prefix.len())?.copy_from_slice(prefix);
-    Some(block)
 }
 
 impl Bytes {
@@ -87,7 +75,6 @@ impl Bytes {
             text,
             width,
             prefix: params.prefix.as_bytes().to_vec(),
-            prefix_block: prefix_block(params.prefix.as_bytes()),
             digits: params.digits as usize,
             paths: SpecPaths::default(),
         };
@@ -165,10 +152,10 @@ impl Bytes {
             }
             Source::Random => self.random(out, stream, slot),
             Source::Sequential { start, step } => {
-                self.push_prefix(out);
+                out.extend_from_slice(&self.prefix);
                 let number = start.saturating_add(i128::from(slot.ordinal).saturating_mul(*step));
                 match self.paths.direct_digits {
-                    true => push_decimal(out, number, self.digits, self.paths.digit_moves),
+                    true => push_decimal(out, number, self.digits),
                     // Writing into a Vec cannot fail.
                     false => {
                         let _ = write!(out, "{number:0width$}", width = self.digits);
@@ -176,7 +163,7 @@ impl Bytes {
                 }
             }
             Source::Unique => {
-                self.push_prefix(out);
+                out.extend_from_slice(&self.prefix);
                 let scrambled = stream.scramble(slot.ordinal);
                 match self.paths.direct_digits {
                     true => push_hex(out, scrambled),
@@ -188,17 +175,6 @@ impl Bytes {
         }
         if let Some(width) = self.width {
             out.resize(start + width, 0);
-        }
-    }
-
-    /// Appends the prefix of sequential and unique strings: with `spec-digit-moves`, a prefix
-    /// of up to [`PREFIX_BLOCK`] bytes as one block cut back to its length, instead of a
-    /// `memcpy` call per value.
-    #[inline]
-    fn push_prefix(&self, out: &mut Vec<u8>) {
-        match &self.prefix_block {
-            Some(block) if self.paths.digit_moves => append_cut(out, block, self.prefix.len()),
-            _ => out.extend_from_slice(&self.prefix),
         }
     }
 

@@ -2,8 +2,6 @@
 //! without the formatting machinery: sequential strings are mostly digits, and going through
 //! `core::fmt` for each one was about an eighth of generating the contacts spec.
 
-use super::words::append_cut;
-
 /// The decimal digits of 0 to 99, two by two: a number is written two digits per division.
 const DIGIT_PAIRS: &[u8; 200] = b"\
     0001020304050607080910111213141516171819\
@@ -17,26 +15,15 @@ const DIGIT_PAIRS: &[u8; 200] = b"\
 /// is written with the digits in one copy.
 const BUFFER_DIGITS: usize = 40;
 
-/// The padded digits [`push_decimal`] appends as one block of this many bytes (with `moves`):
-/// the buffer holds this many bytes of slack past its digits, so a block read from the first
-/// digit stays inside.
-const DIGIT_BLOCK: usize = 32;
-
 /// Appends `number` in decimal, zero-padded to `width` characters after its sign, as
-/// `format!("{number:0width$}")` writes it. With `moves` (`spec-digit-moves`), digits of up to
-/// [`DIGIT_BLOCK`] characters are appended as one block cut back to their length instead of a
-/// `memcpy` call: the same bytes.
-pub(super) fn push_decimal(out: &mut Vec<u8>, number: i128, width: usize, moves: bool) {
-    // Zeros already, so that the padding is in place when the digits are written; the digits
-    // end at BUFFER_DIGITS, the slack after them is never appended.
-    let mut buffer = [b'0'; BUFFER_DIGITS + DIGIT_BLOCK];
-    let digits: &mut [u8; BUFFER_DIGITS] = buffer
-        .first_chunk_mut()
-        .expect("the buffer holds the digits");
+/// `format!("{number:0width$}")` writes it.
+pub(super) fn push_decimal(out: &mut Vec<u8>, number: i128, width: usize) {
+    // Zeros already, so that the padding is in place when the digits are written.
+    let mut digits = [b'0'; BUFFER_DIGITS];
     let magnitude = number.unsigned_abs();
     // 64-bit division where the value allows it: 128-bit division is a library call.
     let written = match u64::try_from(magnitude) {
-        Ok(rest) => write_u64(digits, rest),
+        Ok(rest) => write_u64(&mut digits, rest),
         Err(_) => {
             let mut rest = magnitude;
             let mut at = digits.len();
@@ -56,11 +43,7 @@ pub(super) fn push_decimal(out: &mut Vec<u8>, number: i128, width: usize, moves:
     if padded > BUFFER_DIGITS {
         out.extend(std::iter::repeat_n(b'0', padded - BUFFER_DIGITS));
     }
-    let first = BUFFER_DIGITS - padded.min(BUFFER_DIGITS);
-    match buffer[first..].first_chunk::<DIGIT_BLOCK>() {
-        Some(block) if moves && padded <= DIGIT_BLOCK => append_cut(out, block, padded),
-        _ => out.extend_from_slice(&buffer[first..BUFFER_DIGITS]),
-    }
+    out.extend_from_slice(&digits[BUFFER_DIGITS - padded.min(BUFFER_DIGITS)..]);
 }
 
 /// Writes `number`'s decimal digits at the end of `digits`, two per division, and returns how
@@ -99,19 +82,10 @@ mod tests {
 
     use super::*;
 
-    /// `number` at `width` by [`push_decimal`], the same with block moves and without (each
-    /// into a buffer with room for a block and into one without).
     fn decimal(number: i128, width: usize) -> String {
-        let written: Vec<Vec<u8>> = [(false, 0), (true, 0), (true, 128)]
-            .into_iter()
-            .map(|(moves, room)| {
-                let mut out = Vec::with_capacity(room);
-                push_decimal(&mut out, number, width, moves);
-                out
-            })
-            .collect();
-        assert!(written.iter().all(|out| *out == written[0]), "{written:?}");
-        String::from_utf8(written[0].clone()).unwrap()
+        let mut out = Vec::new();
+        push_decimal(&mut out, number, width);
+        String::from_utf8(out).unwrap()
     }
 
     #[test]

@@ -28,10 +28,6 @@ pub struct SpecPaths {
     /// Bit-guided tables of vocabularies of fewer than 32,768 entries made of 16-bit entries,
     /// twice the buckets in the same bytes (`spec-narrow-guides`), rather than 32-bit ones.
     pub narrow_guides: bool,
-    /// The prefixes of sequential and unique strings, and sequential strings' padded digits,
-    /// appended as blocks of known size cut back to their length (`spec-digit-moves`) rather
-    /// than by a `memcpy` call each.
-    pub digit_moves: bool,
 }
 
 impl SpecPaths {
@@ -44,6 +40,5 @@ impl SpecPaths {
         shared_slot_keys: true,
         resolved_draws: true,
         narrow_guides: true,
-        digit_moves: true,
     };
 }
