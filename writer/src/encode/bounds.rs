@@ -6,6 +6,7 @@
 
 use std::ops::Range;
 
+use super::byte_bounds::ByteBounds;
 use super::plain::PlainValues;
 use super::total_order::{
     f16_key, f32_key, f64_key, total_order_16, total_order_32, total_order_64,
@@ -74,11 +75,10 @@ impl Bounds {
             (_, ValueOrder::Numbers(_)) => None,
             (_, ValueOrder::Bytes | ValueOrder::SignedBytes) => {
                 let signed = matches!(order, ValueOrder::SignedBytes);
-                let mut bounds = ByteBounds::new(values.value_bytes(range.start), signed);
-                values.for_each_value_bytes(range.start + 1..range.end, |value| bounds.add(value));
+                let (min, max) = ByteBounds::of(values, range, signed);
                 let (min, max) = match signed {
-                    true => (flip_sign(bounds.min), flip_sign(bounds.max)),
-                    false => (bounds.min.to_vec(), bounds.max.to_vec()),
+                    true => (flip_sign(min), flip_sign(max)),
+                    false => (min.to_vec(), max.to_vec()),
                 };
                 Some((Self::Bytes(min, max), 0))
             }
@@ -117,72 +117,6 @@ impl Bounds {
                 }
             }
             _ => {}
-        }
-    }
-}
-
-/// The smallest and largest byte arrays so far, byte by byte, each with its first 8 bytes as
-/// a key: most comparisons end there, without a call to compare slices (two calls per value
-/// were a quarter of the CPU of flat strings with statistics). Signed values (all of one
-/// length) have their key's sign bit flipped; where two keys are equal, so are the values'
-/// signs, and the bytes after decide as unsigned bytes.
-struct ByteBounds<'a> {
-    min: &'a [u8],
-    max: &'a [u8],
-    min_key: u64,
-    max_key: u64,
-    /// The bit flipped in each key: the sign bit for signed values, else none.
-    sign: u64,
-}
-
-impl<'a> ByteBounds<'a> {
-    fn new(first: &'a [u8], signed: bool) -> Self {
-        let sign = u64::from(signed) << 63;
-        let key = prefix(first) ^ sign;
-        Self {
-            min: first,
-            max: first,
-            min_key: key,
-            max_key: key,
-            sign,
-        }
-    }
-
-    #[inline(always)]
-    fn add(&mut self, value: &'a [u8]) {
-        let key = prefix(value) ^ self.sign;
-        // A value below the smallest cannot lie above the largest.
-        if key < self.min_key || (key == self.min_key && below(value, self.min)) {
-            (self.min, self.min_key) = (value, key);
-        } else if key > self.max_key || (key == self.max_key && below(self.max, value)) {
-            (self.max, self.max_key) = (value, key);
-        }
-    }
-}
-
-/// Whether `value` orders before `other`, whose prefixes are equal: where both are at most 8
-/// bytes long the prefixes hold all their bytes, zero-padded, so the shorter comes first
-/// (values of a few categories, each equal to a bound in turn, then need no call to compare
-/// slices); otherwise the bytes decide.
-#[inline(always)]
-fn below(value: &[u8], other: &[u8]) -> bool {
-    match value.len() <= 8 && other.len() <= 8 {
-        true => value.len() < other.len(),
-        false => value < other,
-    }
-}
-
-/// `value`'s first 8 bytes as a big-endian integer, zero-padded: where two arrays' prefixes
-/// differ, they order the arrays as their bytes do (a shorter array that the other begins
-/// with pads with zeros, the least byte); where equal, the bytes decide.
-#[inline(always)]
-fn prefix(value: &[u8]) -> u64 {
-    match value.first_chunk::<8>() {
-        Some(head) => u64::from_be_bytes(*head),
-        None => {
-            let mut word = [0u8; 8];
-            word[..value.len()].copy_from_slice(value);
-            u64::from_be_bytes(word)
         }
     }
 }
@@ -334,20 +268,6 @@ mod tests {
     use super::*;
 
     proptest! {
-        /// The prefix comparison finds the bounds that comparing whole slices finds: values
-        /// that share their first bytes, end early, or hold zero bytes.
-        #[test]
-        fn byte_bounds_are_the_slices_min_and_max(
-            values in prop::collection::vec(prop::collection::vec(0u8..3, 0..12), 1..40)
-        ) {
-            let mut bounds = ByteBounds::new(&values[0], false);
-            values[1..].iter().for_each(|value| bounds.add(value));
-            let found = Some((bounds.min, bounds.max));
-            let min = values.iter().min().map(Vec::as_slice);
-            let max = values.iter().max().map(Vec::as_slice);
-            prop_assert_eq!(found, min.zip(max));
-        }
-
         /// Doubles' bounds, found over any split of the values and merged, are the min and
         /// max parquet's writer finds (NaN only where every value is, every NaN payload and
         /// sign, signed zeros), and the NaN count is theirs.

@@ -22,6 +22,7 @@
 mod batches;
 mod bloom;
 mod bounds;
+mod byte_bounds;
 mod chunk;
 mod column;
 mod compress;
