@@ -280,9 +280,15 @@ impl PageChunkWriter {
 
     /// Writes the open page as a data page of the chunk's format.
     fn flush_page(&mut self) -> Result<()> {
-        // The next page's values take as much room (up to the page limit): no regrowth page
-        // after page.
-        let capacity = self.page.values.capacity().min(self.page_bytes);
+        // The next page's values take about as much room as this one's, and a page passes the
+        // limit by up to a mini-batch: room for an eighth more (up to the limit and an eighth),
+        // so that the buffer is not grown, and its values copied, page after page. (Room for
+        // the limit alone was passed by every full page, whose buffer then doubled.)
+        let capacity = {
+            let used = self.page.values_len();
+            let most = self.page_bytes.saturating_add(self.page_bytes / 8);
+            used.saturating_add(used / 8).min(most)
+        };
         let mut page = std::mem::replace(&mut self.page, OpenPage::new(self.level_room, capacity));
         if self.plain_booleans() {
             pack_booleans(&mut page.values, page.room);
