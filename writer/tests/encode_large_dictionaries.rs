@@ -59,7 +59,8 @@ fn case<T>(
 
 /// Cycles long enough to fall back at parquet's default limit before any value repeats, and
 /// cycles that fit it and repeat for most of the rows, both in tables that are prefetched (of
-/// more than 1 MiB: 65,536 distinct numbers, or 32,768 byte arrays). Fixed-length values of 16
+/// more than 1 MiB, past the 256 KiB from which lookups are: 65,536 distinct numbers, or
+/// 32,768 byte arrays). Fixed-length values of 16
 /// bytes are interned as byte arrays are, half floats as numbers (every one of their 65,536
 /// bit patterns, NaNs included). Numbers in a narrow range (scattered, rising, then past any
 /// window) take the dense index, and move from it to the hash table mid-chunk.

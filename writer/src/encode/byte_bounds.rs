@@ -140,13 +140,13 @@ mod tests {
 
     use super::*;
 
-    /// `values` back to back and their 32-bit offsets.
-    fn joined(values: &[Vec<u8>]) -> (Vec<u8>, Vec<i32>) {
-        let mut data = Vec::new();
-        let mut offsets = vec![0];
+    /// `values` back to back after `skip` bytes of another value, and their offsets.
+    fn joined(values: &[Vec<u8>], skip: usize) -> (Vec<u8>, Vec<usize>) {
+        let mut data = vec![1; skip];
+        let mut offsets = vec![skip];
         for value in values {
             data.extend_from_slice(value);
-            offsets.push(data.len() as i32);
+            offsets.push(data.len());
         }
         (data, offsets)
     }
@@ -154,25 +154,30 @@ mod tests {
     proptest! {
         /// The prefix comparison finds the bounds that comparing whole slices finds: values
         /// that share their first bytes, end early, or hold zero bytes, read one by one and
-        /// from Arrow offsets (short values near the buffer's end included), over any range.
+        /// from 32- and 64-bit Arrow offsets that start past the buffer's start (short values
+        /// near its end included), over any range.
         #[test]
         fn byte_bounds_are_the_slices_min_and_max(
             values in prop::collection::vec(prop::collection::vec(0u8..3, 0..12), 1..40),
-            from in any::<prop::sample::Index>(),
+            ends in (any::<prop::sample::Index>(), any::<prop::sample::Index>()),
+            skip in 0usize..10,
         ) {
-            let (data, offsets) = joined(&values);
-            let from = from.index(values.len());
-            let min = values[from..].iter().min().map(Vec::as_slice);
-            let max = values[from..].iter().max().map(Vec::as_slice);
-            let read = PlainValues::Variable {
-                spans: Spans::Offsets(&offsets),
-                data: &data,
-                keys: None,
-            };
-            let found = ByteBounds::of(&read, from..values.len(), false);
-            prop_assert_eq!(Some(found), min.zip(max));
-            let mut one_by_one = ByteBounds::new(&values[from], false);
-            values[from + 1..].iter().for_each(|value| one_by_one.add(value, prefix(value)));
+            let (data, offsets) = joined(&values, skip);
+            let (a, b) = (ends.0.index(values.len()), ends.1.index(values.len()));
+            let range = a.min(b)..a.max(b) + 1;
+            let min = values[range.clone()].iter().min().map(Vec::as_slice);
+            let max = values[range.clone()].iter().max().map(Vec::as_slice);
+            let narrow: Vec<i32> = offsets.iter().map(|&o| o as i32).collect();
+            let wide: Vec<i64> = offsets.iter().map(|&o| o as i64).collect();
+            for spans in [Spans::Offsets(&narrow), Spans::LargeOffsets(&wide)] {
+                let read = PlainValues::Variable { spans, data: &data, keys: None };
+                let found = ByteBounds::of(&read, range.clone(), false);
+                prop_assert_eq!(Some(found), min.zip(max));
+            }
+            let mut one_by_one = ByteBounds::new(&values[range.start], false);
+            values[range.start + 1..range.end]
+                .iter()
+                .for_each(|value| one_by_one.add(value, prefix(value)));
             prop_assert_eq!(Some((one_by_one.min, one_by_one.max)), min.zip(max));
         }
 

@@ -85,8 +85,9 @@ impl std::fmt::Debug for Dictionary {
 }
 
 impl Dictionary {
-    /// Distinct values the table has room for before it first grows, as in parquet's
-    /// interner: most chunks' dictionaries never rehash.
+    /// Distinct values the table is first made room for (it holds 5,120 before it grows, its
+    /// slots five eighths full), as in parquet's interner: most chunks' dictionaries never
+    /// rehash.
     const INITIAL_CAPACITY: usize = 4096;
 
     /// An empty dictionary of byte arrays (`width` `None`) or of fixed-width values of `width`

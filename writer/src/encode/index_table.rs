@@ -15,8 +15,8 @@ pub(crate) const PREFETCH_DISTANCE: usize = 16;
 /// L2 cache gains less from them than hashing the values in a pass of their own costs. A
 /// quarter of this host's L2 (1 MiB a core), which the slots share with the values, the page
 /// and the keys: tables of up to 1 MiB (a table of byte arrays grown eightfold past its first
-/// 4,096 values) missed there. Tables at their first size (64 and 128 KiB) are still looked
-/// up in one pass.
+/// size) missed there. Tables at their first size (64 and 128 KiB) are still looked up in one
+/// pass. The dense index (`dense_index.rs`) prefetches past the same size.
 pub(crate) const CACHED_BYTES: usize = 1 << 18;
 
 /// The index no value takes: it marks a vacant slot (a dictionary page of 2^32 values would
