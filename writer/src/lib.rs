@@ -56,7 +56,7 @@
 //!          row group k+1  [lane 0][lane 1] ... [lane F]   and that field's queued columns
 //!       ^  a worker claims one lane: encodes up to 64 queued batches, or closes it; hands it back
 //!  workers 0..N-1, kept for the writer's lifetime
-//!       |  the oldest row group, once every lane is closed: its chunks in leaf order
+//!       |  the oldest row group's chunks in leaf order, each once those before it are closed
 //!       v
 //!  sink: row groups appended in order, then the footer
 //! ```
@@ -106,8 +106,10 @@
 //! closing: each lane closes once its queue is empty. Closed row groups stay in flight while the
 //! next one fills; once more than
 //! [`row_groups_in_flight`](ParallelOptions::with_row_groups_in_flight) are, the writer waits for
-//! the oldest to have every lane closed, sorts its chunks into leaf order and appends it to the
-//! file. Row groups thus reach the sink in order while later ones encode. A row group that
+//! the oldest's chunks in leaf order and appends each as soon as it and those before it are
+//! closed, so that copying the first chunks into the file overlaps the closing of the last
+//! (the whole copy was a serial tail at the end of a one-row-group file). Row groups thus reach
+//! the sink in order while later ones encode. A row group that
 //! never left the calling thread is closed and appended there. `flush` appends every row group;
 //! `finish`, `close` and `into_inner` then write the footer through parquet's
 //! `SerializedFileWriter`.

@@ -189,13 +189,17 @@ impl WorkerPool {
         Ok(())
     }
 
-    /// Waits for the oldest row group, `index`, to be closed, and returns its chunks in leaf
-    /// order (or its first error).
-    pub(crate) fn finish(&self, index: usize) -> Result<Vec<LeafChunk>, ParquetError> {
-        let mut board = self.shared.lock_when(|board| board.finished(index));
-        let row_group = board.remove(index)?;
-        drop(board);
-        row_group.into_chunks()
+    /// Waits for the chunk of leaf `next` of the oldest row group, `index`, and returns it with
+    /// the chunks after it already closed, in leaf order (or the row group's first error): the
+    /// writer appends each run while the workers still close the later leaves, rather than the
+    /// whole row group once its last chunk is closed. Empty once every chunk has been returned.
+    pub(crate) fn next_chunks(
+        &self,
+        index: usize,
+        next: usize,
+    ) -> Result<Vec<LeafChunk>, ParquetError> {
+        let mut board = self.shared.lock_when(|board| board.has_next(index, next));
+        board.take_chunks(index, next)
     }
 
     /// Memory the column writers on the pool hold, as of each lane's last hand-back.
@@ -232,7 +236,7 @@ mod tests {
         pool.start(0, lanes(&schema(&[DataType::Utf8])));
         pool.write(0, [(column(1), budget.acquire(4))]).unwrap();
         pool.close(0).unwrap();
-        let Err(error) = pool.finish(0) else {
+        let Err(error) = pool.next_chunks(0, 0) else {
             panic!("the panic is not reported");
         };
         assert!(
@@ -250,10 +254,17 @@ mod tests {
         pool.write(1, [(column(7), budget.acquire(4))]).unwrap();
         assert!(pool.sizes(1).unwrap().estimated > 0);
         pool.close(1).unwrap();
-        let chunks = pool.finish(1).unwrap();
+        let chunks = pool.next_chunks(1, 0).unwrap();
         assert_eq!(chunks.len(), 1);
         assert_eq!(pool.held_memory(), 0);
-        assert!(pool.finish(1).is_err(), "a finished row group is gone");
+        assert!(
+            pool.next_chunks(1, 1).unwrap().is_empty(),
+            "every chunk was taken"
+        );
+        assert!(
+            pool.next_chunks(1, 1).is_err(),
+            "a finished row group is gone"
+        );
         drop(pool);
     }
 }

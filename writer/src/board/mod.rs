@@ -77,11 +77,6 @@ impl RowGroupWork {
         self.held == 0 && self.lanes.iter().all(|lane| lane.queued.is_empty())
     }
 
-    /// Whether every lane is closed, or the row group failed and no worker holds a lane.
-    fn finished(&self) -> bool {
-        self.open == 0 || (self.error.is_some() && self.held == 0)
-    }
-
     fn fail(&mut self, error: ParquetError) {
         self.error.get_or_insert(error);
         for lane in &mut self.lanes {
@@ -89,14 +84,28 @@ impl RowGroupWork {
         }
     }
 
-    /// The chunks of a finished row group in leaf order, or its first error.
-    pub(crate) fn into_chunks(self) -> Result<Vec<LeafChunk>, ParquetError> {
-        if let Some(error) = self.error {
-            return Err(error);
+    /// Whether the writer can take its next step from leaf `next` on: that leaf's chunk is
+    /// closed, or every chunk is; after an error, once no worker holds a lane.
+    fn has_next(&self, next: usize) -> bool {
+        match self.error {
+            Some(_) => self.held == 0,
+            None => self.open == 0 || self.chunks.iter().any(|(leaf, _)| *leaf == next),
         }
-        let mut chunks = self.chunks;
-        chunks.sort_unstable_by_key(|(leaf, _)| *leaf);
-        Ok(chunks.into_iter().map(|(_, chunk)| chunk).collect())
+    }
+
+    /// The closed chunks from leaf `next` on, in leaf order, up to the first leaf not closed.
+    fn take_from(&mut self, next: usize) -> Vec<LeafChunk> {
+        // Highest leaf first, so that the run from `next` comes off the end.
+        self.chunks
+            .sort_unstable_by_key(|(leaf, _)| std::cmp::Reverse(*leaf));
+        let mut run = Vec::new();
+        while let Some((leaf, _)) = self.chunks.last() {
+            if *leaf != next + run.len() {
+                break;
+            }
+            run.extend(self.chunks.pop().map(|(_, chunk)| chunk));
+        }
+        run
     }
 }
 
@@ -214,17 +223,33 @@ impl Board {
             .fold(Sizes::default(), |s, l| s.add(l.sizes)))
     }
 
-    /// Whether row group `index` is finished (or not on the board).
-    pub(crate) fn finished(&mut self, index: usize) -> bool {
-        self.row_group(index).map_or(true, |rg| rg.finished())
+    /// Whether the writer can take its next step on row group `index` from leaf `next` on (see
+    /// [`RowGroupWork::has_next`]), or the row group is not on the board.
+    pub(crate) fn has_next(&mut self, index: usize, next: usize) -> bool {
+        self.row_group(index).map_or(true, |rg| rg.has_next(next))
     }
 
-    /// Takes row group `index` off the board.
-    pub(crate) fn remove(&mut self, index: usize) -> Result<RowGroupWork, ParquetError> {
+    /// Row group `index`'s closed chunks from leaf `next` on, in leaf order up to the first leaf
+    /// not closed; none once every chunk was taken, when the row group leaves the board, as it
+    /// does with its first error, returned instead.
+    pub(crate) fn take_chunks(
+        &mut self,
+        index: usize,
+        next: usize,
+    ) -> Result<Vec<LeafChunk>, ParquetError> {
+        let rg = self.row_group(index)?;
+        if rg.error.is_none() {
+            let run = rg.take_from(next);
+            if !run.is_empty() || rg.open > 0 {
+                return Ok(run);
+            }
+        }
         let position = self.row_groups.iter().position(|rg| rg.index == index);
-        position
-            .and_then(|position| self.row_groups.remove(position))
-            .ok_or_else(|| not_encoding(index))
+        let removed = position.and_then(|position| self.row_groups.remove(position));
+        match removed.and_then(|rg| rg.error) {
+            Some(error) => Err(error),
+            None => Ok(Vec::new()),
+        }
     }
 
     /// Memory the column writers on the board hold, as of each lane's last hand-back.

@@ -8,6 +8,7 @@ use arrow_schema::{DataType, SchemaRef};
 use super::fixtures::{column, lanes, plan, schema};
 use super::*;
 use crate::budget::Budget;
+use crate::encode::EncodePlan;
 
 fn board_with(schema: &SchemaRef, row_groups: usize, owners: &[usize]) -> Board {
     let mut board = Board::default();
@@ -108,4 +109,63 @@ fn the_oldest_row_group_goes_first_and_lanes_close_once_their_queue_is_empty() {
     let closed = board.row_group(0).unwrap();
     assert_eq!((closed.open, closed.chunks.len()), (0, 2));
     assert_eq!(budget.used(), 0, "encoded batches give their budget back");
+}
+
+/// Closes lane `field` of row group 0 (closing) on `board`, handing its chunk back.
+fn close_lane(board: &mut Board, field: usize, plan: &EncodePlan) {
+    let claim = board.claim(0).expect("a closing lane is claimed");
+    assert_eq!(claim.field, field);
+    let done = claim.run(plan);
+    board.hand_back(0, field, done);
+}
+
+#[test]
+fn chunks_come_off_in_leaf_order_as_soon_as_the_leaves_before_them_are_closed() {
+    let schema = schema(&[DataType::Int32, DataType::Int32, DataType::Int32]);
+    let plan = plan(&schema);
+    // Worker 0 last held the last field: it closes that lane first.
+    let mut board = board_with(&schema, 1, &[1, 1, 0]);
+    board.row_group(0).unwrap().closing = true;
+
+    close_lane(&mut board, 2, &plan);
+    assert!(!board.has_next(0, 0), "leaf 0 is not closed yet");
+    assert!(board.take_chunks(0, 0).unwrap().is_empty());
+    let claim = board.claim(1).expect("lane 0 is closing");
+    let done = claim.run(&plan);
+    board.hand_back(0, 0, done);
+    assert!(board.has_next(0, 0));
+    assert_eq!(
+        board.take_chunks(0, 0).unwrap().len(),
+        1,
+        "leaf 0, not 2 past the gap"
+    );
+    assert!(!board.has_next(0, 1));
+
+    close_lane(&mut board, 1, &plan);
+    assert_eq!(board.take_chunks(0, 1).unwrap().len(), 2, "leaves 1 and 2");
+    assert!(board.has_next(0, 3), "every chunk is closed");
+    assert!(board.take_chunks(0, 3).unwrap().is_empty());
+    assert!(board.row_group(0).is_err(), "the row group left the board");
+}
+
+#[test]
+fn after_an_error_the_row_group_waits_for_its_lanes_then_reports_it() {
+    let schema = schema(&[DataType::Int32, DataType::Int32, DataType::Int32]);
+    let plan = plan(&schema);
+    let mut board = board_with(&schema, 1, &[0, 0, 0]);
+    board.row_group(0).unwrap().closing = true;
+    close_lane(&mut board, 0, &plan);
+    let failing = board.claim(0).expect("lane 1 is closing");
+    let still_held = board.claim(0).expect("lane 2 is closing");
+    board.hand_back(0, failing.field, Err(ParquetError::General("boom".into())));
+    assert!(
+        !board.has_next(0, 0),
+        "leaf 0 is closed, but a worker still holds a lane of the failed row group"
+    );
+    let done = still_held.run(&plan);
+    board.hand_back(0, 2, done);
+    assert!(board.has_next(0, 0));
+    let error = board.take_chunks(0, 0).unwrap_err();
+    assert!(error.to_string().contains("boom"), "{error}");
+    assert!(board.row_group(0).is_err(), "the row group left the board");
 }

@@ -209,12 +209,29 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         }
     }
 
-    /// Appends finished row groups, oldest first, until at most `keep` are in flight.
+    /// Appends finished row groups, oldest first, until at most `keep` are in flight: each
+    /// chunk as soon as it and those before it are closed, so that copying the first chunks
+    /// into the file overlaps the workers' closing of the last.
     pub(super) fn drain_in_flight(&mut self, keep: usize) -> Result<()> {
         while self.in_flight.len() > keep {
             let index = self.in_flight.pop_front().expect("non-empty");
-            let chunks = self.pool().finish(index)?;
-            self.append(chunks)?;
+            let pool = self
+                .pool
+                .as_ref()
+                .expect("row groups in flight imply a pool");
+            let mut row_group = self.file.next_row_group()?;
+            let mut next = 0;
+            loop {
+                let chunks = pool.next_chunks(index, next)?;
+                if chunks.is_empty() {
+                    break;
+                }
+                next += chunks.len();
+                for chunk in chunks {
+                    chunk.append_to_row_group(&mut row_group)?;
+                }
+            }
+            row_group.close()?;
         }
         Ok(())
     }
