@@ -111,9 +111,18 @@ fn the_oldest_row_group_goes_first_and_lanes_close_once_their_queue_is_empty() {
     assert_eq!(budget.used(), 0, "encoded batches give their budget back");
 }
 
-/// Closes lane `field` of row group 0 (closing) on `board`, handing its chunk back.
-fn close_lane(board: &mut Board, field: usize, plan: &EncodePlan) {
-    let claim = board.claim(0).expect("a closing lane is claimed");
+/// A board holding one closing row group of three Int32 fields, whose lanes `owners` held
+/// last, and the plan its lanes close by.
+fn closing_board(owners: &[usize; 3]) -> (Board, Arc<EncodePlan>) {
+    let schema = schema(&[DataType::Int32, DataType::Int32, DataType::Int32]);
+    let mut board = board_with(&schema, 1, owners);
+    board.row_group(0).unwrap().closing = true;
+    (board, plan(&schema))
+}
+
+/// Lets `worker` close lane `field` of row group 0 on `board`, handing its chunk back.
+fn close_lane(board: &mut Board, worker: usize, field: usize, plan: &EncodePlan) {
+    let claim = board.claim(worker).expect("a closing lane is claimed");
     assert_eq!(claim.field, field);
     let done = claim.run(plan);
     board.hand_back(0, field, done);
@@ -121,27 +130,18 @@ fn close_lane(board: &mut Board, field: usize, plan: &EncodePlan) {
 
 #[test]
 fn chunks_come_off_in_leaf_order_as_soon_as_the_leaves_before_them_are_closed() {
-    let schema = schema(&[DataType::Int32, DataType::Int32, DataType::Int32]);
-    let plan = plan(&schema);
     // Worker 0 last held the last field: it closes that lane first.
-    let mut board = board_with(&schema, 1, &[1, 1, 0]);
-    board.row_group(0).unwrap().closing = true;
-
-    close_lane(&mut board, 2, &plan);
+    let (mut board, plan) = closing_board(&[1, 1, 0]);
+    close_lane(&mut board, 0, 2, &plan);
     assert!(!board.has_next(0, 0), "leaf 0 is not closed yet");
     assert!(board.take_chunks(0, 0).unwrap().is_empty());
-    let claim = board.claim(1).expect("lane 0 is closing");
-    let done = claim.run(&plan);
-    board.hand_back(0, 0, done);
+    close_lane(&mut board, 1, 0, &plan);
     assert!(board.has_next(0, 0));
-    assert_eq!(
-        board.take_chunks(0, 0).unwrap().len(),
-        1,
-        "leaf 0, not 2 past the gap"
-    );
+    let run = board.take_chunks(0, 0).unwrap();
+    assert_eq!(run.len(), 1, "leaf 0, not leaf 2 past the gap");
     assert!(!board.has_next(0, 1));
 
-    close_lane(&mut board, 1, &plan);
+    close_lane(&mut board, 1, 1, &plan);
     assert_eq!(board.take_chunks(0, 1).unwrap().len(), 2, "leaves 1 and 2");
     assert!(board.has_next(0, 3), "every chunk is closed");
     assert!(board.take_chunks(0, 3).unwrap().is_empty());
@@ -150,11 +150,8 @@ fn chunks_come_off_in_leaf_order_as_soon_as_the_leaves_before_them_are_closed() 
 
 #[test]
 fn after_an_error_the_row_group_waits_for_its_lanes_then_reports_it() {
-    let schema = schema(&[DataType::Int32, DataType::Int32, DataType::Int32]);
-    let plan = plan(&schema);
-    let mut board = board_with(&schema, 1, &[0, 0, 0]);
-    board.row_group(0).unwrap().closing = true;
-    close_lane(&mut board, 0, &plan);
+    let (mut board, plan) = closing_board(&[0, 0, 0]);
+    close_lane(&mut board, 0, 0, &plan);
     let failing = board.claim(0).expect("lane 1 is closing");
     let still_held = board.claim(0).expect("lane 2 is closing");
     board.hand_back(0, failing.field, Err(ParquetError::General("boom".into())));
