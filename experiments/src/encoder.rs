@@ -47,11 +47,14 @@ impl<W: Write + Send> FileEncoder<W> {
     ) -> Result<Self, ParquetError> {
         Ok(match kind {
             EncoderKind::Discard => Self::Discard(sink),
-            EncoderKind::Upstream => Self::Upstream(Box::new(ArrowWriter::try_new(
-                sink,
-                schema,
-                Some(properties),
-            )?)),
+            EncoderKind::Upstream => {
+                shredlab_writer::refuse_unions(&schema)?;
+                Self::Upstream(Box::new(ArrowWriter::try_new(
+                    sink,
+                    schema,
+                    Some(properties),
+                )?))
+            }
             EncoderKind::Parallel(parallel) => {
                 let options = ArrowWriterOptions::new().with_properties(properties);
                 Self::Parallel(Box::new(

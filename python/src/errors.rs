@@ -66,6 +66,8 @@ pub fn pending(error: PendingFileError) -> PyErr {
         PendingFileError::Create { source, .. } | PendingFileError::Commit { source, .. } => {
             source.kind()
         }
+        // `LocalFile::prepare` refused a directory already.
+        PendingFileError::NotAFile { .. } => io::ErrorKind::InvalidInput,
     };
     io(kind, error.to_string())
 }

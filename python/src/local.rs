@@ -7,7 +7,7 @@ use std::fs::{self, Permissions};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
-use pyo3::exceptions::{PyFileExistsError, PyFileNotFoundError, PyIsADirectoryError};
+use pyo3::exceptions::{PyFileExistsError, PyFileNotFoundError, PyIsADirectoryError, PyOSError};
 use pyo3::PyResult;
 use shredlab_writer::PendingFile;
 
@@ -22,8 +22,9 @@ pub struct LocalFile {
 }
 
 impl LocalFile {
-    /// Checks `path` for a write: refused if it names a directory, if its directory does not
-    /// exist, or if a file is there and `overwrite` is off.
+    /// Checks `path` for a write: refused if it names a directory or anything else but a
+    /// regular file (a device, a pipe), if its directory does not exist, or if a file is there
+    /// and `overwrite` is off.
     pub fn prepare(path: &str, overwrite: bool) -> PyResult<Self> {
         if path.ends_with(std::path::MAIN_SEPARATOR) {
             return Err(PyIsADirectoryError::new_err(format!(
@@ -36,6 +37,9 @@ impl LocalFile {
         match fs::metadata(&target) {
             Ok(meta) if meta.is_dir() => Err(PyIsADirectoryError::new_err(format!(
                 "{path} is a directory: give a file name inside it"
+            ))),
+            Ok(meta) if !meta.is_file() => Err(PyOSError::new_err(format!(
+                "{path} is not a regular file (a device, a pipe or a socket): write_parquet writes a new file and renames it into place, which would replace it; give the path of a regular file"
             ))),
             Ok(_) if !overwrite => Err(PyFileExistsError::new_err(format!(
                 "{path} exists: pass overwrite=True to replace it"

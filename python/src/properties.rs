@@ -48,6 +48,8 @@ impl Properties {
     /// leaf), and every column's encoding is one its Parquet type has (parquet's column writer
     /// panics on any other).
     pub fn check_schema(&self, schema: &Schema) -> PyResult<()> {
+        shredlab_writer::refuse_unions(schema)
+            .map_err(|e| errors::parquet("cannot map the data's schema to Parquet", e))?;
         let parquet = ArrowSchemaConverter::new()
             .convert(schema)
             .map_err(|e| errors::parquet("cannot map the data's schema to Parquet", e))?;

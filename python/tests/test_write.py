@@ -137,6 +137,15 @@ def test_bad_data_and_urls_raise(tmp_path: Path):
         shredlab.digest("not data")
 
 
+@pytest.mark.parametrize("writer", ["parallel", "arrow"])
+def test_a_union_column_is_refused_by_its_path(tmp_path: Path, writer: str):
+    union = pa.UnionArray.from_sparse(pa.array([0, 0], pa.int8()), [pa.array([1, 2])])
+    table = pa.table({"a": [1, 2], "u": union})
+    with pytest.raises(RuntimeError, match="column u is a union"):
+        shredlab.write_parquet(table, tmp_path / "u.parquet", writer=writer)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_type_the_gate_cannot_digest_is_named():
     with pytest.raises(ValueError, match="cannot digest columns of type Duration"):
         shredlab.digest(pa.table({"d": pa.array([1], pa.duration("s"))}))
@@ -168,6 +177,17 @@ def test_a_directory_path_is_refused_before_anything_is_read(table: pa.Table, tm
     with pytest.raises(IsADirectoryError, match="give a file name"):
         shredlab.write_parquet(untouched_stream(table, read), f"{tmp_path / 'new'}/")
     assert not read and list(tmp_path.iterdir()) == []
+
+
+def test_a_device_or_a_pipe_at_the_path_is_refused_and_stays(table: pa.Table, tmp_path: Path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path in (fifo, Path("/dev/null")):
+        read: list = []
+        with pytest.raises(OSError, match="is not a regular file"):
+            shredlab.write_parquet(untouched_stream(table, read), path, overwrite=True)
+        assert not read and not path.is_file()
+    assert fifo.is_fifo() and Path("/dev/null").is_char_device()
 
 
 def test_a_replaced_file_keeps_its_mode_and_a_link_is_followed(table: pa.Table, tmp_path: Path):

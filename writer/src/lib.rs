@@ -143,6 +143,7 @@ mod pending;
 mod preallocate;
 mod sink_buffer;
 mod sync;
+mod unions;
 mod worker;
 mod writer;
 
@@ -150,6 +151,7 @@ pub use file_options::FileOptions;
 pub use options::{ParallelOptions, WorkerObserver, THREADS_ENV};
 pub use ordered::{OrderedRowGroupWriter, RowGroupEncoder};
 pub use pending::{PendingFile, PendingFileError};
+pub use unions::refuse_unions;
 pub use writer::ParallelArrowWriter;
 
 #[cfg(feature = "tokio")]

@@ -80,7 +80,8 @@ impl<W: Write + Send> OrderedRowGroupWriter<W> {
     /// # Errors
     ///
     /// What [`ArrowWriter::try_new_with_options`] fails on, chiefly a schema parquet cannot
-    /// convert; [`ParquetError::NYI`] for content-defined chunking, whose chunkers parquet keeps
+    /// convert, and a union column, which it panics on ([`crate::refuse_unions`]);
+    /// [`ParquetError::NYI`] for content-defined chunking, whose chunkers parquet keeps
     /// to itself (as in [`ParallelArrowWriter`](crate::ParallelArrowWriter)).
     pub fn try_new(
         sink: W,
@@ -104,6 +105,7 @@ impl<W: Write + Send> OrderedRowGroupWriter<W> {
         window: usize,
         encoder: ColumnEncoder,
     ) -> Result<Self> {
+        crate::unions::refuse_unions(&schema)?;
         let (file, _) = ArrowWriter::try_new_with_options(
             sink_buffer::wrap(sink, sink_buffer::CAPACITY),
             schema.clone(),

@@ -150,6 +150,8 @@ use row_groups::{Placement, RowGroup};
 ///
 /// Refused:
 ///
+/// - A union column anywhere: [`ParquetError::ArrowError`] naming its path
+///   ([`crate::refuse_unions`]), where `ArrowWriter` panics (Parquet has no union type).
 /// - Content-defined chunking (`WriterPropertiesBuilder::set_content_defined_chunking`): the
 ///   constructors return [`ParquetError::NYI`]. `ArrowWriter` cuts pages by content with
 ///   chunkers that parquet keeps to itself (`ArrowColumnWriter` has no public way to write
@@ -245,8 +247,8 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
     /// - Whatever [`ArrowWriter::try_new_with_options`] fails on, with its error: chiefly an
     ///   Arrow schema parquet cannot convert (for example a struct without fields), or invalid
     ///   content-defined chunking options.
-    /// - [`ParquetError::NYI`]: the properties enable content-defined chunking, which this
-    ///   writer refuses (see [Type support](Self#type-support)).
+    /// - [`ParquetError::ArrowError`] for a union column, [`ParquetError::NYI`] for
+    ///   content-defined chunking: what this writer refuses ([Type support](Self#type-support)).
     ///
     /// The sink is not written to here beyond parquet's own buffer, so a failing sink shows only
     /// in later calls.
@@ -257,6 +259,7 @@ impl<W: Write + Send> ParallelArrowWriter<W> {
         parallel: ParallelOptions,
     ) -> Result<Self> {
         let threads = parallel.resolve_threads()?;
+        crate::unions::refuse_unions(&schema)?;
         let (file, _) = ArrowWriter::try_new_with_options(
             sink_buffer::wrap(writer, parallel.sink_buffer()),
             Arc::clone(&schema),

@@ -323,6 +323,14 @@ mod tests {
                 "2 weights for 1 values",
             ),
             (
+                r#"{"name": "x", "type": {"name": "utf8"}, "metadata": {"distribution": "categorical", "values": ["a", "b"], "weights": [1e308, 1e308]}}"#,
+                "fields[1]: weights add up to more than the largest number",
+            ),
+            (
+                r#"{"name": "x", "type": {"name": "utf8"}, "metadata": {"min_length": 1, "max_length": 2, "length_weights": [1e-320, 0]}}"#,
+                "fields[1]: length_weights add up to less than the smallest normal number",
+            ),
+            (
                 r#"{"name": "x", "type": {"name": "decimal", "precision": 40}}"#,
                 "precision 40 must be between 1 and 38",
             ),

@@ -280,8 +280,8 @@ fn value_weights(metadata: &Metadata, value_count: usize) -> Result<Vec<f64>, Sp
             weights.len()
         )));
     }
-    if !weights.is_empty() && weights.iter().sum::<f64>() <= 0.0 {
-        return Err(metadata.error("weights must not all be 0"));
+    if !weights.is_empty() {
+        check_total(metadata, "weights", &weights)?;
     }
     Ok(weights)
 }
@@ -331,10 +331,26 @@ fn length_weights(
             length_weights.len()
         )));
     }
-    if length_weights.iter().sum::<f64>() <= 0.0 {
-        return Err(metadata.error("length_weights must not all be 0"));
-    }
+    check_total(metadata, "length_weights", &length_weights)?;
     Ok(length_weights)
+}
+
+/// Refuses `key`'s `weights` unless their sum is a positive number that a draw can scale: not
+/// all 0, not so large that it overflows, not so small (subnormal) that a draw's point, scaled
+/// to it, lands on weights of 0. Only their ratios matter, so either can be scaled.
+fn check_total(metadata: &Metadata, key: &str, weights: &[f64]) -> Result<(), SpecError> {
+    let total: f64 = weights.iter().sum();
+    let problem = match total {
+        _ if total <= 0.0 => "must not all be 0",
+        _ if total.is_infinite() => {
+            "add up to more than the largest number: scale them down (only their ratios matter)"
+        }
+        _ if total < f64::MIN_POSITIVE => {
+            "add up to less than the smallest normal number (2.2e-308): scale them up (only their ratios matter)"
+        }
+        _ => return Ok(()),
+    };
+    Err(metadata.error(format!("{key} {problem}")))
 }
 
 /// `digits`: 1 unless given, at most 39 (the digits of the largest 128-bit integer).
