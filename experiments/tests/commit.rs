@@ -522,3 +522,23 @@ fn a_disk_full_at_the_manifest_leaves_no_run_or_the_earlier_one_whole() {
     assert!(stderr.contains("No space left"), "{stderr}");
     assert!(left == contents(reference.path()), "left {:?}", left.keys());
 }
+
+/// A directory where a part would go is not a run to replace: even with `--overwrite` the run
+/// stops before writing, naming it, and leaves it as it was.
+#[test]
+fn a_directory_at_a_part_path_is_named_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let taken = dir.path().join("part-00000.parquet");
+    std::fs::create_dir(&taken).unwrap();
+    std::fs::write(taken.join("inside"), b"kept").unwrap();
+    let out = pipeline_command()
+        .args(["-n", "1000", "-q", "--overwrite", "-o"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("is a directory, not a regular file"), "{stderr}");
+    assert_eq!(std::fs::read(taken.join("inside")).unwrap(), b"kept");
+    assert_eq!(entries(dir.path()), ["part-00000.parquet"]);
+}

@@ -25,7 +25,7 @@ pub enum PendingFileError {
     /// Something other than a regular file (or a symbolic link) is at the final path: the
     /// commit's rename would replace it (a device, a pipe) or fail after all the writing (a
     /// directory).
-    #[error("{path} is {kind}, not a regular file: the file is written under a temporary name and renamed to its path, which would replace it; give the path of a regular file")]
+    #[error("{path} is {kind}, not a regular file: the output is written under a temporary name and renamed to this path, which would replace it; move it away or write elsewhere")]
     NotAFile {
         /// The final path.
         path: PathBuf,
