@@ -538,7 +538,10 @@ fn a_directory_at_a_part_path_is_named_and_kept() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("is a directory, not a regular file"), "{stderr}");
+    assert!(
+        stderr.contains("is a directory, not a regular file"),
+        "{stderr}"
+    );
     assert_eq!(std::fs::read(taken.join("inside")).unwrap(), b"kept");
     assert_eq!(entries(dir.path()), ["part-00000.parquet"]);
 }

@@ -142,8 +142,9 @@ def leaf() -> st.SearchStrategy[dict]:
         time_leaf(),
         st.sampled_from([{}, {"true_probability": 0.2}]).map(lambda m: ({"name": "bool"}, m)),
         st.builds(
+            # Unique values are 16 hex digits: a narrower width is refused.
             lambda width, unique: (
-                {"name": "fixedsizebinary", "byteWidth": width},
+                {"name": "fixedsizebinary", "byteWidth": max(width, 16) if unique else width},
                 {"unique": True} if unique else {},
             ),
             st.integers(1, 23),

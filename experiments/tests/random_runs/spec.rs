@@ -192,10 +192,10 @@ fn leaf() -> impl Strategy<Value = Value> {
         prop_oneof![Just(json!({})), Just(json!({"true_probability": 0.2}))]
             .prop_map(|metadata| (json!({"name": "bool"}), metadata)),
         (1u32..24, any::<bool>()).prop_map(|(width, unique)| {
-            let metadata = if unique {
-                json!({"unique": true})
-            } else {
-                json!({})
+            // Unique values are 16 hex digits: a narrower width is refused.
+            let (width, metadata) = match unique {
+                true => (width.max(16), json!({"unique": true})),
+                false => (width, json!({})),
             };
             (
                 json!({"name": "fixedsizebinary", "byteWidth": width}),

@@ -16,7 +16,7 @@ pub(super) fn check_map(spec: &FieldSpec, sorted: bool) -> Result<(), SpecError>
     if !key.is_some_and(|k| draws_distinct_keys(&k.params)) {
         return Err(error(
             &spec.path,
-            "a map's keys must be distinct within each map: give the key values, cardinality or vocabulary, or make it sequential or unique",
+            "a map's keys must be distinct within each map: give the key values, cardinality or vocabulary, or make it unique, or sequential with a step of at least 1 (or -1)",
         ));
     }
     Ok(())

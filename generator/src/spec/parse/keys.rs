@@ -9,6 +9,7 @@ use arrow_schema::DataType;
 use serde_json::{Map, Value};
 
 use crate::spec::error::{error, SpecError};
+use crate::spec::tree::Params;
 
 /// Keys of a field object.
 pub(super) const FIELD_KEYS: &[&str] = &[
@@ -201,6 +202,23 @@ pub(super) fn refuse_unused(
         refuse_unused_by_strings(metadata, distribution, path)?;
     }
     Ok(())
+}
+
+/// Fails when the unique values of the fixed-size binary field of `data_type` at `path` would
+/// be cut to its width: each is the prefix then 16 hex digits, and cut shorter they repeat.
+pub(super) fn refuse_cut_unique(
+    params: &Params,
+    data_type: &DataType,
+    path: &str,
+) -> Result<(), SpecError> {
+    let needed = params.prefix.len() + 16;
+    match data_type {
+        DataType::FixedSizeBinary(width) if params.unique && (*width as usize) < needed => Err(error(
+            path,
+            format!("unique fixedsizebinary values are their prefix and 16 hex digits: byteWidth {width} cuts them, and cut values repeat; set byteWidth to at least {needed}, or drop unique"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Fails when a string or binary field is given `min` (the start of sequential strings) or

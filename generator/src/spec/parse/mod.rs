@@ -117,6 +117,7 @@ fn read_field(value: &Value, path: &str, level: usize) -> Result<FieldSpec, Spec
     let metadata = metadata::read_metadata(object.get("metadata"), path)?;
     keys::refuse_unused(&metadata, &data_type, path)?;
     let params = params::read_params(&metadata, nullable, path)?;
+    keys::refuse_cut_unique(&params, &data_type, path)?;
     let writing = read_writing(object.get("parquet"), path)?;
     let field = Arc::new(
         Field::new(name, data_type, nullable)
@@ -329,6 +330,10 @@ mod tests {
             (
                 r#"{"name": "x", "type": {"name": "utf8"}, "metadata": {"min_length": 1, "max_length": 2, "length_weights": [1e-320, 0]}}"#,
                 "fields[1]: length_weights add up to less than the smallest normal number",
+            ),
+            (
+                r#"{"name": "x", "type": {"name": "fixedsizebinary", "byteWidth": 8}, "metadata": {"unique": true}}"#,
+                "fields[1]: unique fixedsizebinary values are their prefix and 16 hex digits: byteWidth 8 cuts them",
             ),
             (
                 r#"{"name": "x", "type": {"name": "decimal", "precision": 40}}"#,
