@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use shredlab_experiments::alloc::{self, SwitchableAllocator};
 use shredlab_experiments::cli::{Cli, ListFormat};
+use shredlab_experiments::config;
 use shredlab_experiments::error::PipelineError;
 use shredlab_experiments::listing;
 use shredlab_experiments::output::dir::OutputDir;
@@ -94,6 +95,7 @@ fn run(cli: &Cli) -> Result<RunReport, PipelineError> {
     match config.sink {
         SinkKind::File => match Destination::parse(&cli.output)? {
             Destination::Dir(dir) => {
+                config::refuse_timeline_at_output(config.timeline.as_deref(), &dir)?;
                 let output = OutputDir::prepare(dir, cli.overwrite, config.shard)?
                     .with_file_options(config.file_options())?
                     .with_sync(config.sync);

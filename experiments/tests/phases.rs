@@ -155,4 +155,12 @@ fn a_timeline_without_counters_and_a_bad_timeline_path() {
         assert!(stderr.contains(problem), "{stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
+    // The output directory, which the run would make before the timeline is written.
+    let output = dir.path().join("not-yet");
+    let output = output.to_str().unwrap();
+    let out = run_pipeline(&["-n", "1000", "-q", "-o", output, "--timeline", output]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("is the output directory"), "{stderr}");
+    assert!(!dir.path().join("not-yet").exists());
 }

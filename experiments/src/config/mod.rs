@@ -362,6 +362,28 @@ impl PipelineConfig {
     }
 }
 
+/// Refuses a `--timeline` path that is the output directory `dir` (which need not exist yet:
+/// the run makes it, and the timeline could then not be written at its end, after the commit).
+///
+/// # Errors
+///
+/// [`PipelineError::TimelinePath`].
+pub fn refuse_timeline_at_output(
+    timeline: Option<&std::path::Path>,
+    dir: &std::path::Path,
+) -> Result<(), PipelineError> {
+    let absolute = |path: &std::path::Path| std::path::absolute(path).ok();
+    match timeline {
+        Some(path) if absolute(path).is_some() && absolute(path) == absolute(dir) => {
+            Err(PipelineError::TimelinePath {
+                path: path.to_path_buf(),
+                problem: "is the output directory",
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Refuses a `--timeline` path the run could not write at its end, or whose replacement would
 /// destroy something other than an earlier timeline: a directory, a file in a directory that
 /// does not exist, a symbolic link (the rename would replace the link, not its target), or
