@@ -566,6 +566,10 @@ fn decimal_ranges_hold_at_the_column_scale() {
             r#"{"name": "x", "type": {"name": "int", "bitWidth": 64, "isSigned": false}, "metadata": {"max": "18446744073709551616"}}"#,
             "max 18446744073709551616 is outside what UInt64 holds",
         ),
+        (
+            r#"{"name": "x", "type": {"name": "decimal", "precision": 40, "bitWidth": 256}, "metadata": {"max": "170141183460469231731687303715884105728"}}"#,
+            "max 170141183460469231731687303715884105728 is outside what Decimal256(40, 0) values are drawn in: 128-bit integers",
+        ),
     ];
     assert_refused(&cases);
 }

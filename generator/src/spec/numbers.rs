@@ -371,7 +371,15 @@ fn empty_range(domain: &Domain, data_type: &DataType, params: &Params, path: &st
 
 /// The error for the number `x` given as `key`, which `data_type` cannot hold.
 pub(super) fn outside(data_type: &DataType, key: &str, x: &Number, path: &str) -> SpecError {
-    error(path, format!("{key} {x} is outside what {data_type} holds"))
+    match data_type {
+        // Its values are drawn as 128-bit integers, narrower than what the type holds past
+        // precision 38.
+        DataType::Decimal256(precision, _) if *precision > 38 => error(
+            path,
+            format!("{key} {x} is outside what {data_type} values are drawn in: 128-bit integers of its units, at most {} in size", i128::MAX),
+        ),
+        _ => error(path, format!("{key} {x} is outside what {data_type} holds")),
+    }
 }
 
 /// The error for a value that is not a number.
