@@ -570,6 +570,10 @@ fn decimal_ranges_hold_at_the_column_scale() {
             r#"{"name": "x", "type": {"name": "decimal", "precision": 40, "bitWidth": 256}, "metadata": {"max": "170141183460469231731687303715884105728"}}"#,
             "max 170141183460469231731687303715884105728 is outside what Decimal256(40, 0) values are drawn in: 128-bit integers",
         ),
+        (
+            r#"{"name": "x", "type": {"name": "int", "bitWidth": 8}, "metadata": {"distribution": "sequential", "step": 1e300}}"#,
+            "fields[0]: step 1e300 of Int8 is larger than its whole range: use a step of at most 127",
+        ),
     ];
     assert_refused(&cases);
 }

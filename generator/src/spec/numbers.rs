@@ -129,6 +129,9 @@ impl Integers {
                 listed_values(&domain, data_type, params, path)
             }
         })?;
+        if let Source::Sequential { step } = source {
+            refuse_runaway_step(step, hi.abs_diff(lo), data_type, path)?;
+        }
         let granule = domain.granule;
         let first_granule = lo.div_euclid(granule) + i128::from(lo.rem_euclid(granule) != 0);
         let granules = hi
@@ -367,6 +370,22 @@ fn empty_range(domain: &Domain, data_type: &DataType, params: &Params, path: &st
             show(&params.max)
         ),
     )
+}
+
+/// Refuses a sequential `step` (in the column's units) that is larger than the range's
+/// `width` and too large to multiply by a row number in 128 bits: such values would not wrap
+/// within the range but stick at its end.
+fn refuse_runaway_step(
+    step: f64,
+    width: u128,
+    data_type: &DataType,
+    path: &str,
+) -> Result<(), SpecError> {
+    let size = step.abs();
+    match size > width as f64 && size >= 2f64.powi(63) {
+        true => Err(error(path, format!("step {step:e} of {data_type} is larger than its whole range: use a step of at most {width} (a larger one only wraps past the range)"))),
+        false => Ok(()),
+    }
 }
 
 /// The error for the number `x` given as `key`, which `data_type` cannot hold.
