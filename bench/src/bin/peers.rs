@@ -144,6 +144,17 @@ fn main() -> Result<()> {
             if row_group_rows == 0 {
                 anyhow::bail!("--row-group-rows must be at least 1");
             }
+            let same = |a: &std::path::Path, b: &std::path::Path| {
+                std::fs::canonicalize(a)
+                    .ok()
+                    .is_some_and(|a| std::fs::canonicalize(b).ok() == Some(a))
+            };
+            if same(&input, &output) {
+                anyhow::bail!(
+                    "the output {} is the input: name another file",
+                    output.display()
+                );
+            }
             let (schema, batches) = ipc::load(&input)?;
             let contender = match writer {
                 RustWriter::Arrow => Contender::ArrowWriter,

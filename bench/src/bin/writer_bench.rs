@@ -170,6 +170,13 @@ fn main() -> Result<()> {
         );
         return Ok(());
     }
+    // Made before the cells run, so that a path where no results can go fails at once.
+    std::fs::create_dir_all(&args.output).with_context(|| {
+        format!(
+            "cannot create --output {}: give a directory",
+            args.output.display()
+        )
+    })?;
     let results = (0..cells.len())
         .map(in_fresh_process)
         .collect::<Result<Vec<_>>>()?;
@@ -188,15 +195,13 @@ fn allocator(name: &str) -> Result<Allocator> {
     })
 }
 
-/// Writes `writer-bench-<allocator>.json` and `.md` into `--output`.
+/// Writes `writer-bench-<allocator>.json` and `.md` into `--output` (made before the run).
 fn write_results(
     args: &Args,
     allocator: Allocator,
     threads: usize,
     cells: &[CellResult],
 ) -> Result<()> {
-    std::fs::create_dir_all(&args.output)
-        .with_context(|| format!("cannot create {}", args.output.display()))?;
     let stem = format!("writer-bench-{}", allocator.name());
     let baseline = args.baseline.contender(threads).name();
     std::fs::write(

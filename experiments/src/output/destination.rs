@@ -21,6 +21,13 @@ pub enum Destination {
 impl Destination {
     /// The destination `text` names.
     pub fn parse(text: &str) -> Result<Destination, PipelineError> {
+        if text.is_empty() {
+            return Err(PipelineError::OutputUrl {
+                url: "''".to_string(),
+                problem: "names no directory".to_string(),
+                fix: "give a directory, such as out".to_string(),
+            });
+        }
         let Some((scheme, rest)) = split_scheme(text) else {
             return Ok(Destination::Dir(PathBuf::from(text)));
         };
@@ -209,6 +216,7 @@ mod tests {
     #[test]
     fn other_urls_are_refused_with_the_fix() {
         let refused = |text| Destination::parse(text).unwrap_err().to_string();
+        assert!(refused("").contains("--output '': names no directory"));
         let err = refused("S3://bucket/p");
         assert!(
             err.contains("not lower case") && err.contains("write s3://bucket/p"),

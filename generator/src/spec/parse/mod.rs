@@ -27,6 +27,8 @@ pub const MAX_NESTING: usize = 49;
 
 /// Reads and validates a spec.
 pub fn parse(text: &str) -> Result<Spec, SpecError> {
+    // A byte order mark, which some editors put first, is not JSON, but says nothing either.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let root: Value = serde_json::from_str(text).map_err(json_error)?;
     let fields = root
         .get("fields")
@@ -193,6 +195,13 @@ mod tests {
 
     fn one(field: &str) -> Result<Spec, SpecError> {
         parse(&format!("{{\"fields\": [{{\"name\": \"id\", \"type\": {{\"name\": \"int\", \"bitWidth\": 64}}}}, {field}]}}"))
+    }
+
+    #[test]
+    fn a_byte_order_mark_before_the_json_is_skipped() {
+        let text = r#"{"fields": [{"name": "x", "type": {"name": "utf8"}}]}"#;
+        let with_mark = format!("\u{feff}{text}");
+        assert_eq!(parse(&with_mark).unwrap(), parse(text).unwrap());
     }
 
     #[test]
