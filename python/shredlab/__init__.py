@@ -34,7 +34,12 @@ def _spec_text(spec: SpecLike) -> str:
     if isinstance(spec, pa.Schema):
         return to_spec(spec)
     if isinstance(spec, Mapping):
-        return json.dumps(spec)
+        try:
+            return json.dumps(spec, allow_nan=False)
+        except ValueError:
+            raise ValueError(
+                "spec: a number in it is NaN or infinite, which JSON has no form for: give finite numbers"
+            ) from None
     if isinstance(spec, os.PathLike):
         spec = os.fspath(spec)
     if not isinstance(spec, str):
@@ -66,6 +71,13 @@ def _whole(name: str, value: Any, *, smallest: int = 0, largest: int = 2**64 - 1
     if not smallest <= number <= largest:
         raise ValueError(f"{name} must be a whole number from {smallest} to {largest}, not {number}")
     return number
+
+
+def _of_type(name: str, value: Any, kind: type) -> Any:
+    """`value`, unless it is not a `kind`: then a TypeError naming the argument."""
+    if not isinstance(value, kind):
+        raise TypeError(f"{name} must be a {kind.__name__}, not {type(value).__name__}")
+    return value
 
 
 def _optional_whole(name: str, value: Any, *, largest: int = 2**32 - 1) -> int | None:
@@ -180,13 +192,13 @@ def write_parquet(
     return _shredlab.write_parquet(
         capsule,
         os.fspath(path),
-        compression=compression,
+        compression=_of_type("compression", compression, str),
         row_group_rows=_optional_whole("row_group_rows", row_group_rows),
         threads=_optional_whole("threads", threads, largest=_shredlab.MAX_THREADS),
         properties=dict(properties) if properties is not None else None,
-        writer=writer,
+        writer=_of_type("writer", writer, str),
         storage_options=dict(storage_options) if storage_options is not None else None,
-        overwrite=overwrite,
+        overwrite=_of_type("overwrite", overwrite, bool),
     )
 
 

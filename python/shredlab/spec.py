@@ -79,5 +79,9 @@ def _field(field: pa.Field, dictionaries: list[int]) -> dict:
 
 def to_spec(schema: pa.Schema) -> str:
     """The spec file text of `schema` (field metadata become the generator's parameters)."""
+    if not isinstance(schema, pa.Schema):
+        raise TypeError(f"to_spec takes a pyarrow.Schema, not {type(schema).__name__}")
+    if len(schema) == 0:
+        raise ValueError("the schema has no fields, and a spec needs at least one")
     dictionaries: list[int] = []
     return json.dumps({"fields": [_field(f, dictionaries) for f in schema]}, indent=2) + "\n"

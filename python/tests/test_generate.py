@@ -120,6 +120,13 @@ def test_bad_arguments_raise_clear_errors(tmp_path: Path):
         shredlab.contacts(-1)
     with pytest.raises(ValueError, match="seed"):
         shredlab.contacts(10, seed=-1)
+    nan = {"fields": [{"name": "x", "type": {"name": "int", "bitWidth": 32}, "metadata": {"min": float("nan")}}]}
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        shredlab.generate(nan, 10)
+    with pytest.raises(TypeError, match="to_spec takes a pyarrow.Schema, not NoneType"):
+        shredlab.to_spec(None)
+    with pytest.raises(ValueError, match="no fields"):
+        shredlab.to_spec(pa.schema([]))
 
 
 @pytest.mark.parametrize(

@@ -118,6 +118,9 @@ def test_unwritable_paths_raise_os_error(table: pa.Table, tmp_path: Path):
          r"properties\['columns'\]\['phones.number'\] is not a leaf column.*did you mean 'phones.list.item.number'"),
         ({"properties": {"columns": {"nmae": {"dictionary": False}}}}, ValueError, "did you mean 'name'"),
         ({"storage_options": {"AWS_REGION": "x"}}, ValueError, "s3:// paths only"),
+        ({"compression": None}, TypeError, "compression must be a str, not NoneType"),
+        ({"writer": 1}, TypeError, "writer must be a str, not int"),
+        ({"overwrite": "yes"}, TypeError, "overwrite must be a bool, not str"),
     ],
 )
 def test_bad_options_raise_value_error_naming_them(table: pa.Table, tmp_path: Path, options, error, match):
