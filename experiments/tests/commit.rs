@@ -273,7 +273,7 @@ fn what_a_killed_run_left_is_named_with_the_fix() {
     let stderr = refused(dir.path());
     assert!(
         stderr.contains(&format!(
-            "it holds {temporary}, a temporary file of a run that was killed): pass --overwrite to remove it"
+            "it holds {temporary}, a temporary file of a run that was killed, or of one still writing here): if no other run is writing to this directory, pass --overwrite to remove it"
         )),
         "{stderr}"
     );

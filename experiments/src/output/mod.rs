@@ -161,7 +161,8 @@ pub(crate) fn nonce() -> String {
 pub enum Leftover {
     /// A file of the earlier run set aside by a run killed while it committed.
     SetAside,
-    /// A temporary file of a run that was killed.
+    /// A temporary file of a run that was killed (or of one still running: nothing tells
+    /// them apart).
     Temporary,
     /// Anything else: a finished run's file, or a file of the user's.
     File,
@@ -185,7 +186,9 @@ impl Leftover {
             Self::SetAside => {
                 ", a file of the earlier run, set aside by a run killed while it committed"
             }
-            Self::Temporary => ", a temporary file of a run that was killed",
+            Self::Temporary => {
+                ", a temporary file of a run that was killed, or of one still writing here"
+            }
             Self::File => "",
         }
     }
@@ -194,7 +197,7 @@ impl Leftover {
     pub fn fix(self) -> &'static str {
         match self {
             Self::SetAside => "to restore the earlier run, rename every .NAME.XXXX.old.tmp file back to NAME; or pass --overwrite to remove them",
-            Self::Temporary => "pass --overwrite to remove it and replace the part files",
+            Self::Temporary => "if no other run is writing to this directory, pass --overwrite to remove it and replace the part files",
             Self::File => "pass --overwrite to replace its part files",
         }
     }
