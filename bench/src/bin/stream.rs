@@ -1,6 +1,7 @@
 //! `stream`: the memory bandwidth this machine sustains (copy, scale, add, triad), as JSON.
 
 use anyhow::{Context, Result};
+use clap::builder::RangedU64ValueParser;
 use clap::Parser;
 use shredlab_bench::stream;
 use shredlab_experiments::run::available_cores;
@@ -9,13 +10,13 @@ use shredlab_experiments::run::available_cores;
 #[derive(Debug, Parser)]
 struct Args {
     /// Elements per array [default: four times the last-level cache, at least 8 Mi].
-    #[arg(long)]
+    #[arg(long, value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
     elements: Option<usize>,
     /// Threads [default: available CPUs].
-    #[arg(long)]
+    #[arg(long, value_parser = RangedU64ValueParser::<usize>::new().range(1..=1024))]
     threads: Option<usize>,
     /// Repetitions per kernel (the best counts).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
     reps: usize,
 }
 
@@ -26,7 +27,7 @@ fn main() -> Result<()> {
         .elements
         .unwrap_or_else(|| stream::elements_for_cache(llc).max(8 << 20));
     let threads = args.threads.unwrap_or_else(available_cores);
-    let result = stream::measure(elements, threads, args.reps.max(1))
+    let result = stream::measure(elements, threads, args.reps)
         .context("STREAM validation failed: the arrays do not hold the expected values")?;
     let mut json = serde_json::to_value(&result)?;
     json["best_bytes_per_s"] = result.best_bytes_per_s().into();
