@@ -110,6 +110,8 @@ struct BatchStream {
     main_thread: Option<c_ulong>,
     /// Set once Ctrl-C stopped the stream: every later read says so.
     interrupted: bool,
+    /// Set when a read found a Ctrl-C that Python had not handled yet (see [`Self::next`]).
+    interrupt_seen: bool,
 }
 
 impl BatchStream {
@@ -136,6 +138,7 @@ impl BatchStream {
             threads: Vec::with_capacity(threads),
             main_thread,
             interrupted: false,
+            interrupt_seen: false,
         };
         for index in 0..threads {
             let (shared, sender) = (Arc::clone(&stream.shared), sender.clone());
@@ -209,9 +212,20 @@ impl Iterator for BatchStream {
     type Item = Result<RecordBatch, ArrowError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if !self.interrupted && self.batches.is_some() && self.unhandled_interrupt() {
-            self.interrupted = true;
-            self.stop();
+        // A Ctrl-C found unhandled stops the stream only when the read before found it too: a
+        // `for` loop returns to Python between reads, whose handler raises `KeyboardInterrupt`
+        // there, so a Ctrl-C that lands during one read (between Python's checks) must not end
+        // that read with an error (the `OSError` came first, and the `KeyboardInterrupt`
+        // followed inside the code handling it); a native loop (`read_all`) never runs the
+        // handler, so the next read finds it again and stops.
+        if !self.interrupted && self.batches.is_some() {
+            match (self.unhandled_interrupt(), self.interrupt_seen) {
+                (true, true) => {
+                    self.interrupted = true;
+                    self.stop();
+                }
+                (seen, _) => self.interrupt_seen = seen,
+            }
         }
         if self.interrupted {
             return Some(Err(ArrowError::IoError(
