@@ -10,7 +10,9 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{assert_empty, assert_unchanged, contents, entries, pipeline_command, run_ok};
+use common::{
+    assert_empty, assert_unchanged, contents, entries, pipeline_command, run_ok, run_pipeline,
+};
 use shredlab_experiments::config::{PipelineConfig, RunRequest};
 use shredlab_experiments::output::dir::OutputDir;
 use shredlab_experiments::output::{Output, RunIdentity, SinkFactory};
@@ -531,11 +533,8 @@ fn a_directory_at_a_part_path_is_named_and_kept() {
     let taken = dir.path().join("part-00000.parquet");
     std::fs::create_dir(&taken).unwrap();
     std::fs::write(taken.join("inside"), b"kept").unwrap();
-    let out = pipeline_command()
-        .args(["-n", "1000", "-q", "--overwrite", "-o"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
+    let output = dir.path().to_str().unwrap();
+    let out = run_pipeline(&["-n", "1000", "-q", "--overwrite", "-o", output]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(
