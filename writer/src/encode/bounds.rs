@@ -7,6 +7,7 @@
 use std::ops::Range;
 
 use super::byte_bounds::ByteBounds;
+use super::dictionary::PageKeys;
 use super::plain::PlainValues;
 use super::total_order::{
     f16_key, f32_key, f64_key, total_order_16, total_order_32, total_order_64,
@@ -75,13 +76,40 @@ impl Bounds {
             (_, ValueOrder::Numbers(_)) => None,
             (_, ValueOrder::Bytes | ValueOrder::SignedBytes) => {
                 let signed = matches!(order, ValueOrder::SignedBytes);
-                let (min, max) = ByteBounds::of(values, range, signed);
-                let (min, max) = match signed {
-                    true => (flip_sign(min), flip_sign(max)),
-                    false => (min.to_vec(), max.to_vec()),
-                };
-                Some((Self::Bytes(min, max), 0))
+                Some((
+                    Self::bytes(ByteBounds::of(values, range, signed), signed),
+                    0,
+                ))
             }
+        }
+    }
+
+    /// [`Self::of`] for values whose dictionary indices are `keys` (one per value of `range`):
+    /// byte arrays compare each index's value once ([`ByteBounds::of_keyed`], `seen` its
+    /// scratch space); numbers, cheaper to compare than to look up, compare every value.
+    pub(crate) fn of_keyed(
+        values: &PlainValues<'_>,
+        range: Range<usize>,
+        keys: PageKeys<'_>,
+        seen: &mut Vec<u64>,
+        order: ValueOrder,
+    ) -> Option<(Self, u64)> {
+        let signed = match order {
+            _ if range.is_empty() => return None,
+            ValueOrder::Numbers(_) => return Self::of(values, range, order),
+            ValueOrder::Bytes => false,
+            ValueOrder::SignedBytes => true,
+        };
+        let bounds = ByteBounds::of_keyed(values, range, keys, seen, signed);
+        Some((Self::bytes(bounds, signed), 0))
+    }
+
+    /// Byte bounds found with signed values' keys flipped ([`ValueOrder::bytes`] gives the
+    /// values back).
+    fn bytes((min, max): (&[u8], &[u8]), signed: bool) -> Self {
+        match signed {
+            true => Self::Bytes(flip_sign(min), flip_sign(max)),
+            false => Self::Bytes(min.to_vec(), max.to_vec()),
         }
     }
 

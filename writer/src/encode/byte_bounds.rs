@@ -5,6 +5,7 @@ use std::ops::Range;
 
 use arrow_buffer::ArrowNativeType;
 
+use super::dictionary::PageKeys;
 use super::plain::PlainValues;
 use super::spans::Spans;
 
@@ -48,6 +49,32 @@ impl<'a> ByteBounds<'a> {
                 keys: None,
             } => bounds.add_between(data, offsets, rest),
             _ => values.for_each_value_bytes(rest, |value| bounds.add(value, prefix(value))),
+        }
+        (bounds.min, bounds.max)
+    }
+
+    /// [`Self::of`] for values whose dictionary indices are `keys` (one per value of `range`):
+    /// each index's value is compared once, where it first comes, so that a page of a few
+    /// repeating values (categories, flags) is not compared value by value. `seen` is scratch
+    /// space, one bit per index.
+    pub(crate) fn of_keyed(
+        values: &'a PlainValues<'_>,
+        range: Range<usize>,
+        keys: PageKeys<'_>,
+        seen: &mut Vec<u64>,
+        signed: bool,
+    ) -> (&'a [u8], &'a [u8]) {
+        debug_assert_eq!(range.len(), keys.keys.len());
+        let mut bounds = Self::new(values.value_bytes(range.start), signed);
+        seen.clear();
+        seen.resize(keys.distinct.div_ceil(64), 0);
+        for (value, &key) in range.zip(keys.keys) {
+            let (word, bit) = (key as usize / 64, 1u64 << (key % 64));
+            if seen[word] & bit == 0 {
+                seen[word] |= bit;
+                let bytes = values.value_bytes(value);
+                bounds.add(bytes, prefix(bytes));
+            }
         }
         (bounds.min, bounds.max)
     }
@@ -179,6 +206,25 @@ mod tests {
                 .iter()
                 .for_each(|value| one_by_one.add(value, prefix(value)));
             prop_assert_eq!(Some((one_by_one.min, one_by_one.max)), min.zip(max));
+        }
+
+        /// Comparing each dictionary index's value once finds the bounds of every value,
+        /// signed or not, whichever indices come and however often.
+        #[test]
+        fn keyed_bounds_are_the_slices_min_and_max(
+            vocabulary in prop::collection::vec(prop::collection::vec(0u8..4, 0..12), 1..70),
+            picks in prop::collection::vec(any::<prop::sample::Index>(), 1..200),
+            signed in any::<bool>(),
+        ) {
+            let keys: Vec<u32> = picks.iter().map(|p| p.index(vocabulary.len()) as u32).collect();
+            let values: Vec<Vec<u8>> = keys.iter().map(|&k| vocabulary[k as usize].clone()).collect();
+            let (data, offsets) = joined(&values, 0);
+            let narrow: Vec<i32> = offsets.iter().map(|&o| o as i32).collect();
+            let read = PlainValues::Variable { spans: Spans::Offsets(&narrow), data: &data, keys: None };
+            let keyed = PageKeys { keys: &keys, distinct: vocabulary.len() };
+            let mut seen = vec![u64::MAX; 3];
+            let found = ByteBounds::of_keyed(&read, 0..values.len(), keyed, &mut seen, signed);
+            prop_assert_eq!(found, ByteBounds::of(&read, 0..values.len(), signed));
         }
 
         /// A masked word is the prefix of the value it begins with, at every length.

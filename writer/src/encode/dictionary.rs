@@ -50,6 +50,13 @@ pub(crate) struct Dictionary {
     page_limit: usize,
 }
 
+/// Dictionary indices of values, each below `distinct`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PageKeys<'a> {
+    pub keys: &'a [u32],
+    pub distinct: usize,
+}
+
 /// How a table makes room for a batch of values before they are looked up.
 #[derive(Clone, Copy)]
 struct Room {
@@ -89,6 +96,9 @@ impl Dictionary {
     /// slots five eighths full), as in parquet's interner: most chunks' dictionaries never
     /// rehash.
     const INITIAL_CAPACITY: usize = 4096;
+
+    /// The most values a dictionary holds for [`Self::last_keys`] to give its indices.
+    const KEYED_BOUNDS: usize = 4096;
 
     /// An empty dictionary of byte arrays (`width` `None`) or of fixed-width values of `width`
     /// bytes, whose page falls back at `page_limit` bytes.
@@ -276,6 +286,17 @@ impl Dictionary {
         let bit_packed = runs + runs * width;
         let rle = runs * (1 + width.div_ceil(8));
         usize::from(self.byte_arrays) + bit_packed.max(rle)
+    }
+
+    /// The indices of the last `count` values appended, while the dictionary holds at most
+    /// [`Self::KEYED_BOUNDS`] values: a page's bounds are then cheaper to find by index
+    /// ([`super::bounds::Bounds::of_keyed`], with a bit per index to clear each mini-batch).
+    pub(crate) fn last_keys(&self, count: usize) -> Option<PageKeys<'_>> {
+        let distinct = self.len as usize;
+        (distinct <= Self::KEYED_BOUNDS).then(|| PageKeys {
+            keys: &self.keys[self.keys.len() - count..],
+            distinct,
+        })
     }
 
     /// Bits per index: enough for the largest one.

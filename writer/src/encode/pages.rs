@@ -127,7 +127,7 @@ impl PageChunkWriter {
             _ => None,
         };
         let dictionary_bytes = props.column_dictionary_page_size_limit(path);
-        let levels = |max: i16| (max > 0).then(|| HybridRle::new(bit_width(max)));
+        let levels = |max: i16| (max > 0).then(|| HybridRle::for_levels(max));
         let physical = descr.physical_type();
         let dictionary = (dictionary_type(physical) && props.dictionary_enabled(path))
             .then(|| Dictionary::new(width, dictionary_bytes));
@@ -224,14 +224,6 @@ impl PageChunkWriter {
             _ => None,
         };
         self.page.rows += rep_counts.map_or(levels.len() as u64, |counts| counts[0]) as u32;
-        if self.stats.enabled() {
-            let def_counts = def.map(|def| match def {
-                LevelSlice::Same(level, count) => self.def_tally.count_run(level, count),
-                LevelSlice::Spelled(def) => self.def_tally.count(def),
-            });
-            self.stats.add_levels(def_counts, rep_counts);
-            self.stats.add_values(values, range.clone());
-        }
         self.page.byte_array_bytes += match self.dictionary.as_mut() {
             Some(dictionary) => dictionary.append(values, range.clone(), cache),
             None => {
@@ -244,6 +236,18 @@ impl PageChunkWriter {
                 }
             }
         };
+        if self.stats.enabled() {
+            let def_counts = def.map(|def| match def {
+                LevelSlice::Same(level, count) => self.def_tally.count_run(level, count),
+                LevelSlice::Spelled(def) => self.def_tally.count(def),
+            });
+            self.stats.add_levels(def_counts, rep_counts);
+            let keys = self
+                .dictionary
+                .as_ref()
+                .and_then(|d| d.last_keys(range.len()));
+            self.stats.add_values(values, range.clone(), keys);
+        }
         self.page.levels += levels.len() as u32;
         self.page.value_count += range.len() as u32;
         let estimate = match (&self.dictionary, &self.encoder) {
@@ -415,10 +419,7 @@ impl PageChunkWriter {
     /// `DELTA_BINARY_PACKED` blocks and the bloom filter.
     pub fn memory_size(&self) -> usize {
         let dictionary = self.dictionary.as_ref().map_or(0, Dictionary::memory_size);
-        let encoder = self
-            .encoder
-            .as_ref()
-            .map_or(0, |encoder| encoder.memory_size());
+        let encoder = self.encoder.as_ref().map_or(0, |e| e.memory_size());
         let bloom = self.bloom.as_ref().map_or(0, ChunkBloom::memory_size);
         self.pages.memory_size() + self.page.values.capacity() + dictionary + encoder + bloom
     }
@@ -443,8 +444,3 @@ impl PageChunkWriter {
 
 /// Bytes of room for a page's levels beyond what the last page's took.
 const LEVEL_SLACK: usize = 64;
-
-/// The bits of the largest level, as parquet's level encoder counts them.
-fn bit_width(max_level: i16) -> u8 {
-    (16 - max_level.leading_zeros()) as u8
-}

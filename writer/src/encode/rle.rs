@@ -43,6 +43,11 @@ impl HybridRle {
         }
     }
 
+    /// An encoder of levels up to `max_level`, as wide as parquet's level encoder makes it.
+    pub(crate) fn for_levels(max_level: i16) -> Self {
+        Self::new((16 - max_level.leading_zeros()) as u8)
+    }
+
     /// Encodes each value of `levels`: an open RLE run grows by a whole run of its value at
     /// once, and a group of eight starting on a group boundary is decided in one step, as
     /// parquet's `RleEncoder::put_batch` does; the rest goes value by value.

@@ -22,6 +22,7 @@ use parquet::file::statistics::{Statistics, ValueStatistics};
 use parquet::schema::types::ColumnDescPtr;
 
 use super::bounds::{Bounds, NumberKind, NumberOrder, ValueOrder};
+use super::dictionary::PageKeys;
 use super::plain::PlainValues;
 use super::truncate;
 
@@ -91,6 +92,8 @@ pub(crate) struct ChunkStatistics {
     last_bounds: Option<Bounds>,
     ascending: bool,
     descending: bool,
+    /// Scratch space for [`Bounds::of_keyed`]: one bit per dictionary index.
+    seen: Vec<u64>,
 }
 
 impl std::fmt::Debug for ChunkStatistics {
@@ -140,6 +143,7 @@ impl ChunkStatistics {
             last_bounds: None,
             ascending: true,
             descending: true,
+            seen: Vec::new(),
             descr,
         }
     }
@@ -171,12 +175,22 @@ impl ChunkStatistics {
         }
     }
 
-    /// Records the min and max of the values in `range`.
-    pub fn add_values(&mut self, values: &PlainValues<'_>, range: Range<usize>) {
+    /// Records the min and max of the values in `range`, whose dictionary indices are `keys`
+    /// where the caller has them (see [`Bounds::of_keyed`]).
+    pub fn add_values(
+        &mut self,
+        values: &PlainValues<'_>,
+        range: Range<usize>,
+        keys: Option<PageKeys<'_>>,
+    ) {
         if !self.enabled() || range.is_empty() {
             return;
         }
-        let Some((bounds, nans)) = Bounds::of(values, range, self.order) else {
+        let found = match keys {
+            Some(keys) => Bounds::of_keyed(values, range, keys, &mut self.seen, self.order),
+            None => Bounds::of(values, range, self.order),
+        };
+        let Some((bounds, nans)) = found else {
             return;
         };
         if self.floats() {
