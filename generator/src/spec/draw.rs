@@ -228,28 +228,32 @@ pub(super) fn random_bytes(out: &mut Vec<u8>, stream: Stream, slot: Slot, length
     let length = length as usize;
     // Exactly the value's bytes: a batch's buffer sized for its values never grows.
     out.reserve(length);
-    let per_word = if text { TEXT_PER_WORD } else { BYTES_PER_WORD };
-    for chunk in 0..length.div_ceil(per_word) {
+    // A loop for each kind, so that each word's copy has a size known at compile time (one
+    // loop for both copied a word by a call to `memcpy`).
+    match text {
+        true => append_words(out, stream, slot, length, text_of),
+        false => append_words(out, stream, slot, length, u64::to_le_bytes),
+    }
+}
+
+/// Appends `length` bytes made of the words `bytes_of` makes of the value's draws, `N` bytes
+/// each.
+#[inline(always)]
+fn append_words<const N: usize>(
+    out: &mut Vec<u8>,
+    stream: Stream,
+    slot: Slot,
+    length: usize,
+    bytes_of: impl Fn(u64) -> [u8; N],
+) {
+    for chunk in 0..length.div_ceil(N) {
         let bits = stream.bits(slot, Draw::Extra(chunk as u64));
-        let left = length - chunk * per_word;
-        match text {
-            true => append_word(out, &text_of(bits), left),
-            false => append_word(out, &bits.to_le_bytes(), left),
-        }
+        append_cut(out, &bytes_of(bits), (length - chunk * N).min(N));
     }
 }
 
 /// The characters one word of random bits makes.
 const TEXT_PER_WORD: usize = 10;
-
-/// The bytes one word of random bits makes.
-const BYTES_PER_WORD: usize = 8;
-
-/// Appends `word`, or its first `left` bytes when fewer are left.
-#[inline]
-fn append_word<const N: usize>(out: &mut Vec<u8>, word: &[u8; N], left: usize) {
-    append_cut(out, word, left.min(N));
-}
 
 /// The 10 characters of `bits`, the lowest 6 bits first.
 #[inline]

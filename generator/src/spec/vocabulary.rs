@@ -57,7 +57,7 @@ impl Picker {
     }
 
     /// The index for `slot`, from draw `draw`.
-    #[inline]
+    #[inline(always)]
     pub fn pick(&self, stream: Stream, slot: Slot, draw: Draw) -> usize {
         match self {
             Self::Point(table) => table.index_of(stream.fraction(slot, draw) * table.total()),

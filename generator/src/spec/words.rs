@@ -82,8 +82,16 @@ pub(super) fn append_cut<const N: usize>(out: &mut Vec<u8>, block: &[u8; N], len
         out.extend_from_slice(block);
         out.truncate(end);
     } else {
-        out.extend_from_slice(&block[..len]);
+        append_at_capacity(out, &block[..len]);
     }
+}
+
+/// Appends `bytes` to a buffer at its capacity's end: a call of its own, as the two copies of
+/// [`append_cut`] inlined side by side were merged into one `memcpy` call of either size.
+#[cold]
+#[inline(never)]
+fn append_at_capacity(out: &mut Vec<u8>, bytes: &[u8]) {
+    out.extend_from_slice(bytes);
 }
 
 #[cfg(test)]
