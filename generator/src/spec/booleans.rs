@@ -84,10 +84,10 @@ impl Booleans {
         }
     }
 
-    /// The vocabulary index of `slot`'s value, when values are drawn from one.
-    pub fn vocabulary_index(&self, stream: Stream, slot: Slot) -> Option<usize> {
+    /// What picks a value's entry by its value draw, when values are drawn from a vocabulary.
+    pub fn picker(&self) -> Option<&Picker> {
         match self {
-            Self::Vocabulary(picker, _) => Some(picker.pick(stream, slot, Draw::Value)),
+            Self::Vocabulary(picker, _) => Some(picker),
             Self::Chance(_) => None,
         }
     }

@@ -236,6 +236,14 @@ impl Bytes {
         }
     }
 
+    /// What picks a value's entry by its value draw, when values are drawn from one list.
+    pub fn picker(&self) -> Option<&Picker> {
+        match &self.source {
+            Source::Words(lists) if lists.len() == 1 => Some(&lists[0].0),
+            _ => None,
+        }
+    }
+
     /// An identifier of `slot`'s value among the vocabulary's, when values are drawn from one.
     pub fn vocabulary_index(&self, stream: Stream, slot: Slot) -> Option<usize> {
         match &self.source {

@@ -2,6 +2,8 @@
 //! without the formatting machinery: sequential strings are mostly digits, and going through
 //! `core::fmt` for each one was about an eighth of generating the contacts spec.
 
+use super::words::append_cut;
+
 /// The decimal digits of 0 to 99, two by two: a number is written two digits per division.
 const DIGIT_PAIRS: &[u8; 200] = b"\
     0001020304050607080910111213141516171819\
@@ -18,12 +20,14 @@ const BUFFER_DIGITS: usize = 40;
 /// Appends `number` in decimal, zero-padded to `width` characters after its sign, as
 /// `format!("{number:0width$}")` writes it.
 pub(super) fn push_decimal(out: &mut Vec<u8>, number: i128, width: usize) {
-    // Zeros already, so that the padding is in place when the digits are written.
-    let mut digits = [b'0'; BUFFER_DIGITS];
+    // Zeros already, so that the padding is in place when the digits are written; then a
+    // block's slack, so that a short number is copied as a block of known size.
+    let mut buffer = [b'0'; BUFFER_DIGITS + BLOCK];
+    let digits = &mut buffer[..BUFFER_DIGITS];
     let magnitude = number.unsigned_abs();
     // 64-bit division where the value allows it: 128-bit division is a library call.
     let written = match u64::try_from(magnitude) {
-        Ok(rest) => write_u64(&mut digits, rest),
+        Ok(rest) => write_u64(digits, rest),
         Err(_) => {
             let mut rest = magnitude;
             let mut at = digits.len();
@@ -43,13 +47,21 @@ pub(super) fn push_decimal(out: &mut Vec<u8>, number: i128, width: usize) {
     if padded > BUFFER_DIGITS {
         out.extend(std::iter::repeat_n(b'0', padded - BUFFER_DIGITS));
     }
-    out.extend_from_slice(&digits[BUFFER_DIGITS - padded.min(BUFFER_DIGITS)..]);
+    let start = BUFFER_DIGITS - padded.min(BUFFER_DIGITS);
+    match buffer[start..].first_chunk::<BLOCK>() {
+        // A copy of known size, cut back (a `memcpy` call per number cost more than the copy).
+        Some(block) if padded <= BLOCK => append_cut(out, block, padded),
+        _ => out.extend_from_slice(&buffer[start..BUFFER_DIGITS]),
+    }
 }
+
+/// The most characters [`push_decimal`] copies as one block.
+const BLOCK: usize = 16;
 
 /// Writes `number`'s decimal digits at the end of `digits`, two per division, and returns how
 /// many (at least one).
 #[inline]
-fn write_u64(digits: &mut [u8; BUFFER_DIGITS], mut number: u64) -> usize {
+fn write_u64(digits: &mut [u8], mut number: u64) -> usize {
     let mut at = digits.len();
     while number >= 100 {
         let pair = (number % 100) as usize * 2;

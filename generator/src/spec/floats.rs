@@ -6,6 +6,7 @@ use arrow_schema::DataType;
 use super::draw::{Draw, Slot, Stream};
 use super::error::SpecError;
 use super::numbers::{not_a_number, outside, refuse_non_numeric_keys, standard_normal, Source};
+use super::vocabulary::Picker;
 use super::{Distribution, Number, Params, SpecPaths};
 
 /// The values of a floating-point column.
@@ -95,9 +96,9 @@ impl Floats {
         self.source.vocabulary()
     }
 
-    /// The vocabulary index of `slot`'s value, when values are drawn from one.
-    pub fn vocabulary_index(&self, stream: Stream, slot: Slot) -> Option<usize> {
-        self.source.vocabulary_index(stream, slot)
+    /// What picks a value's entry by its value draw, when values are drawn from a vocabulary.
+    pub fn picker(&self) -> Option<&Picker> {
+        self.source.picker()
     }
 
     /// Draws vocabulary entries by the faster paths `paths` turns on: the same values.

@@ -10,11 +10,12 @@ use arrow_schema::DataType;
 use super::arrays::{byte_array, float_array, integer_array};
 use super::booleans::Booleans;
 use super::bytes::Bytes;
-use super::draw::{Slot, Stream};
+use super::draw::{Draw, Slot, Stream};
 use super::error::error;
 use super::floats::Floats;
 use super::numbers::Integers;
 use super::parquet_types::Conversion;
+use super::vocabulary::Picker;
 use super::{Params, SpecError, SpecPaths};
 
 /// A leaf's values, by kind of type.
@@ -57,10 +58,22 @@ impl Leaf {
     /// An identifier of the value of `slot` within the vocabulary, if values come from one.
     pub fn vocabulary_index(&self, stream: Stream, slot: Slot) -> Option<usize> {
         match self {
-            Leaf::Boolean(b) => b.vocabulary_index(stream, slot),
-            Leaf::Integer(i) => i.vocabulary_index(stream, slot),
-            Leaf::Float(f) => f.vocabulary_index(stream, slot),
+            // Values of several words: an identifier of the combination.
             Leaf::Bytes(b) => b.vocabulary_index(stream, slot),
+            _ => self
+                .picker()
+                .map(|picker| picker.pick(stream, slot, Draw::Value)),
+        }
+    }
+
+    /// What picks a value's entry by its value draw, when values come from one vocabulary
+    /// list: the entry's index is the value's [`Self::vocabulary_index`].
+    pub fn picker(&self) -> Option<&Picker> {
+        match self {
+            Leaf::Boolean(b) => b.picker(),
+            Leaf::Integer(i) => i.picker(),
+            Leaf::Float(f) => f.picker(),
+            Leaf::Bytes(b) => b.picker(),
             Leaf::Null => None,
         }
     }

@@ -63,9 +63,10 @@ impl<T> Source<T> {
         }
     }
 
-    pub(super) fn vocabulary_index(&self, stream: Stream, slot: Slot) -> Option<usize> {
+    /// What picks the entry, when values are drawn from a vocabulary.
+    pub(super) fn picker(&self) -> Option<&Picker> {
         match self {
-            Source::Vocabulary(picker, _) => Some(picker.pick(stream, slot, Draw::Value)),
+            Source::Vocabulary(picker, _) => Some(picker),
             _ => None,
         }
     }
@@ -256,9 +257,9 @@ impl Integers {
         Some(entries.iter().map(|&e| self.conversion.apply(e)).collect())
     }
 
-    /// The vocabulary index of `slot`'s value, when values are drawn from one.
-    pub fn vocabulary_index(&self, stream: Stream, slot: Slot) -> Option<usize> {
-        self.source.vocabulary_index(stream, slot)
+    /// What picks a value's entry by its value draw, when values are drawn from a vocabulary.
+    pub fn picker(&self) -> Option<&Picker> {
+        self.source.picker()
     }
 
     /// Draws by the faster paths `paths` turns on: the same values either way.

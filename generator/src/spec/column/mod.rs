@@ -239,17 +239,27 @@ impl Column {
         let DataType::Dictionary(key_type, _) = self.field.data_type() else {
             unreachable!("a dictionary column has a dictionary type")
         };
-        // Every key is in range: the vocabulary is the dictionary. A NULL slot's key is 0 when
-        // it is not drawn.
-        let keys =
-            slots
-                .iter()
-                .enumerate()
-                .map(|(i, &slot)| match drawn.is_none_or(|d| d.value(i)) {
-                    true => self.vocabulary_index(slot).unwrap_or(0),
-                    false => 0,
-                });
-        dictionary_array(key_type, keys, nulls, dictionary.clone())
+        // Every key is in range: the vocabulary is the dictionary, one list of entries, which a
+        // picker draws from. A NULL slot's key is 0 when it is not drawn.
+        let picker = match &self.kind {
+            Kind::Dictionary { values, .. } => values.picker(),
+            _ => None,
+        };
+        let Some(picker) = picker else {
+            return Err(error(
+                &self.path,
+                "a dictionary draws from one vocabulary list",
+            ));
+        };
+        // Drawn in a loop of its own, the pick inlined: drawn inside the collection of each key
+        // type's array, it was a call per key.
+        let keys: Vec<usize> = (0..slots.len())
+            .map(|i| match drawn.is_none_or(|d| d.value(i)) {
+                true => picker.pick(self.stream, slots[i], Draw::Value),
+                false => 0,
+            })
+            .collect();
+        dictionary_array(key_type, keys.iter().copied(), nulls, dictionary.clone())
             .map_err(|e| self.assembly_error(e))
     }
 
