@@ -13,6 +13,7 @@ use super::error::error;
 use super::leaf::Leaf;
 use super::maps::check_map;
 use super::parquet_types::{parquet_field, parquet_type, Conversion};
+use super::vocabulary::Picker;
 use super::{FieldSpec, SpecError, SpecPaths};
 
 mod bounds;
@@ -175,6 +176,15 @@ impl Column {
         }
     }
 
+    /// What picks a value's entry by its value draw, when values come from one vocabulary
+    /// list: its pick is the value's [`Self::vocabulary_index`], without a choice per value.
+    fn picker(&self) -> Option<&Picker> {
+        match &self.kind {
+            Kind::Leaf(leaf) | Kind::Dictionary { values: leaf, .. } => leaf.picker(),
+            _ => None,
+        }
+    }
+
     /// Which of `slots` hold a value (`None`: all of them), packed straight into validity
     /// words: no vector of one `bool` per slot to pack afterwards.
     fn validity(&self, slots: &[Slot]) -> Option<BooleanBuffer> {
@@ -241,11 +251,7 @@ impl Column {
         };
         // Every key is in range: the vocabulary is the dictionary, one list of entries, which a
         // picker draws from. A NULL slot's key is 0 when it is not drawn.
-        let picker = match &self.kind {
-            Kind::Dictionary { values, .. } => values.picker(),
-            _ => None,
-        };
-        let Some(picker) = picker else {
+        let Some(picker) = self.picker() else {
             return Err(error(
                 &self.path,
                 "a dictionary draws from one vocabulary list",
@@ -323,6 +329,13 @@ impl Column {
         let mut items = Vec::with_capacity(lengths.expected_total(lists));
         let mut ends = Vec::with_capacity(slots.len());
         let mut seen = Vec::new();
+        // A key's identifier by its picker where it has one: a call per key through the
+        // column's, the leaf's and the values' vocabulary_index otherwise.
+        let key_picker = key.and_then(Column::picker);
+        let key_id = |key: &Column, item: Slot| match key_picker {
+            Some(picker) => Some(picker.pick(key.stream, item, Draw::Value)),
+            None => key.vocabulary_index(item),
+        };
         for (i, &slot) in slots.iter().enumerate() {
             if validity.is_none_or(|v| v.value(i)) {
                 let length = lengths.draw(self.stream, slot);
@@ -331,7 +344,7 @@ impl Column {
                     None => items.extend(list),
                     Some(key) => {
                         seen.clear();
-                        items.extend(list.filter(|&item| match key.vocabulary_index(item) {
+                        items.extend(list.filter(|&item| match key_id(key, item) {
                             Some(id) if seen.contains(&id) => false,
                             Some(id) => {
                                 seen.push(id);
