@@ -233,8 +233,8 @@ catalog! {
     },
     /// A spec's vocabulary entries appended by one copy of known size instead of `memcpy`.
     38 adds SpecWordMoves "spec-word-moves" on any_workload {
-        summary: "a spec's vocabulary entries (the contacts spec's first and last names, categorical values, drawn vocabularies) appended to each string as one 16-byte block cut back to its length instead of a memcpy call per entry (identical data)",
-        mechanism: "each vocabulary is kept back to back in one buffer with 16 bytes of slack, so that an entry of up to 16 bytes is appended as a 16-byte block from its start and cut back to its length: a copy of known size compiles to two moves, where the call to memcpy per entry cost more than the copy (34's fixed-size name moves for the contacts, for any spec column drawn from a vocabulary)",
+        summary: "a spec's vocabulary entries (the contacts spec's first and last names, categorical values, drawn vocabularies) appended to each string as one 32-byte block cut back to its length instead of a memcpy call per entry (identical data)",
+        mechanism: "each vocabulary is kept back to back in one buffer with 32 bytes of slack, so that an entry of up to 32 bytes (16 until f83e856; the otel-logs preset's keys and values run to 30) is appended as a 32-byte block from its start and cut back to its length: a copy of known size compiles to a few moves, where the call to memcpy per entry cost more than the copy (34's fixed-size name moves for the contacts, for any spec column drawn from a vocabulary)",
         study: None,
     },
     /// A spec's weighted draws read from a guide table by their random bits.

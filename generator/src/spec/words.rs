@@ -2,7 +2,7 @@
 //! entry is appended to a value by one copy of known size where it is short.
 
 /// Entries up to this long are copied as one block of this many bytes.
-const BLOCK: usize = 16;
+const BLOCK: usize = 32;
 
 /// The entries of one vocabulary.
 #[derive(Debug, Clone)]
