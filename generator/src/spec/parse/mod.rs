@@ -6,6 +6,7 @@ mod keys;
 mod metadata;
 mod params;
 mod types;
+mod unique_keys;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -29,6 +30,8 @@ pub const MAX_NESTING: usize = 49;
 pub fn parse(text: &str) -> Result<Spec, SpecError> {
     // A byte order mark, which some editors put first, is not JSON, but says nothing either.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // serde_json keeps the last of two equal keys: a key said twice is refused, not dropped.
+    unique_keys::check(text).map_err(json_error)?;
     let root: Value = serde_json::from_str(text).map_err(json_error)?;
     let fields = root
         .get("fields")
@@ -52,6 +55,9 @@ pub fn parse(text: &str) -> Result<Spec, SpecError> {
 /// which a spec only reaches with fields nested far beyond [`MAX_NESTING`].
 fn json_error(e: serde_json::Error) -> SpecError {
     let message = e.to_string();
+    if message.starts_with(unique_keys::REPEATED) {
+        return error("spec", format!("{message}: keep one of them"));
+    }
     match message.strip_prefix("recursion limit exceeded") {
         Some(place) => error(
             "spec",
@@ -202,6 +208,22 @@ mod tests {
         let text = r#"{"fields": [{"name": "x", "type": {"name": "utf8"}}]}"#;
         let with_mark = format!("\u{feff}{text}");
         assert_eq!(parse(&with_mark).unwrap(), parse(text).unwrap());
+    }
+
+    /// A key said twice in a field, its type or its metadata is refused with its place, where
+    /// serde_json alone would keep the last one.
+    #[test]
+    fn a_key_given_twice_in_an_object_is_refused() {
+        for field in [
+            r#"{"name": "a", "name": "b", "type": {"name": "utf8"}}"#,
+            r#"{"name": "a", "type": {"name": "int", "bitWidth": 8, "bitWidth": 64}}"#,
+            r#"{"name": "a", "type": {"name": "utf8"}, "metadata": {"min_length": 1, "min_length": 9}}"#,
+        ] {
+            let message = one(field).unwrap_err().to_string();
+            assert!(message.contains("repeated key"), "{message}");
+            assert!(message.contains("line 1 column"), "{message}");
+            assert!(message.ends_with("keep one of them"), "{message}");
+        }
     }
 
     #[test]
