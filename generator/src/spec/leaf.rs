@@ -181,14 +181,16 @@ impl Leaf {
                     integers.value(stream, slot)
                 }),
             },
-            Leaf::Float(floats) => float_array(
-                data_type,
-                (0..slots.len()).map(|i| match drawn(i) {
-                    true => floats.value(stream, slots[i]),
-                    false => 0.0,
-                }),
-                nulls,
-            ),
+            Leaf::Float(floats) => {
+                // Drawn in a loop of their own, as integers are (see `drawn_integers`).
+                let values: Vec<f64> = (0..slots.len())
+                    .map(|i| match drawn(i) {
+                        true => floats.value(stream, slots[i]),
+                        false => 0.0,
+                    })
+                    .collect();
+                float_array(data_type, values.iter().copied(), nulls)
+            }
             Leaf::Bytes(bytes) => {
                 let mut data = Vec::with_capacity(slots.len() * bytes.typical_len());
                 let ends: Vec<usize> = (0..slots.len())
