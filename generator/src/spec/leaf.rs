@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, BooleanArray, Decimal128Array, NullArray};
+use arrow_array::{ArrayRef, BooleanArray, Decimal128Array, Float64Array, NullArray};
 use arrow_buffer::{BooleanBuffer, NullBuffer};
 use arrow_schema::DataType;
 
@@ -189,7 +189,11 @@ impl Leaf {
                         false => 0.0,
                     })
                     .collect();
-                float_array(data_type, values.iter().copied(), nulls)
+                match data_type {
+                    // Already the array's values: taken as they are, not copied.
+                    DataType::Float64 => Arc::new(Float64Array::new(values.into(), nulls)),
+                    _ => float_array(data_type, values.iter().copied(), nulls),
+                }
             }
             Leaf::Bytes(bytes) => {
                 let mut data = Vec::with_capacity(slots.len() * bytes.typical_len());

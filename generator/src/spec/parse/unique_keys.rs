@@ -37,11 +37,12 @@ impl<'de> Visitor<'de> for UniqueKeysVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<UniqueKeys, A::Error> {
         let mut keys = HashSet::new();
         while let Some(key) = map.next_key::<String>()? {
-            if !keys.insert(key.clone()) {
+            if keys.contains(&key) {
                 return Err(de::Error::custom(format!(
                     "{REPEATED} \"{key}\" in one object"
                 )));
             }
+            keys.insert(key);
             map.next_value::<UniqueKeys>()?;
         }
         Ok(UniqueKeys)
