@@ -121,10 +121,7 @@ pub(super) fn offsets<O: OffsetSizeTrait>(
     // conversion loop the compiler vectorizes (checked end by end, the conversion took 10% of
     // the contacts spec's generation samples).
     if O::from_usize(ends.last().copied().unwrap_or(0)).is_none() {
-        return Err(error(
-            path,
-            "a batch holds more than 32-bit offsets address: use a smaller batch size, or the Large variant of the type",
-        ));
+        return Err(beyond_offsets(path));
     }
     let mut offsets = Vec::with_capacity(ends.len() + 1);
     offsets.push(O::usize_as(0));
@@ -132,35 +129,134 @@ pub(super) fn offsets<O: OffsetSizeTrait>(
     Ok(OffsetBuffer::new(ScalarBuffer::from(offsets)))
 }
 
-/// A string or binary array of `data_type` from values laid end to end in `data`.
-pub(super) fn byte_array(
+/// Values written as bytes, one after the other, into one buffer.
+pub(super) trait ByteValues {
+    /// How many values there are.
+    fn count(&self) -> usize;
+
+    /// About how many bytes they take together: what the buffer is sized for.
+    fn capacity(&self) -> usize;
+
+    /// Appends value `i` to `out`. Implementations are `#[inline(always)]`: each of the loops
+    /// of [`written_bytes`] (one per offset width) then has it inlined, where a closure, with
+    /// three callers, was called once per value.
+    fn write(&self, i: usize, out: &mut Vec<u8>);
+}
+
+/// A string or binary array of `data_type` holding `values`, each value's end kept as an
+/// offset of the type's width as it is written.
+///
+/// # Safety
+/// For a string type, `values` writes only valid UTF-8: the array is made without checking it.
+pub(super) unsafe fn written_bytes(
     data_type: &DataType,
-    data: Vec<u8>,
-    ends: &[usize],
+    values: &impl ByteValues,
     nulls: Option<NullBuffer>,
     path: &str,
 ) -> Result<ArrayRef, SpecError> {
+    let mut data = Vec::with_capacity(values.capacity());
+    match data_type {
+        DataType::FixedSizeBinary(width) => {
+            for i in 0..values.count() {
+                values.write(i, &mut data);
+            }
+            Ok(Arc::new(FixedSizeBinaryArray::new(
+                *width,
+                data.into(),
+                nulls,
+            )))
+        }
+        DataType::Utf8 | DataType::Binary => {
+            let offsets = laid::<i32>(values, &mut data);
+            // SAFETY: passed on.
+            unsafe { narrow_byte_array(data_type, data, offsets, nulls, path) }
+        }
+        _ => {
+            let offsets = laid::<i64>(values, &mut data);
+            // SAFETY: passed on.
+            unsafe { wide_byte_array(data_type, data, offsets, nulls, path) }
+        }
+    }
+}
+
+/// The offsets of the ends of `values` as they are appended to `data`, cast to `O` as
+/// written: a loop without a check per value (see [`checked_offsets`]). A plain loop: as an
+/// iterator's closure, the value's writing was a call per value.
+fn laid<O: OffsetSizeTrait>(values: &impl ByteValues, data: &mut Vec<u8>) -> Vec<O> {
+    let mut offsets = Vec::with_capacity(values.count() + 1);
+    offsets.push(O::usize_as(0));
+    for i in 0..values.count() {
+        values.write(i, data);
+        offsets.push(O::usize_as(data.len()));
+    }
+    offsets
+}
+
+/// `offsets` of values laid in `length` bytes, cast as [`laid`] casts them: lengths never
+/// decrease, so the last fitting `O` means no cast wrapped.
+fn checked_offsets<O: OffsetSizeTrait>(
+    offsets: Vec<O>,
+    length: usize,
+    path: &str,
+) -> Result<OffsetBuffer<O>, SpecError> {
+    match O::from_usize(length) {
+        Some(_) => Ok(OffsetBuffer::new(ScalarBuffer::from(offsets))),
+        None => Err(beyond_offsets(path)),
+    }
+}
+
+/// A Utf8 or Binary array of the values of `data` ending at `offsets`.
+///
+/// # Safety
+/// For Utf8, `data` is valid UTF-8 between every two offsets.
+unsafe fn narrow_byte_array(
+    data_type: &DataType,
+    data: Vec<u8>,
+    offsets: Vec<i32>,
+    nulls: Option<NullBuffer>,
+    path: &str,
+) -> Result<ArrayRef, SpecError> {
+    let offsets = checked_offsets(offsets, data.len(), path)?;
     let data = Buffer::from_vec(data);
     Ok(match data_type {
-        DataType::Utf8 => Arc::new(StringArray::new(offsets(ends, path)?, data, nulls)),
-        DataType::LargeUtf8 => Arc::new(LargeStringArray::new(offsets(ends, path)?, data, nulls)),
-        DataType::Utf8View => Arc::new(StringViewArray::from(&LargeStringArray::new(
-            offsets(ends, path)?,
-            data,
-            nulls,
-        ))),
-        DataType::Binary => Arc::new(BinaryArray::new(offsets(ends, path)?, data, nulls)),
-        DataType::LargeBinary => Arc::new(LargeBinaryArray::new(offsets(ends, path)?, data, nulls)),
-        DataType::BinaryView => Arc::new(BinaryViewArray::from(&LargeBinaryArray::new(
-            offsets(ends, path)?,
-            data,
-            nulls,
-        ))),
-        DataType::FixedSizeBinary(width) => {
-            Arc::new(FixedSizeBinaryArray::new(*width, data, nulls))
-        }
+        // SAFETY: the offsets are checked and end at the buffer's end; the text by the caller.
+        DataType::Utf8 => Arc::new(unsafe { StringArray::new_unchecked(offsets, data, nulls) }),
+        _ => Arc::new(BinaryArray::new(offsets, data, nulls)),
+    })
+}
+
+/// A LargeUtf8, LargeBinary or view array of the values of `data` ending at `offsets`.
+///
+/// # Safety
+/// For the string types, `data` is valid UTF-8 between every two offsets.
+unsafe fn wide_byte_array(
+    data_type: &DataType,
+    data: Vec<u8>,
+    offsets: Vec<i64>,
+    nulls: Option<NullBuffer>,
+    path: &str,
+) -> Result<ArrayRef, SpecError> {
+    let offsets = checked_offsets(offsets, data.len(), path)?;
+    let data = Buffer::from_vec(data);
+    // SAFETY: the offsets are checked and end at the buffer's end; the text by the caller.
+    let text =
+        || unsafe { LargeStringArray::new_unchecked(offsets.clone(), data.clone(), nulls.clone()) };
+    let binary = || LargeBinaryArray::new(offsets.clone(), data.clone(), nulls.clone());
+    Ok(match data_type {
+        DataType::LargeUtf8 => Arc::new(text()),
+        DataType::Utf8View => Arc::new(StringViewArray::from(&text())),
+        DataType::LargeBinary => Arc::new(binary()),
+        DataType::BinaryView => Arc::new(BinaryViewArray::from(&binary())),
         other => unreachable!("{other} is not a string or binary type"),
     })
+}
+
+/// The error for a batch whose values pass what the offsets of its type address.
+fn beyond_offsets(path: &str) -> SpecError {
+    error(
+        path,
+        "a batch holds more than 32-bit offsets address: use a smaller batch size, or the Large variant of the type",
+    )
 }
 
 /// How many entries keys of `key_type` can address.
@@ -203,7 +299,58 @@ fn keyed_dictionary<K: ArrowDictionaryKeyType>(
 
 #[cfg(test)]
 mod tests {
-    use super::offsets;
+    use arrow_array::cast::AsArray;
+    use arrow_array::Array;
+    use arrow_schema::DataType;
+
+    use super::{checked_offsets, offsets, written_bytes};
+    use crate::spec::words::WordList;
+
+    #[test]
+    fn written_values_read_back_in_every_byte_type() {
+        let entries = ["ab", "", "h\u{e9}llo w\u{f6}rld", "z"];
+        let list = WordList::new(entries);
+        let types = [
+            DataType::Utf8,
+            DataType::LargeUtf8,
+            DataType::Utf8View,
+            DataType::Binary,
+            DataType::LargeBinary,
+            DataType::BinaryView,
+        ];
+        for data_type in types {
+            // SAFETY: the entries are Rust strings.
+            let array = unsafe { written_bytes(&data_type, &list, None, "f") }.unwrap();
+            assert_eq!(array.data_type(), &data_type);
+            array.to_data().validate_full().unwrap();
+            let read: Vec<Vec<u8>> = (0..array.len())
+                .map(|i| match &data_type {
+                    DataType::Utf8 => array.as_string::<i32>().value(i).into(),
+                    DataType::LargeUtf8 => array.as_string::<i64>().value(i).into(),
+                    DataType::Utf8View => array.as_string_view().value(i).into(),
+                    DataType::Binary => array.as_binary::<i32>().value(i).into(),
+                    DataType::LargeBinary => array.as_binary::<i64>().value(i).into(),
+                    _ => array.as_binary_view().value(i).into(),
+                })
+                .collect();
+            let expected: Vec<Vec<u8>> = entries.iter().map(|e| e.as_bytes().to_vec()).collect();
+            assert_eq!(read, expected, "{data_type}");
+        }
+        let fixed = WordList::new(["abc", "def"]);
+        // SAFETY: not a string type.
+        let array = unsafe { written_bytes(&DataType::FixedSizeBinary(3), &fixed, None, "f") };
+        assert_eq!(array.unwrap().as_fixed_size_binary().value(1), b"def");
+    }
+
+    #[test]
+    fn values_beyond_the_offset_type_are_refused_with_the_fix() {
+        let beyond = i32::MAX as usize + 1;
+        let error = checked_offsets::<i32>(vec![0, 5], beyond, "fields[3]").unwrap_err();
+        assert!(error.to_string().contains("fields[3]"), "{error}");
+        assert!(error.to_string().contains("Large variant"), "{error}");
+        assert!(checked_offsets::<i32>(vec![0, 5], 5, "f").is_ok());
+        assert!(checked_offsets::<i64>(vec![0, 5], beyond, "f").is_ok());
+    }
 
     #[test]
     fn offsets_start_at_zero_and_follow_the_ends() {

@@ -7,7 +7,7 @@ use arrow_array::{ArrayRef, BooleanArray, Decimal128Array, Float64Array, NullArr
 use arrow_buffer::{BooleanBuffer, NullBuffer};
 use arrow_schema::DataType;
 
-use super::arrays::{byte_array, float_array, integer_array};
+use super::arrays::{float_array, integer_array, written_bytes, ByteValues};
 use super::booleans::Booleans;
 use super::bytes::Bytes;
 use super::draw::{Draw, Slot, Stream};
@@ -133,15 +133,9 @@ impl Leaf {
             }
             Leaf::Bytes(bytes) => {
                 let entries = bytes.vocabulary().ok_or_else(needs_vocabulary)?;
-                let mut data = Vec::new();
-                let ends: Vec<usize> = entries
-                    .iter()
-                    .map(|e| {
-                        data.extend_from_slice(e);
-                        data.len()
-                    })
-                    .collect();
-                byte_array(data_type, data, &ends, None, path)
+                // SAFETY: a text vocabulary's entries are a spec's strings, a shipped word
+                // list's or random ASCII characters: UTF-8.
+                unsafe { written_bytes(data_type, entries, None, path) }
             }
             Leaf::Boolean(_) | Leaf::Null => Err(error(
                 path,
@@ -196,19 +190,44 @@ impl Leaf {
                 }
             }
             Leaf::Bytes(bytes) => {
-                let mut data = Vec::with_capacity(slots.len() * bytes.typical_len());
-                let ends: Vec<usize> = (0..slots.len())
-                    .map(|i| {
-                        match drawn(i) {
-                            true => bytes.write(&mut data, stream, slots[i]),
-                            false => bytes.write_nothing(&mut data),
-                        }
-                        data.len()
-                    })
-                    .collect();
-                byte_array(data_type, data, &ends, nulls, path)?
+                let values = DrawnBytes {
+                    bytes,
+                    stream,
+                    slots,
+                    drawn,
+                };
+                // SAFETY: a text value is made of UTF-8 pieces only (word lists, a spec's
+                // strings, ASCII characters and digits), cut nowhere.
+                unsafe { written_bytes(data_type, &values, nulls, path)? }
             }
         })
+    }
+}
+
+/// The byte values of `slots`: drawn where `drawn` says, none (or a fixed width's zeros)
+/// elsewhere.
+struct DrawnBytes<'a, D> {
+    bytes: &'a Bytes,
+    stream: Stream,
+    slots: &'a [Slot],
+    drawn: D,
+}
+
+impl<D: Fn(usize) -> bool> ByteValues for DrawnBytes<'_, D> {
+    fn count(&self) -> usize {
+        self.slots.len()
+    }
+
+    fn capacity(&self) -> usize {
+        self.slots.len() * self.bytes.typical_len()
+    }
+
+    #[inline(always)]
+    fn write(&self, i: usize, out: &mut Vec<u8>) {
+        match (self.drawn)(i) {
+            true => self.bytes.write(out, self.stream, self.slots[i]),
+            false => self.bytes.write_nothing(out),
+        }
     }
 }
 

@@ -1,6 +1,8 @@
 //! [`WordList`]: a vocabulary of byte strings kept back to back in one buffer, so that a drawn
 //! entry is appended to a value by one copy of known size where it is short.
 
+use super::arrays::ByteValues;
+
 /// Entries up to this long are copied as one block of this many bytes.
 const BLOCK: usize = 32;
 
@@ -68,6 +70,21 @@ impl WordList {
             0 => 0,
             _ => self.ends[index - 1],
         }
+    }
+}
+
+impl ByteValues for WordList {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn capacity(&self) -> usize {
+        self.total_len()
+    }
+
+    #[inline(always)]
+    fn write(&self, i: usize, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.entry(i));
     }
 }
 
