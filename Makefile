@@ -37,7 +37,7 @@ help:
 	@echo "make leaf-bench       each leaf kind alone, one thread: arrow-rs's column encoder vs shredlab's (criterion)"
 	@echo "make peers [ROWS= RUNS= PEER_COMPRESSIONS= SCAN_RUNS= READ_EXPERIMENTS=]"
 	@echo "                      pyarrow, DuckDB, polars, DataFusion and the Rust writers; read back by three readers"
-	@echo "make spec-bench [ROWS= RUNS= TPCH_SF= COMPARE_ROWS= PRESET_ROWS= SPEC_BENCH_E=]  the contacts preset against the hand-written generator, every preset's generation, lineitem against tpchgen-cli"
+	@echo "make spec-bench [ROWS= RUNS= TPCH_SF= COMPARE_ROWS= PRESET_ROWS= SPEC_BENCH_E= SPEC_BENCH_BASE= SPEC_BENCH_BASE_E=]  the contacts preset against the hand-written generator, every preset's generation (beside a base commit's), lineitem against tpchgen-cli"
 	@echo "make venv             the pinned Python peers in .tools/venv (made on first use by peers and test)"
 	@echo "make python           the shredlab Python package (python/), built and installed into .tools/venv"
 	@echo "make python-bench [ROWS= RUNS=]  the package's generation CPU against the pipeline's, its writer against pyarrow's"

@@ -26,7 +26,7 @@ if [ -n "$SPEC" ]; then
 fi
 
 # The highest experiment number in the catalog: the best configuration by default.
-last_experiment() { "$bin" --list | awk 'NR > 1 { n = $1 + 0 } END { print n }'; }
+last_experiment() { "${1:-$bin}" --list | awk 'NR > 1 { n = $1 + 0 } END { print n }'; }
 
 # The results folder name of experiment N, `NN-slug`; exits with a clear error for an unknown N.
 experiment_name() {
@@ -39,12 +39,48 @@ experiment_name() {
   printf '%02d-%s\n' "$1" "$slug"
 }
 
-# The allocator experiment N runs on, from a one-row run's report.
+# The allocator experiment N runs on, from a one-row run's report (of binary $2, the
+# pipeline by default).
 allocator_of() {
   local probe="$root/out/probe-$1" report
-  report="$("$bin" --experiment "$1" --rows 1 --output-dir "$probe" --overwrite --quiet --json)" || return
+  report="$("${2:-$bin}" --experiment "$1" --rows 1 --output-dir "$probe" --overwrite --quiet --json)" || return
   rm -rf "$probe"
   "$results" json-get - /allocator <<< "$report"
+}
+
+# The short name of commit $2 (a commit, tag or branch), which setting $1 gave; exits with a
+# clear error for anything else.
+commit_name() {
+  local sha
+  sha="$(git -C "$root" rev-parse --verify --quiet "$2^{commit}")" || {
+    echo "error: $1=$2 is not a commit of this repository: give a commit, tag or branch (git log --oneline)" >&2
+    exit 2
+  }
+  git -C "$root" rev-parse --short=12 "$sha"
+}
+
+# The pipeline binary of the commit named $1 (as commit_name names it), built once in a git
+# worktree of it, .compare/trees/$1, whose files (its specs) stay there; one target directory
+# serves every such commit and is kept for the next. Prints the binary's path.
+base_pipeline() {
+  local name="$1" work="$root/.compare" tree binary
+  tree="$work/trees/$name"
+  binary="$work/bin/pipeline-$name"
+  if [ ! -x "$binary" ]; then
+    if [ ! -d "$tree" ]; then
+      echo "== a worktree of $name in $tree" >&2
+      mkdir -p "$work/trees"
+      git -C "$root" worktree add --detach "$tree" "$name" >&2
+    fi
+    echo "== building $name's pipeline (target directory $work/target, kept for the next commit)" >&2
+    # A profile the commit may not have is not asked for: its own release profile.
+    CARGO_TARGET_DIR="$work/target" cargo build --release --locked \
+      --manifest-path "$tree/Cargo.toml" -p shredlab-experiments --bin pipeline >&2
+    mkdir -p "$work/bin"
+    cp "$work/target/release/pipeline" "$binary.tmp"
+    mv "$binary.tmp" "$binary"
+  fi
+  echo "$binary"
 }
 
 # Runs every later command on experiment N's allocator directly (SHREDLAB_ALLOCATOR), so measured

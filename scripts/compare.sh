@@ -25,33 +25,13 @@ if [ "${#extra[@]}" -gt 0 ]; then
   fi
   suffix="-$NAME"
 fi
-work="$root/.compare"
 if [ -n "${BASE_BIN:-}" ]; then
   [ -x "$BASE_BIN" ] || { echo "error: BASE_BIN=$BASE_BIN is not an executable" >&2; exit 2; }
   base_bin="$(realpath "$BASE_BIN")"
   base_name="$(basename "$BASE")"
 else
-  sha="$(git -C "$root" rev-parse --verify --quiet "$BASE^{commit}")" || {
-    echo "error: BASE=$BASE is not a commit of this repository: give a commit, tag or branch (git log --oneline)" >&2
-    exit 2
-  }
-  base_name="$(git -C "$root" rev-parse --short=12 "$sha")"
-  base_bin="$work/bin/pipeline-$base_name"
-  if [ ! -x "$base_bin" ]; then
-    tree="$work/trees/$base_name"
-    if [ ! -d "$tree" ]; then
-      echo "== compare: a worktree of $base_name in $tree" >&2
-      mkdir -p "$work/trees"
-      git -C "$root" worktree add --detach "$tree" "$sha" >&2
-    fi
-    echo "== compare: building $base_name's pipeline (target directory $work/target, kept for the next base)" >&2
-    # A profile the base may not have is not asked for: its own release profile.
-    CARGO_TARGET_DIR="$work/target" cargo build --release --locked \
-      --manifest-path "$tree/Cargo.toml" -p shredlab-experiments --bin pipeline >&2
-    mkdir -p "$work/bin"
-    cp "$work/target/release/pipeline" "$base_bin.tmp"
-    mv "$base_bin.tmp" "$base_bin"
-  fi
+  base_name="$(commit_name BASE "$BASE")"
+  base_bin="$(base_pipeline "$base_name")"
 fi
 dir="$root/results/$HOST/compare-$base_name-$n$suffix"
 rm -rf "$dir"; mkdir -p "$dir/rounds"

@@ -51,6 +51,8 @@
 : "${COMPARE_ROWS:=2000000}"                  # rows of each side of the closeness comparison
 : "${PRESET_ROWS:=2000000}"                   # rows of each other preset's generation cell
 : "${SPEC_BENCH_E:=}"                         # the experiment of every pipeline cell; empty: the newest
+: "${SPEC_BENCH_BASE:=}"                      # a commit whose pipeline generates its presets beside (empty: none)
+: "${SPEC_BENCH_BASE_E:=}"                    # that pipeline's experiment; empty: its newest
 ## make faults
 : "${KILLS:=5}"                               # runs killed with SIGKILL at random points
 ## make billion

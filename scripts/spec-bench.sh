@@ -4,9 +4,12 @@
 # hand-written contacts at the same experiment (SPEC_BENCH_E, the newest by default); every
 # other preset's generation alone; the lineitem preset through the pipeline beside
 # tpchgen-cli's lineitem. Every cell is one process under /usr/bin/time, in interleaved rounds
-# (order rotated each round).
+# (order rotated each round). With SPEC_BENCH_BASE=<commit>, that commit's pipeline (built once,
+# as `make compare` builds a base) generates its own preset files in the same rounds, at
+# SPEC_BENCH_BASE_E (its newest experiment by default): each preset's generation beside the
+# figure its target is set against, on one host in one run.
 # Usage: scripts/spec-bench.sh   (ROWS, RUNS, WARMUP, TPCH_SF, COMPARE_ROWS, PRESET_ROWS,
-#        SPEC_BENCH_E; scripts/settings.sh)
+#        SPEC_BENCH_E, SPEC_BENCH_BASE, SPEC_BENCH_BASE_E; scripts/settings.sh)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 dir="$root/results/$HOST/spec"; work="$root/out/spec-bench"
@@ -39,6 +42,23 @@ for preset in "${presets[@]}"; do
 done
 cells=(contacts-generate spec-generate contacts-write spec-write tpchgen-cli lineitem-spec)
 cells+=("${presets[@]/#/preset-}")
+base_settings=""
+base_metadata=""
+if [ -n "$SPEC_BENCH_BASE" ]; then
+  base_name="$(commit_name SPEC_BENCH_BASE "$SPEC_BENCH_BASE")"
+  base_bin="$(base_pipeline "$base_name")"
+  base_experiment="${SPEC_BENCH_BASE_E:-$(last_experiment "$base_bin")}"
+  base_run="SHREDLAB_ALLOCATOR=$(allocator_of "$base_experiment" "$base_bin") $base_bin -e $base_experiment"
+  # The base's own preset files: a file it could not read then would be refused.
+  base_specs="$root/.compare/trees/$base_name/specs"
+  commands[base-contacts]="$base_run --spec $base_specs/contacts.json --rows $ROWS --sink null -q"
+  for preset in "${presets[@]}"; do
+    commands[base-$preset]="$base_run --spec $base_specs/$preset.json --rows $PRESET_ROWS --sink null -q"
+  done
+  cells+=(base-contacts "${presets[@]/#/base-}")
+  base_settings=" SPEC_BENCH_BASE=$SPEC_BENCH_BASE SPEC_BENCH_BASE_E=$base_experiment"
+  base_metadata="\"base\": \"$base_name\", \"base_experiment\": $base_experiment,"
+fi
 
 # Runs cell $1 once; prints its JSON record (round $2).
 measure() {
@@ -53,7 +73,8 @@ measure() {
     spec-write) output="$work/spec" ;;
     lineitem-spec) output="$work/lineitem"; count="$lineitem_rows" ;;
     tpchgen-cli) output="$work/tpch"; count="$lineitem_rows" ;;
-    preset-*) output=""; count="$PRESET_ROWS" ;;
+    base-contacts) output="" ;;
+    preset-* | base-*) output=""; count="$PRESET_ROWS" ;;
     *) output="" ;;
   esac
   [ -n "$output" ] && bytes="$(find "$output" -name '*.parquet' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')"
@@ -85,8 +106,8 @@ for cell in "${cells[@]}"; do
   command_list+="\"$cell\": \"$(json_escape "${commands[$cell]//$root\//}")\", "
 done
 write_metadata "$dir" "$dir/build.json" "
-  \"command\": \"$(json_escape "make spec-bench ROWS=$ROWS RUNS=$RUNS WARMUP=$WARMUP TPCH_SF=$TPCH_SF COMPARE_ROWS=$COMPARE_ROWS PRESET_ROWS=$PRESET_ROWS SPEC_BENCH_E=$experiment")\",
-  \"experiment\": $experiment,
+  \"command\": \"$(json_escape "make spec-bench ROWS=$ROWS RUNS=$RUNS WARMUP=$WARMUP TPCH_SF=$TPCH_SF COMPARE_ROWS=$COMPARE_ROWS PRESET_ROWS=$PRESET_ROWS SPEC_BENCH_E=$experiment$base_settings")\",
+  \"experiment\": $experiment, $base_metadata
   \"warmup\": $WARMUP,
   \"tpchgen\": \"$(json_escape "$("$tpchgen" --version)")\",
   \"commands\": { ${command_list%, } },"
