@@ -51,9 +51,17 @@ if [ -n "$SPEC_BENCH_BASE" ]; then
   base_run="SHREDLAB_ALLOCATOR=$(allocator_of "$base_experiment" "$base_bin") $base_bin -e $base_experiment"
   # The base's own preset files: a file it could not read then would be refused.
   base_specs="$root/.compare/trees/$base_name/specs"
-  commands[base-contacts]="$base_run --spec $base_specs/contacts.json --rows $ROWS --sink null -q"
-  for preset in "${presets[@]}"; do
-    commands[base-$preset]="$base_run --spec $base_specs/$preset.json --rows $PRESET_ROWS --sink null -q"
+  for preset in contacts "${presets[@]}"; do
+    # One row first, so a base without the preset, its experiment or spec files fails here, in
+    # its own words, before any round.
+    if ! "$base_bin" -e "$base_experiment" --spec "$base_specs/$preset.json" --rows 1 --sink null -q > /dev/null; then
+      echo "error: the pipeline of SPEC_BENCH_BASE=$SPEC_BENCH_BASE cannot generate its specs/$preset.json at experiment $base_experiment (above): give a commit from after the presets, or another SPEC_BENCH_BASE_E" >&2
+      exit 2
+    fi
+    # The contacts at the rows of this tree's contacts cells, the others at PRESET_ROWS.
+    rows="$PRESET_ROWS"
+    [ "$preset" = contacts ] && rows="$ROWS"
+    commands[base-$preset]="$base_run --spec $base_specs/$preset.json --rows $rows --sink null -q"
   done
   cells+=(base-contacts "${presets[@]/#/base-}")
   base_settings=" SPEC_BENCH_BASE=$SPEC_BENCH_BASE SPEC_BENCH_BASE_E=$base_experiment"
