@@ -102,6 +102,7 @@ impl Optimizations {
             shared_slot_keys: self.has(Optimization::SpecSharedSlotKeys),
             resolved_draws: self.has(Optimization::SpecResolvedDraws),
             narrow_guides: self.has(Optimization::SpecNarrowGuides),
+            map_key_picks: self.has(Optimization::SpecMapKeyPicks),
         }
     }
 

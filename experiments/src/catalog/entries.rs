@@ -267,4 +267,10 @@ catalog! {
         mechanism: "a bucket whose words all pick one entry answers in one table read; a bucket two entries share marks itself unsettled, and its draws compute the point and scan the running sums behind a branch the processor cannot predict; at eight 32-bit buckets per entry, rounded down to a power of two, 17% of the contacts spec's first-name draws and 21% of its last-name draws took that path; 16-bit entries fit twice the buckets into the bytes the vocabulary bound counts, and the shares fall to 9% and 12%",
         study: None,
     },
+    /// A spec map's keys made from the picks that kept them distinct.
+    44 adds SpecMapKeyPicks "spec-map-key-picks" on any_workload {
+        summary: "a spec map's keys drawn from one vocabulary list (the otel-logs preset's resource and log attribute keys, any string, binary or dictionary key with values, cardinality or one word list) made from the picks that kept them distinct within each map instead of drawn a second time by the key column (identical data)",
+        mechanism: "a map keeps a key's first entry only, so every item's key is picked once to find the repeats; the key column then drew every kept key again, a hash and a guide-table read per key, and wrote it through the per-value match on the source; the deduplication now records each kept key's pick, and the key column copies those vocabulary entries, while the value column is drawn as before; keys of several words, integers or NULLs keep the drawn path",
+        study: None,
+    },
 }

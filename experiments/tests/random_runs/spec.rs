@@ -227,6 +227,13 @@ fn map_entries(value: Value) -> impl Strategy<Value = Value> {
         Just(json!({"type": {"name": "utf8"}, "metadata": {"distribution": "zipf", "zipf_s": 1.0, "cardinality": 30}})),
         Just(json!({"type": {"name": "int", "bitWidth": 32, "isSigned": true}, "metadata": {"distribution": "sequential"}})),
         Just(json!({"type": {"name": "utf8"}, "metadata": {"unique": true}})),
+        // Keys of one vocabulary list, which `spec-map-key-picks` makes from their picks: a
+        // fixed width (values cut and padded), a dictionary, a word list, weighted binaries.
+        Just(json!({"type": {"name": "fixedsizebinary", "byteWidth": 3}, "metadata": {"values": ["a", "abcd", "xyz"]}})),
+        Just(json!({"type": {"name": "utf8"}, "dictionary": {"id": 0, "indexType": {"name": "int", "bitWidth": 8, "isSigned": false}},
+                    "metadata": {"distribution": "zipf", "zipf_s": 1.0, "cardinality": 30}})),
+        Just(json!({"type": {"name": "utf8view"}, "metadata": {"vocabulary": "first_names"}})),
+        Just(json!({"type": {"name": "largebinary"}, "metadata": {"values": ["alpha", "beta", "gamma"], "distribution": "categorical", "weights": [3, 2, 1]}})),
     ]
     .prop_map(move |mut key| {
         key["name"] = json!("key");

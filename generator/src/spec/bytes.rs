@@ -179,6 +179,20 @@ impl Bytes {
         }
     }
 
+    /// Appends vocabulary entry `index` as a value: what [`Self::write`] appends for a slot
+    /// whose pick is `index`, when values come from one list ([`Self::picker`]).
+    #[inline(always)]
+    pub fn write_entry(&self, out: &mut Vec<u8>, index: usize) {
+        let Some(entries) = self.vocabulary() else {
+            unreachable!("only values of one vocabulary list are written by their picks")
+        };
+        let start = out.len();
+        entries.append(index, out, self.paths.word_moves);
+        if let Some(width) = self.width {
+            out.resize(start + width, 0);
+        }
+    }
+
     /// Appends what a slot without a value holds: no bytes, or a fixed width's zeros.
     #[inline]
     pub fn write_nothing(&self, out: &mut Vec<u8>) {

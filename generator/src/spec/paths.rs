@@ -28,6 +28,9 @@ pub struct SpecPaths {
     /// Bit-guided tables of vocabularies of fewer than 32,768 entries made of 16-bit entries,
     /// twice the buckets in the same bytes (`spec-narrow-guides`), rather than 32-bit ones.
     pub narrow_guides: bool,
+    /// A map's keys made from the vocabulary picks that kept them distinct within each map
+    /// (`spec-map-key-picks`) rather than drawn again by the key column.
+    pub map_key_picks: bool,
 }
 
 impl SpecPaths {
@@ -40,5 +43,6 @@ impl SpecPaths {
         shared_slot_keys: true,
         resolved_draws: true,
         narrow_guides: true,
+        map_key_picks: true,
     };
 }

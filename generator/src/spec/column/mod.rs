@@ -3,11 +3,11 @@
 
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, FixedSizeListArray, MapArray, StructArray};
+use arrow_array::{ArrayRef, FixedSizeListArray, StructArray};
 use arrow_buffer::{BooleanBuffer, NullBuffer};
 use arrow_schema::{ArrowError, DataType, FieldRef};
 
-use super::arrays::{dictionary_array, key_capacity, list_array, offsets};
+use super::arrays::{dictionary_array, key_capacity, list_array};
 use super::draw::{fraction_threshold, splitmix, Draw, Lengths, Slot, Stream};
 use super::error::error;
 use super::leaf::Leaf;
@@ -17,6 +17,7 @@ use super::vocabulary::Picker;
 use super::{FieldSpec, SpecError, SpecPaths};
 
 mod bounds;
+mod map;
 
 /// What a column is made of.
 #[derive(Debug, Clone)]
@@ -99,6 +100,8 @@ pub(super) struct Column {
     skip_nulls: bool,
     /// NULL draws compared as integers (`spec-resolved-draws`).
     resolved_draws: bool,
+    /// A map's keys made from the picks that kept them distinct (`spec-map-key-picks`).
+    map_key_picks: bool,
     kind: Kind,
 }
 
@@ -132,6 +135,7 @@ impl Column {
             null_probability: spec.params.null_probability,
             skip_nulls: false,
             resolved_draws: false,
+            map_key_picks: false,
             kind: Kind::new(spec, stream, parquet_types, children)?,
         })
     }
@@ -141,6 +145,7 @@ impl Column {
     pub fn set_paths(&mut self, paths: SpecPaths) {
         self.skip_nulls = paths.null_skips;
         self.resolved_draws = paths.resolved_draws;
+        self.map_key_picks = paths.map_key_picks;
         match &mut self.kind {
             Kind::Leaf(leaf) | Kind::Dictionary { values: leaf, .. } => leaf.set_paths(paths),
             Kind::List { item, lengths }
@@ -230,7 +235,10 @@ impl Column {
             Kind::FixedSizeList { size, item } => {
                 self.fixed_size_list_array(*size, item, slots, nulls)
             }
-            Kind::Struct(children) => self.struct_array(children, slots, nulls),
+            Kind::Struct(children) => {
+                let columns = children.iter().map(|c| c.array(slots));
+                self.struct_array(columns.collect::<Result<_, _>>()?, nulls)
+            }
         }
     }
 
@@ -277,7 +285,11 @@ impl Column {
         validity: Option<&BooleanBuffer>,
         nulls: Option<NullBuffer>,
     ) -> Result<ArrayRef, SpecError> {
-        let (items, ends) = self.list_items(lengths, slots, validity, None);
+        let mut items = Vec::with_capacity(self.expected_items(lengths, slots));
+        let ends = self.lists(lengths, slots, validity, |slot, length| {
+            items.extend((0..length).map(|k| slot.item(k, lengths.max())));
+            items.len()
+        });
         let values = item.array(&items)?;
         match self.field.data_type() {
             DataType::LargeList(field) => {
@@ -288,76 +300,30 @@ impl Column {
         }
     }
 
-    fn map_array(
-        &self,
-        lengths: &Lengths,
-        entries: &Column,
-        slots: &[Slot],
-        validity: Option<&BooleanBuffer>,
-        nulls: Option<NullBuffer>,
-    ) -> Result<ArrayRef, SpecError> {
-        let Kind::Struct(fields) = &entries.kind else {
-            unreachable!("map entries are a struct, checked at construction")
-        };
-        let (items, ends) = self.list_items(lengths, slots, validity, Some(&fields[0]));
-        let DataType::Map(field, sorted) = self.field.data_type() else {
-            unreachable!("a map column has a map type")
-        };
-        let entries = entries.array(&items)?;
-        let entries = entries
-            .as_any()
-            .downcast_ref::<StructArray>()
-            .cloned()
-            .ok_or_else(|| error(&self.path, "map entries must be a struct"))?;
-        let offsets = offsets(&ends, &self.path)?;
-        let map = MapArray::try_new(field.clone(), offsets, entries, nulls, *sorted)
-            .map_err(|e| self.assembly_error(e))?;
-        Ok(Arc::new(map))
+    /// About how many items the lists of `slots` hold together: what their vector is sized for.
+    fn expected_items(&self, lengths: &Lengths, slots: &[Slot]) -> usize {
+        lengths.expected_total(slots.len() as f64 * (1.0 - self.null_probability))
     }
 
-    /// The items of the lists in `slots` (none for NULL lists), end to end, and where each list
-    /// ends. With a map's `key` column, an item whose key is already in its map is left out:
-    /// a key drawn twice keeps its first entry only.
-    fn list_items(
+    /// Calls `list` with the slot and drawn length of each list in `slots` that is not NULL,
+    /// and returns where each list ends: the count `list` returns after it, or the last one
+    /// for a NULL list.
+    fn lists(
         &self,
         lengths: &Lengths,
         slots: &[Slot],
         validity: Option<&BooleanBuffer>,
-        key: Option<&Column>,
-    ) -> (Vec<Slot>, Vec<usize>) {
-        let lists = slots.len() as f64 * (1.0 - self.null_probability);
-        let mut items = Vec::with_capacity(lengths.expected_total(lists));
+        mut list: impl FnMut(Slot, u64) -> usize,
+    ) -> Vec<usize> {
         let mut ends = Vec::with_capacity(slots.len());
-        let mut seen = Vec::new();
-        // A key's identifier by its picker where it has one: a call per key through the
-        // column's, the leaf's and the values' vocabulary_index otherwise.
-        let key_picker = key.and_then(Column::picker);
-        let key_id = |key: &Column, item: Slot| match key_picker {
-            Some(picker) => Some(picker.pick(key.stream, item, Draw::Value)),
-            None => key.vocabulary_index(item),
-        };
+        let mut end = 0;
         for (i, &slot) in slots.iter().enumerate() {
             if validity.is_none_or(|v| v.value(i)) {
-                let length = lengths.draw(self.stream, slot);
-                let list = (0..length).map(|k| slot.item(k, lengths.max()));
-                match key {
-                    None => items.extend(list),
-                    Some(key) => {
-                        seen.clear();
-                        items.extend(list.filter(|&item| match key_id(key, item) {
-                            Some(id) if seen.contains(&id) => false,
-                            Some(id) => {
-                                seen.push(id);
-                                true
-                            }
-                            None => true,
-                        }));
-                    }
-                }
+                end = list(slot, lengths.draw(self.stream, slot));
             }
-            ends.push(items.len());
+            ends.push(end);
         }
-        (items, ends)
+        ends
     }
 
     fn fixed_size_list_array(
@@ -383,19 +349,15 @@ impl Column {
         Ok(Arc::new(array))
     }
 
+    /// The struct of the children's `columns`.
     fn struct_array(
         &self,
-        children: &[Column],
-        slots: &[Slot],
+        columns: Vec<ArrayRef>,
         nulls: Option<NullBuffer>,
     ) -> Result<ArrayRef, SpecError> {
         let DataType::Struct(fields) = self.field.data_type() else {
             unreachable!("a struct column has a struct type")
         };
-        let columns = children
-            .iter()
-            .map(|c| c.array(slots))
-            .collect::<Result<Vec<_>, _>>()?;
         let array = StructArray::try_new(fields.clone(), columns, nulls)
             .map_err(|e| self.assembly_error(e))?;
         Ok(Arc::new(array))
