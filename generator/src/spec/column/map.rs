@@ -111,12 +111,12 @@ impl Column {
     /// ([`Self::picked_array`]): never NULL, and strings, binaries or dictionary keys of one
     /// vocabulary list.
     fn keys_from_picks(&self) -> bool {
-        let vocabulary = match &self.kind {
-            Kind::Leaf(Leaf::Bytes(bytes)) => bytes.vocabulary().is_some(),
-            Kind::Dictionary { .. } => true,
-            _ => false,
-        };
-        vocabulary && self.null_probability <= 0.0 && self.picker().is_some()
+        // A picker means one vocabulary list: for bytes, the list `Bytes::write_entry` copies.
+        let picked = matches!(
+            self.kind,
+            Kind::Leaf(Leaf::Bytes(_)) | Kind::Dictionary { .. }
+        );
+        picked && self.null_probability <= 0.0 && self.picker().is_some()
     }
 
     /// The column's values whose vocabulary picks are `picks`: the array [`Column::array`]
