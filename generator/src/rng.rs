@@ -7,8 +7,8 @@
 //! rows are split into batches, and a generator can start at any row for free (shards, batches).
 //! xoshiro256++ has a fixed, documented output (unlike `rand`'s `SmallRng`), so a seed gives the
 //! same data across builds; tests pin [`RowRng`] to `rand_xoshiro`'s stream. Zipf tables are
-//! computed with `f64::powf`; the exponent 1.0 (the default) is exact everywhere, other exponents
-//! are exact on the same platform libm.
+//! computed with the `libm` crate's `pow`, the same arithmetic on every machine (the C library's
+//! picks a variant by the CPU, and glibc's FMA and SSE2 ones round some powers differently).
 
 use std::convert::Infallible;
 use std::hint::black_box;

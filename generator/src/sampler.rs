@@ -55,7 +55,7 @@ impl<R: RankTable> NameTables<R> {
     pub fn new(exponent: f64) -> Result<Self, ConfigError> {
         let table = |len: usize| {
             let weights: Vec<f64> = (1..=len)
-                .map(|rank| (rank as f64).powf(-exponent))
+                .map(|rank| libm::pow(rank as f64, -exponent))
                 .collect();
             R::from_weights(&weights).ok_or(ConfigError::ZipfExponent(exponent))
         };

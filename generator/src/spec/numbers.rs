@@ -437,9 +437,12 @@ fn spread(lo: i128, hi: i128, count: u64, path: &str) -> Result<Vec<i128>, SpecE
         .collect())
 }
 
-/// A standard normal value from two of the cell's draws (Box-Muller).
+/// A standard normal value from two of the cell's draws (Box-Muller), by the `libm` crate's
+/// `log` and `cos`: the C library's pick a variant by the CPU (glibc's FMA, AVX and SSE2 ones
+/// round a few results in 10,000 differently), so the same seed would give other values on
+/// another machine. `sqrt` is exactly rounded everywhere.
 pub(super) fn standard_normal(stream: Stream, slot: Slot) -> f64 {
     let u1 = stream.fraction(slot, Draw::Value).max(f64::MIN_POSITIVE);
     let u2 = stream.fraction(slot, Draw::Second);
-    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+    (-2.0 * libm::log(u1)).sqrt() * libm::cos(std::f64::consts::TAU * u2)
 }

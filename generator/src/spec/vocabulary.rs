@@ -22,7 +22,9 @@ impl Picker {
     /// Weights for `len` entries under `params`' distribution (`len` >= 1).
     pub fn new(params: &Params, len: usize) -> Self {
         let weights: Vec<f64> = match params.distribution {
-            Distribution::Zipf { s } => (1..=len).map(|k| (k as f64).powf(-s)).collect(),
+            // The `libm` crate's `pow`: the C library's depends on the CPU (see
+            // `standard_normal`).
+            Distribution::Zipf { s } => (1..=len).map(|k| libm::pow(k as f64, -s)).collect(),
             Distribution::Categorical if !params.weights.is_empty() => params.weights.clone(),
             _ => vec![1.0; len],
         };
