@@ -21,11 +21,12 @@ pub fn peak_rss() -> Option<u64> {
     status_bytes("VmHWM:")
 }
 
+/// `USER_HZ`: the unit of `/proc`'s CPU times, 100 on every mainstream Linux ABI.
+const TICKS_PER_SECOND: f64 = 100.0;
+
 /// User plus system CPU time of this process so far, every thread included (ended ones too),
 /// in seconds at the kernel's `USER_HZ` resolution (10 ms).
 pub fn cpu_seconds() -> Option<f64> {
-    /// `USER_HZ`: the unit of `/proc`'s CPU times, 100 on every mainstream Linux ABI.
-    const TICKS_PER_SECOND: f64 = 100.0;
     let stat = fs::read_to_string("/proc/self/stat").ok()?;
     // Fields after the command name, which is in parentheses and may hold spaces: state is
     // field 3 of proc(5), utime 14 and stime 15.
@@ -33,6 +34,20 @@ pub fn cpu_seconds() -> Option<f64> {
     let user: u64 = fields.next()?.parse().ok()?;
     let system: u64 = fields.next()?.parse().ok()?;
     Some((user + system) as f64 / TICKS_PER_SECOND)
+}
+
+/// The CPU time a hypervisor has taken from this machine's CPUs since boot, all CPUs together,
+/// in seconds (10 ms resolution): time a virtual CPU had work but the host ran something else.
+/// `None` without `/proc/stat` or where the kernel does not say (bare metal says 0).
+pub fn machine_steal_seconds() -> Option<f64> {
+    steal_ticks(&fs::read_to_string("/proc/stat").ok()?).map(|t| t as f64 / TICKS_PER_SECOND)
+}
+
+/// The steal column of `/proc/stat`'s first line: `cpu user nice system idle iowait irq
+/// softirq steal ...` (proc(5); steal since Linux 2.6.11).
+fn steal_ticks(stat: &str) -> Option<u64> {
+    let all_cpus = stat.lines().next()?.strip_prefix("cpu ")?;
+    all_cpus.split_whitespace().nth(7)?.parse().ok()
 }
 
 /// Resets the peak to the current size (Linux >= 4.0: `5` into `/proc/self/clear_refs`).
@@ -56,6 +71,16 @@ mod tests {
         assert!(after >= before + (60 << 20), "{before} -> {after}");
         drop(block);
         assert!(current_rss().unwrap() <= after);
+    }
+
+    #[test]
+    fn steal_is_the_eighth_time_of_the_all_cpus_line() {
+        let stat = "cpu  207342 0 14657 166029 712 0 73 288 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\n";
+        assert_eq!(steal_ticks(stat), Some(288));
+        // Kernels before 2.6.11 had no steal column; a per-CPU line first is not the total.
+        assert_eq!(steal_ticks("cpu  1 2 3 4 5 6 7\n"), None);
+        assert_eq!(steal_ticks("cpu0 1 2 3 4 5 6 7 8\n"), None);
+        assert_eq!(steal_ticks(""), None);
     }
 
     #[cfg(target_os = "linux")]

@@ -64,6 +64,11 @@ pub struct RunReport {
     pub cpu_s: Option<f64>,
     /// Cores kept busy on average: `cpu_s / elapsed_s`.
     pub cores_busy: Option<f64>,
+    /// CPU seconds a hypervisor took from this machine's CPUs over the same span, every CPU
+    /// (`/proc/stat`'s steal, 10 ms resolution; 0 on bare metal, `None` without `/proc`): time
+    /// a thread was ready while the host ran another guest. Not in `cpu_s`; perf's task-clock
+    /// (`--counters`) counts it.
+    pub stolen_s: Option<f64>,
     /// The process's peak resident set size when the run ended, in bytes (`None` without
     /// `/proc`).
     pub peak_rss_bytes: Option<u64>,
@@ -133,7 +138,12 @@ impl RunReport {
     ) -> Self {
         let Totals {
             elapsed,
-            usage: Usage { cpu_s, heap },
+            usage:
+                Usage {
+                    cpu_s,
+                    stolen_s,
+                    heap,
+                },
             rows,
             arrow_bytes,
             output_bytes,
@@ -170,6 +180,7 @@ impl RunReport {
             rows_per_s: rows as f64 / seconds,
             cpu_s,
             cores_busy: cpu_s.map(|cpu| cpu / seconds),
+            stolen_s,
             peak_rss_bytes: process::peak_rss(),
             heap,
             allocations_per_row: heap.map(|h| h.allocations as f64 / rows as f64),
@@ -233,6 +244,11 @@ impl RunReport {
                 mib(heap.peak_live_bytes as f64),
             ));
         }
+        if let Some(steal) = material_steal(self.stolen_s, self.cpu_s) {
+            text.push_str(&format!(
+                "hypervisor steal: the host took {steal:.2} CPU s from this machine's CPUs during the run; its timings ran slow\n"
+            ));
+        }
         if let Some(encoders) = &self.leaf_encoders {
             text.push_str(&encoders.human());
         }
@@ -243,5 +259,27 @@ impl RunReport {
             text.push_str(&counters.human());
         }
         text
+    }
+}
+
+/// `stolen_s` when it is worth a mention beside a process's `cpu_s`: over 2 % of it, and more
+/// than the 10 ms resolution of either figure can blur.
+fn material_steal(stolen_s: Option<f64>, cpu_s: Option<f64>) -> Option<f64> {
+    let steal = stolen_s?;
+    (steal > 0.02 && steal > 0.02 * cpu_s.unwrap_or(0.0)).then_some(steal)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::material_steal;
+
+    #[test]
+    fn steal_is_mentioned_when_it_is_more_than_the_resolution_and_2_percent() {
+        assert_eq!(material_steal(Some(0.06), Some(0.99)), Some(0.06));
+        assert_eq!(material_steal(Some(0.06), None), Some(0.06));
+        assert_eq!(material_steal(Some(0.02), Some(0.1)), None, "two ticks");
+        assert_eq!(material_steal(Some(0.1), Some(6.0)), None, "under 2 %");
+        assert_eq!(material_steal(Some(0.0), Some(1.0)), None);
+        assert_eq!(material_steal(None, Some(1.0)), None);
     }
 }

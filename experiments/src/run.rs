@@ -15,6 +15,7 @@ use crate::prebuilt::PrebuiltSource;
 use crate::report::{RunReport, Totals};
 use crate::signals;
 use crate::source::{BatchSource, ContactSource};
+use crate::usage::Usage;
 
 /// The machine's CPU count.
 pub fn available_cores() -> usize {
@@ -92,7 +93,12 @@ fn observed(
     let Some(counters) = counters else {
         return Ok(report);
     };
-    let observations = counters.finish(report.rows, report.cpu_s);
+    let process = Usage {
+        cpu_s: report.cpu_s,
+        stolen_s: report.stolen_s,
+        heap: None,
+    };
+    let observations = counters.finish(report.rows, process);
     report.counters = observations.counters;
     if let (Some(path), Some(lanes)) = (&config.timeline, &observations.lanes) {
         timeline::write(path, lanes).map_err(|source| PipelineError::Timeline {

@@ -10,6 +10,7 @@ use crate::process;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct UsageMark {
     cpu_s: Option<f64>,
+    stolen_s: Option<f64>,
     allocations: Option<AllocationCounts>,
 }
 
@@ -19,6 +20,7 @@ impl UsageMark {
         alloc::reset_peak();
         Self {
             cpu_s: process::cpu_seconds(),
+            stolen_s: process::machine_steal_seconds(),
             allocations: alloc::counts(),
         }
     }
@@ -36,6 +38,7 @@ impl UsageMark {
             });
         Usage {
             cpu_s: self.cpu_s.zip(process::cpu_seconds()).map(|(a, b)| b - a),
+            stolen_s: (self.stolen_s.zip(process::machine_steal_seconds())).map(|(a, b)| b - a),
             heap: allocations,
         }
     }
@@ -46,6 +49,9 @@ impl UsageMark {
 pub struct Usage {
     /// User plus system CPU seconds (10 ms resolution; `None` without `/proc`).
     pub cpu_s: Option<f64>,
+    /// CPU seconds the hypervisor took from this machine's CPUs over the span, every CPU
+    /// (10 ms resolution; `None` without `/proc/stat`).
+    pub stolen_s: Option<f64>,
     /// Heap use, when the process counts allocations.
     pub heap: Option<HeapUse>,
 }

@@ -418,6 +418,10 @@ fn sink_count_encodes_and_counts_without_writing() {
         );
         // Reported; /proc counts CPU in 10 ms ticks, so a run this short may read 0.
         assert!(report["cores_busy"].as_f64().unwrap() >= 0.0);
+        assert!(
+            report["stolen_s"].as_f64().unwrap() >= 0.0,
+            "steal from /proc/stat"
+        );
         assert!(!out_dir.exists());
     }
 }

@@ -76,27 +76,17 @@ fn fused_workers_are_counted_under_their_own_role() {
     assert_eq!(threads(&report), expected);
 }
 
-/// The seconds the hypervisor has taken from this machine's CPUs so far (`/proc/stat`'s steal
-/// column, in `USER_HZ` ticks of 10 ms); 0 where the kernel does not say.
-fn stolen_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/stat").unwrap_or_default();
-    let steal = stat
-        .lines()
-        .next()
-        .and_then(|cpu| cpu.split_whitespace().nth(8))
-        .and_then(|ticks| ticks.parse::<u64>().ok());
-    steal.unwrap_or(0) as f64 / 100.0
-}
-
 #[test]
 fn the_roles_cpu_time_adds_up_to_the_process_s() {
     // Enough rows for a second of CPU, against the 10 ms resolution of the process's figure.
-    let stolen_before = stolen_seconds();
     let report = counted(&["-n", "6000000"]);
-    let stolen = stolen_seconds() - stolen_before;
     let counters = &report["counters"];
     let counted = counters["counted_cpu_s"].as_f64().unwrap();
     let process = counters["process_cpu_s"].as_f64().unwrap();
+    let stolen = counters["stolen_s"]
+        .as_f64()
+        .expect("the machine's steal, from /proc/stat");
+    assert_eq!(counters["stolen_s"], report["stolen_s"]);
     // Under a hypervisor, perf's task-clock counts the time stolen from a running thread and
     // the kernel's CPU times do not: the roles may count up to the steal of the run more.
     assert!(

@@ -32,6 +32,8 @@ use events::{Counts, Scope, ThreadEvents};
 pub use phases::{Interval, Phase};
 use phases::{LedgerEnd, PhaseLedger, PhaseTotals};
 
+use crate::usage::Usage;
+
 /// What a thread does in the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -299,8 +301,9 @@ impl RunCounters {
     }
 
     /// Stops observing the main thread and returns the figures of a run of `rows` rows whose
-    /// process used `process_cpu_s`. Every other thread must have ended.
-    pub fn finish(self, rows: u64, process_cpu_s: Option<f64>) -> Observations {
+    /// process used `process.cpu_s`, while a hypervisor took `process.stolen_s` from the
+    /// machine. Every other thread must have ended.
+    pub fn finish(self, rows: u64, process: Usage) -> Observations {
         let Self {
             registry,
             main,
@@ -316,7 +319,7 @@ impl RunCounters {
             figures::CountersReport::new(
                 scope,
                 &lock(&registry.totals),
-                (rows, process_cpu_s),
+                (rows, process),
                 figures::BoundaryReads {
                     reads,
                     seconds: read_ns as f64 / 1e9,

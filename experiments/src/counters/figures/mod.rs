@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::events::{Counts, HardwareCounts, Scope};
 use super::{Phase, Role, RoleTotals};
+use crate::usage::Usage;
 
 /// The `counters` section of a run's report.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -23,6 +24,10 @@ pub struct CountersReport {
     pub counted_cpu_s: f64,
     /// The process's own CPU time over the run (from `/proc`, 10 ms resolution), for comparison.
     pub process_cpu_s: Option<f64>,
+    /// What a hypervisor took from the machine's CPUs over the run (`/proc/stat`, every CPU):
+    /// task-clock counts the time stolen from a running thread, the process's CPU time does
+    /// not, so `counted_cpu_s` may pass `process_cpu_s` by up to this.
+    pub stolen_s: Option<f64>,
     /// One entry per role that had a thread, in [`Role::ALL`]'s order.
     pub roles: Vec<RoleFigures>,
     /// The phases of the roles whose threads do more than one thing, in role then phase order.
@@ -128,12 +133,12 @@ fn seconds(counts: &Counts) -> f64 {
 }
 
 impl CountersReport {
-    /// The figures of `totals` for a run of `rows` rows whose process used `process_cpu_s`,
-    /// whose threads made `boundary_reads`.
+    /// The figures of `totals` for a run of `rows` rows whose process used `process` (its CPU
+    /// time, and the machine's steal meanwhile), whose threads made `boundary_reads`.
     pub fn new(
         scope: &Scope,
         totals: &BTreeMap<Role, RoleTotals>,
-        (rows, process_cpu_s): (u64, Option<f64>),
+        (rows, process): (u64, Usage),
         boundary_reads: BoundaryReads,
         thread_failure: Option<String>,
     ) -> Self {
@@ -177,7 +182,8 @@ impl CountersReport {
             kernel_time: scope.kernel,
             hardware_missing: scope.hardware_missing.clone(),
             counted_cpu_s,
-            process_cpu_s,
+            process_cpu_s: process.cpu_s,
+            stolen_s: process.stolen_s,
             roles,
             phases,
             boundary_reads,
@@ -213,9 +219,15 @@ impl CountersReport {
             );
             push_hardware(&mut text, hardware, &r.ratios);
         }
-        let process = self
-            .process_cpu_s
-            .map_or(String::new(), |p| format!(" (the process: {p:.2} CPU s)"));
+        let steal = match self.stolen_s {
+            Some(s) if s >= 0.01 => {
+                format!("; the hypervisor stole {s:.2} s, which task-clock counts")
+            }
+            _ => String::new(),
+        };
+        let process = self.process_cpu_s.map_or(String::new(), |p| {
+            format!(" (the process: {p:.2} CPU s{steal})")
+        });
         let _ = writeln!(text, "  counted {:.3} CPU s{process}", self.counted_cpu_s);
         if let Some(uncounted) = self.uncounted_cpu_s() {
             let _ = writeln!(

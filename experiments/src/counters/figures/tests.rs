@@ -4,6 +4,15 @@ use super::*;
 use crate::counters::events::SoftwareCounts;
 use crate::counters::phases::PhaseTotals;
 
+/// A process that used `cpu_s` while the hypervisor took `stolen_s`.
+fn process(cpu_s: Option<f64>, stolen_s: Option<f64>) -> Usage {
+    Usage {
+        cpu_s,
+        stolen_s,
+        heap: None,
+    }
+}
+
 fn totals(task_clock_ns: u64, hardware: Option<HardwareCounts>) -> RoleTotals {
     RoleTotals {
         threads: 2,
@@ -42,7 +51,7 @@ fn roles_get_their_share_and_hardware_ratios() {
     let report = CountersReport::new(
         &scope,
         &by_role,
-        (1_000, Some(2.01)),
+        (1_000, process(Some(2.01), Some(0.0))),
         BoundaryReads::default(),
         None,
     );
@@ -58,6 +67,21 @@ fn roles_get_their_share_and_hardware_ratios() {
     assert!(text.contains("hardware events (cycles"), "{text}");
     assert!(text.contains("producers        2   0.600  30.0%"), "{text}");
     assert!(text.contains("(the process: 2.01 CPU s)"), "{text}");
+    // Steal is named where there was some: task-clock counts it, the process's time does not.
+    let stolen = CountersReport::new(
+        &scope,
+        &by_role,
+        (1_000, process(Some(1.9), Some(0.12))),
+        BoundaryReads::default(),
+        None,
+    );
+    assert!(
+        stolen.human().contains(
+            "(the process: 1.90 CPU s; the hypervisor stole 0.12 s, which task-clock counts)"
+        ),
+        "{}",
+        stolen.human()
+    );
     assert!(
         !text.contains("no role counts"),
         "1 ms short is the resolution: {text}"
@@ -65,7 +89,7 @@ fn roles_get_their_share_and_hardware_ratios() {
     let short = CountersReport::new(
         &scope,
         &by_role,
-        (1_000, Some(2.5)),
+        (1_000, process(Some(2.5), None)),
         BoundaryReads::default(),
         None,
     );
@@ -78,7 +102,7 @@ fn roles_get_their_share_and_hardware_ratios() {
     let tiny = CountersReport::new(
         &scope,
         &small,
-        (10, Some(0.04)),
+        (10, process(Some(0.04), None)),
         BoundaryReads::default(),
         None,
     );
@@ -124,7 +148,7 @@ fn roles_with_several_phases_are_split_and_others_are_not() {
         reads: 40,
         seconds: 0.0001,
     };
-    let report = CountersReport::new(&scope, &by_role, (500, None), reads, None);
+    let report = CountersReport::new(&scope, &by_role, (500, process(None, None)), reads, None);
     let split: Vec<(Role, Phase)> = report.phases.iter().map(|p| (p.role, p.phase)).collect();
     assert_eq!(
         split,
@@ -154,7 +178,13 @@ fn missing_hardware_is_said_with_its_reason() {
         hardware_missing: Some("hardware events unavailable: no PMU".to_string()),
     };
     let by_role = BTreeMap::from([(Role::Main, totals(1_000_000, None))]);
-    let report = CountersReport::new(&scope, &by_role, (10, None), BoundaryReads::default(), None);
+    let report = CountersReport::new(
+        &scope,
+        &by_role,
+        (10, process(None, None)),
+        BoundaryReads::default(),
+        None,
+    );
     let text = report.human();
     assert!(text.contains("user time only"), "{text}");
     assert!(text.contains("no PMU"), "{text}");
