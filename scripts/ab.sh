@@ -29,7 +29,8 @@ time_rounds "$dir/rounds" "${side_a[@]}" "${side_b[@]}"
 rm -rf "$root/out/ab-a" "$root/out/ab-b"
 invocation="make ab AB_A='$AB_A' AB_B='$AB_B' AB_NAME=$AB_NAME ROWS=$ROWS RUNS=$RUNS"
 "$results" ab "$dir" --title "A/B on $HOST: $AB_NAME" --command "$invocation" \
-  --a "pipeline $AB_A" --b "pipeline $AB_B" "$dir"/rounds/round-*.json
+  --a "pipeline $AB_A" --b "pipeline $AB_B" --steal "$dir/rounds/steal.tsv" \
+  "$dir"/rounds/round-*.json
 write_metadata "$dir" "$dir/a.json" "
   \"command\": \"$(json_escape "$invocation")\",
   \"rows\": $ROWS,

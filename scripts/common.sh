@@ -152,12 +152,21 @@ record_history() {
   "$results" history-append "$1" --history "$root/results/$HOST/history.jsonl"
 }
 
+# The hypervisor's steal from every CPU since boot, in /proc/stat's 10 ms ticks (0 where the
+# kernel does not say, as on bare metal or another OS).
+machine_steal_ticks() {
+  awk '$1 == "cpu" { print ($9 == "" ? 0 : $9); found = 1; exit } END { if (!found) print 0 }' \
+    /proc/stat 2> /dev/null || echo 0
+}
+
 # Times commands in interleaved rounds: WARMUP untimed rounds, then RUNS rounds exported as
 # $1/round-NNNN.json. Each round is one hyperfine call that times every command once; the
 # commands come after $1, five words each (--prepare P --command-name NAME COMMAND). Round r
 # (of the warm-up, and of the timed rounds) starts at command r, round-robin, so going first
 # costs every command alike, and the host's drift hits all of them alike instead of whichever
 # ran during a slow spell.
+# Each timed round appends "ROUND<TAB>SECONDS" to $1/steal.tsv: the CPU time the hypervisor took
+# from this machine's CPUs during the round (bench/src/steal.rs reports it).
 # The entries of the global array round_floors (add_round_floors fills it, one per experiment)
 # run once after every timed round, starting one experiment further each round too: the floors
 # of scripts/experiment.sh with TIMING=later, each appending its reports to its folder, so that
@@ -165,7 +174,7 @@ record_history() {
 time_rounds() {
   local out="$1"; shift
   local commands=("$@") floors=(${round_floors[@]+"${round_floors[@]}"}) hyperfine round start
-  local floor
+  local floor steal_before
   hyperfine="$("$root/scripts/ensure-hyperfine.sh")"
   mkdir -p "$out"
   for round in $(seq "$WARMUP"); do
@@ -176,8 +185,11 @@ time_rounds() {
   for round in $(seq "$RUNS"); do
     echo "== round $round of $RUNS: each of $(( $# / 5 )) commands once${floors[0]+, then ${#floors[@]} floors}" >&2
     start=$(( (round - 1) % ($# / 5) * 5 ))
+    steal_before="$(machine_steal_ticks)"
     "$hyperfine" --runs 1 --style basic --export-json "$out/round-$(printf '%04d' "$round").json" \
       "${commands[@]:start}" "${commands[@]:0:start}" > /dev/null
+    awk -v round="$round" -v before="$steal_before" -v after="$(machine_steal_ticks)" \
+      'BEGIN { printf "%d\t%.2f\n", round, (after - before) / 100 }' >> "$out/steal.tsv"
     [ "${#floors[@]}" -gt 0 ] || continue
     start=$(( (round - 1) % ${#floors[@]} ))
     for floor in "${floors[@]:start}" "${floors[@]:0:start}"; do

@@ -47,7 +47,7 @@ invocation="make compare BASE=$BASE N=$n ROWS=$ROWS RUNS=$RUNS"
 [ -n "$suffix" ] && invocation+=" ARGS='${ARGS}' NAME=$NAME"
 "$results" ab "$dir" --title "This tree against $base_name on $HOST: experiment $n" \
   --command "$invocation" --a "pipeline of $base_name" --b "pipeline of this tree" \
-  "$dir"/rounds/round-*.json
+  --steal "$dir/rounds/steal.tsv" "$dir"/rounds/round-*.json
 write_metadata "$dir" "$dir/head.json" "
   \"command\": \"$(json_escape "$invocation")\",
   \"base\": \"$(json_escape "$base_name")\",

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::markdown::{Align, Table};
 use crate::parse::hyperfine::{merge_rounds, HyperfineResult};
 use crate::stats::{median, wilcoxon_signed_rank_p};
+use crate::steal::RoundSteal;
 
 /// One side's timings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -52,6 +53,9 @@ pub struct AbComparison {
     pub median_ratio: f64,
     /// Two-sided p of the Wilcoxon signed-rank test of the rounds' log ratios.
     pub p: Option<f64>,
+    /// What the hypervisor took from the machine over the rounds, where they recorded it.
+    #[serde(default)]
+    pub steal: Option<RoundSteal>,
 }
 
 /// Whether B is faster or slower than A, or no different: see [`AbComparison::verdict`].
@@ -135,6 +139,7 @@ impl AbComparison {
             rounds: ratios.len(),
             median_ratio: median(&ratios),
             p: wilcoxon_signed_rank_p(&logs),
+            steal: None,
         })
     }
 
@@ -176,6 +181,9 @@ impl AbComparison {
         };
         let _ = writeln!(text, "\nB against A: {change:+.1}% wall time ({verdict}).");
         let _ = writeln!(text, "\nVerdict: {}.", self.verdict_line());
+        if let Some(steal) = &self.steal {
+            let _ = write!(text, "\n{}", steal.markdown());
+        }
         text
     }
 }

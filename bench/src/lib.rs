@@ -9,6 +9,7 @@
 //! the long-run memory table ([`long_run`]), the
 //! memory breakdown by setting ([`memory`]), the spec generator's figures ([`spec_bench`]) and
 //! arrow-rs's encoding CPU per leaf column and stage ([`leaf_costs`]).
+//! Timed rounds carry the host's [`steal`] beside them.
 //! Every report's tables are written by [`markdown`]'s one table writer, and every run's
 //! figures are kept across commits in [`history`].
 //!
@@ -32,6 +33,7 @@ pub mod role_counters;
 pub mod scaling;
 pub mod spec_bench;
 pub mod stats;
+pub mod steal;
 pub mod stream;
 pub mod summary;
 pub mod targets;

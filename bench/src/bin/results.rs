@@ -15,6 +15,7 @@ use shredlab_bench::charts;
 use shredlab_bench::designs::Designs;
 use shredlab_bench::parse::hyperfine::{self, HyperfineResult};
 use shredlab_bench::scaling::analysis::ScalingAnalysis;
+use shredlab_bench::steal::RoundSteal;
 use shredlab_bench::summary::{load_host, Summary};
 use shredlab_bench::timeline::Timeline;
 use shredlab_bench::{history, index_page, long_run, memory, peers, readme};
@@ -64,6 +65,9 @@ enum Command {
         /// What side B runs.
         #[arg(long)]
         b: String,
+        /// The hypervisor's steal over each round (`time_rounds`' `steal.tsv`), when recorded.
+        #[arg(long)]
+        steal: Option<PathBuf>,
         /// The rounds' hyperfine JSON files, in order.
         #[arg(required = true)]
         rounds: Vec<PathBuf>,
@@ -231,8 +235,9 @@ fn main() -> Result<()> {
             command,
             a,
             b,
+            steal,
             rounds,
-        } => ab(&dir, &title, &command, (a, b), &rounds),
+        } => ab(&dir, &title, &command, (a, b), (&rounds, steal.as_deref())),
         Command::Index { host_dir } => {
             eprintln!("{}", index_page::write(&host_dir)?.display());
             Ok(())
@@ -331,17 +336,26 @@ fn merge_rounds(host_dir: &Path, rounds: &[PathBuf]) -> Result<()> {
 }
 
 /// `results ab`: B against A round by round, into `DIR/hyperfine.json`, `DIR/ab.json` and
-/// `DIR/README.md` (also printed); `sides` are what A and B run.
+/// `DIR/README.md` (also printed); `sides` are what A and B run; the rounds' hyperfine files
+/// and, where recorded, the steal over each.
 fn ab(
     dir: &Path,
     title: &str,
     command: &str,
     sides: (String, String),
-    rounds: &[PathBuf],
+    (rounds, steal): (&[PathBuf], Option<&Path>),
 ) -> Result<()> {
     let rounds = hyperfine_rounds(rounds)?;
     let mut comparison = AbComparison::from_rounds(&rounds)?;
     (comparison.a.command, comparison.b.command) = sides;
+    if let Some(path) = steal {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let cpu_s = (comparison.a.cpu_s + comparison.b.cpu_s) * comparison.rounds as f64;
+        comparison.steal = Some(
+            RoundSteal::parse(&text, cpu_s).with_context(|| format!("in {}", path.display()))?,
+        );
+    }
     std::fs::create_dir_all(dir)?;
     let merged = hyperfine::merge_rounds(&rounds)?;
     std::fs::write(dir.join("hyperfine.json"), hyperfine::export(merged))?;
