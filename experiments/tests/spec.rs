@@ -93,8 +93,8 @@ fn spec_data_version_2_is_pinned() {
         ("contacts", "20000:6cfee049f57d1c7fdad60749f9f7b423"),
         ("otel-logs", "20000:a4d0326bbac1bc690b9f6f3eebdf2255"),
         ("lineitem", "20000:4c077f27a700b71661d924d153ee1a65"),
-        ("wide", "20000:257054fc4ba6dddb5d2ebef4af12c61c"),
-        ("deep", "20000:1c596545e3579fc4b40d05d400adee4c"),
+        ("wide", "20000:0a71c1ce131bfd8ca3b7d38dc28cf74f"),
+        ("deep", "20000:1922d00eefd7e3b78d040f03b39f7182"),
     ] {
         let request = RunRequest {
             rows: 20_000,

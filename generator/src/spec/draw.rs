@@ -66,11 +66,12 @@ pub(super) enum Draw {
     Null,
     /// The value, or the first of its words.
     Value,
-    /// The second uniform of a normal draw.
+    /// A normal value's second draw (its wedge test, for the few values that need one).
     Second,
     /// A list's or string's length.
     Length,
-    /// Word `n` (from 1) of a value made of several words, or chunk `n` of random text.
+    /// Word `n` (from 1) of a value made of several words, chunk `n` of random text, or the
+    /// further draws of the rare normal value that needs more than two.
     Extra(u64),
 }
 

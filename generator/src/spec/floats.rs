@@ -5,7 +5,8 @@ use arrow_schema::DataType;
 
 use super::draw::{Draw, Slot, Stream};
 use super::error::SpecError;
-use super::numbers::{not_a_number, outside, refuse_non_numeric_keys, standard_normal, Source};
+use super::normal::standard_normal;
+use super::numbers::{not_a_number, outside, refuse_non_numeric_keys, Source};
 use super::vocabulary::Picker;
 use super::{Distribution, Number, Params, SpecPaths};
 

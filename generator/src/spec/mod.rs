@@ -38,6 +38,7 @@ mod generate;
 mod leaf;
 mod maps;
 mod memory;
+mod normal;
 mod numbers;
 mod parquet_types;
 mod parse;

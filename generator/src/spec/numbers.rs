@@ -8,6 +8,7 @@ use super::domain::{domain, Domain};
 use super::draw::{below, Draw, Slot, Stream};
 use super::error::{error, SpecError};
 use super::exact::Rounding;
+use super::normal::standard_normal;
 use super::parquet_types::{parquet_type, Conversion};
 use super::vocabulary::Picker;
 use super::{Distribution, Number, Params, SpecPaths};
@@ -435,14 +436,4 @@ fn spread(lo: i128, hi: i128, count: u64, path: &str) -> Result<Vec<i128>, SpecE
     Ok((0..u128::from(count))
         .map(|k| (lo as u128).wrapping_add(k * step) as i128)
         .collect())
-}
-
-/// A standard normal value from two of the cell's draws (Box-Muller), by the `libm` crate's
-/// `log` and `cos`: the C library's pick a variant by the CPU (glibc's FMA, AVX and SSE2 ones
-/// round a few results in 10,000 differently), so the same seed would give other values on
-/// another machine. `sqrt` is exactly rounded everywhere.
-pub(super) fn standard_normal(stream: Stream, slot: Slot) -> f64 {
-    let u1 = stream.fraction(slot, Draw::Value).max(f64::MIN_POSITIVE);
-    let u2 = stream.fraction(slot, Draw::Second);
-    (-2.0 * libm::log(u1)).sqrt() * libm::cos(std::f64::consts::TAU * u2)
 }
