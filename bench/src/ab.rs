@@ -143,6 +143,17 @@ impl AbComparison {
         })
     }
 
+    /// Adds the host's steal over the rounds, from `time_rounds`' `steal.tsv` at `path`.
+    pub fn read_steal(&mut self, path: &std::path::Path) -> Result<()> {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let cpu_s = (self.a.cpu_s + self.b.cpu_s) * self.rounds as f64;
+        let steal =
+            RoundSteal::parse(&text, cpu_s).with_context(|| format!("in {}", path.display()))?;
+        self.steal = Some(steal);
+        Ok(())
+    }
+
     /// The README of the comparison, titled `title`, with `command` the line that made it.
     pub fn markdown(&self, title: &str, command: &str) -> String {
         let mut text = format!("# {title}\n\n`{command}`\n\n");

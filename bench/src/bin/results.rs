@@ -15,7 +15,6 @@ use shredlab_bench::charts;
 use shredlab_bench::designs::Designs;
 use shredlab_bench::parse::hyperfine::{self, HyperfineResult};
 use shredlab_bench::scaling::analysis::ScalingAnalysis;
-use shredlab_bench::steal::RoundSteal;
 use shredlab_bench::summary::{load_host, Summary};
 use shredlab_bench::timeline::Timeline;
 use shredlab_bench::{history, index_page, long_run, memory, peers, readme};
@@ -336,8 +335,7 @@ fn merge_rounds(host_dir: &Path, rounds: &[PathBuf]) -> Result<()> {
 }
 
 /// `results ab`: B against A round by round, into `DIR/hyperfine.json`, `DIR/ab.json` and
-/// `DIR/README.md` (also printed); `sides` are what A and B run; the rounds' hyperfine files
-/// and, where recorded, the steal over each.
+/// `DIR/README.md` (also printed); `sides` are what A and B run, then the rounds and steal.
 fn ab(
     dir: &Path,
     title: &str,
@@ -349,12 +347,7 @@ fn ab(
     let mut comparison = AbComparison::from_rounds(&rounds)?;
     (comparison.a.command, comparison.b.command) = sides;
     if let Some(path) = steal {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let cpu_s = (comparison.a.cpu_s + comparison.b.cpu_s) * comparison.rounds as f64;
-        comparison.steal = Some(
-            RoundSteal::parse(&text, cpu_s).with_context(|| format!("in {}", path.display()))?,
-        );
+        comparison.read_steal(path)?;
     }
     std::fs::create_dir_all(dir)?;
     let merged = hyperfine::merge_rounds(&rounds)?;

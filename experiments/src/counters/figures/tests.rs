@@ -29,6 +29,36 @@ fn totals(task_clock_ns: u64, hardware: Option<HardwareCounts>) -> RoleTotals {
     }
 }
 
+/// Steal is named where there was some: task-clock counts it, the process's time does not.
+#[test]
+fn steal_is_named_beside_the_process_s_cpu_time() {
+    let scope = Scope {
+        kernel: false,
+        hardware_missing: Some("no PMU".to_string()),
+    };
+    let by_role = BTreeMap::from([(Role::Fused, totals(2_000_000_000, None))]);
+    let text = |stolen_s| {
+        let usage = process(Some(1.9), stolen_s);
+        CountersReport::new(
+            &scope,
+            &by_role,
+            (1_000, usage),
+            BoundaryReads::default(),
+            None,
+        )
+        .human()
+    };
+    let stolen = text(Some(0.12));
+    let named = "(the process: 1.90 CPU s; the hypervisor stole 0.12 s, which task-clock counts)";
+    assert!(stolen.contains(named), "{stolen}");
+    for quiet in [Some(0.0), None] {
+        assert!(
+            text(quiet).contains("(the process: 1.90 CPU s)"),
+            "{quiet:?}"
+        );
+    }
+}
+
 #[test]
 fn roles_get_their_share_and_hardware_ratios() {
     let scope = Scope {
@@ -67,21 +97,6 @@ fn roles_get_their_share_and_hardware_ratios() {
     assert!(text.contains("hardware events (cycles"), "{text}");
     assert!(text.contains("producers        2   0.600  30.0%"), "{text}");
     assert!(text.contains("(the process: 2.01 CPU s)"), "{text}");
-    // Steal is named where there was some: task-clock counts it, the process's time does not.
-    let stolen = CountersReport::new(
-        &scope,
-        &by_role,
-        (1_000, process(Some(1.9), Some(0.12))),
-        BoundaryReads::default(),
-        None,
-    );
-    assert!(
-        stolen.human().contains(
-            "(the process: 1.90 CPU s; the hypervisor stole 0.12 s, which task-clock counts)"
-        ),
-        "{}",
-        stolen.human()
-    );
     assert!(
         !text.contains("no role counts"),
         "1 ms short is the resolution: {text}"
