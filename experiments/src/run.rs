@@ -96,7 +96,7 @@ fn observed(
     let process = Usage {
         cpu_s: report.cpu_s,
         stolen_s: report.stolen_s,
-        heap: None,
+        heap: report.heap,
     };
     let observations = counters.finish(report.rows, process);
     report.counters = observations.counters;

@@ -38,7 +38,10 @@ impl UsageMark {
             });
         Usage {
             cpu_s: self.cpu_s.zip(process::cpu_seconds()).map(|(a, b)| b - a),
-            stolen_s: (self.stolen_s.zip(process::machine_steal_seconds())).map(|(a, b)| b - a),
+            stolen_s: self
+                .stolen_s
+                .zip(process::machine_steal_seconds())
+                .map(|(a, b)| b - a),
             heap: allocations,
         }
     }

@@ -7,7 +7,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{pipeline_command, run_ok};
+use common::{run_ok, run_ok_under};
 use shredlab_experiments::catalog::CATALOG;
 
 /// The bytes of every file `pipeline ARGS` writes into a fresh folder, in name order.
@@ -19,18 +19,7 @@ fn files_of(args: &[&str]) -> Vec<(String, Vec<u8>)> {
 fn files_under(env: &[(&str, &str)], args: &[&str]) -> Vec<(String, Vec<u8>)> {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let run = pipeline_command()
-        .envs(env.iter().copied())
-        .args(args)
-        .arg("-o")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "{env:?} pipeline {args:?} failed: {}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    run_ok_under(env, args, &out);
     let mut names: Vec<String> = std::fs::read_dir(&out)
         .unwrap()
         .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())

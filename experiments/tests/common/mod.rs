@@ -34,7 +34,13 @@ pub fn run_pipeline(args: &[&str]) -> Output {
 
 /// Runs `pipeline ARGS -o DIR`, asserts that it succeeded, and returns its output.
 pub fn run_ok(args: &[&str], dir: &Path) -> Output {
+    run_ok_under(&[], args, dir)
+}
+
+/// [`run_ok`], the pipeline started with the environment variables `env` added.
+pub fn run_ok_under(env: &[(&str, &str)], args: &[&str], dir: &Path) -> Output {
     let out = pipeline_command()
+        .envs(env.iter().copied())
         .args(args)
         .arg("-o")
         .arg(dir)
@@ -42,7 +48,7 @@ pub fn run_ok(args: &[&str], dir: &Path) -> Output {
         .unwrap();
     assert!(
         out.status.success(),
-        "pipeline {args:?} failed: {}",
+        "{env:?} pipeline {args:?} failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     out

@@ -46,12 +46,16 @@ static LAYERS: LazyLock<Layers> = LazyLock::new(|| {
 /// rare value that falls outside its layer's rectangle.
 pub(super) fn standard_normal(stream: Stream, slot: Slot) -> f64 {
     let layers = &*LAYERS;
-    let mut draws = (0u64..).map(|n| match n {
-        0 => Draw::Value,
-        1 => Draw::Second,
-        n => Draw::Extra(n - 1),
-    });
-    let mut next = || stream.bits(slot, draws.next().expect("endless draws"));
+    let mut drawn = 0;
+    let mut next = || {
+        let draw = match drawn {
+            0 => Draw::Value,
+            1 => Draw::Second,
+            n => Draw::Extra(n - 1),
+        };
+        drawn += 1;
+        stream.bits(slot, draw)
+    };
     loop {
         let bits = next();
         // The layer from the low 8 bits, the value from the top 53: no bit serves both.

@@ -23,7 +23,7 @@ impl Picker {
     pub fn new(params: &Params, len: usize) -> Self {
         let weights: Vec<f64> = match params.distribution {
             // The `libm` crate's `pow`: the C library's depends on the CPU (see
-            // `standard_normal`).
+            // `spec/normal.rs`).
             Distribution::Zipf { s } => (1..=len).map(|k| libm::pow(k as f64, -s)).collect(),
             Distribution::Categorical if !params.weights.is_empty() => params.weights.clone(),
             _ => vec![1.0; len],
