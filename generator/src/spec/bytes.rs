@@ -10,6 +10,7 @@ use super::draw::{random_bytes, Lengths, Slot, Stream};
 use super::error::error;
 use super::exact::Rounding;
 use super::paths::SpecPaths;
+use super::sources::StepSize;
 use super::vocabulary::{word_draw, Picker};
 use super::words::WordList;
 use super::{Distribution, Params, SpecError};
@@ -22,10 +23,31 @@ enum Source {
     Words(Vec<(Picker, WordList)>),
     /// Random characters (text) or bytes, of a drawn length.
     Random,
-    /// `prefix` and `start + ordinal * step`, zero-padded.
-    Sequential { start: i128, step: i128 },
+    /// `prefix` and the sequence's number, zero-padded.
+    Sequential(Sequence),
     /// `prefix` and a scramble of the ordinal in hexadecimal: distinct across the dataset.
     Unique,
+}
+
+/// The numbers of sequential strings: `start + ordinal * step`, rounded down.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Sequence {
+    start: i128,
+    size: StepSize,
+    /// The step is negative.
+    down: bool,
+}
+
+impl Sequence {
+    /// The number of `ordinal`.
+    #[inline]
+    fn number(self, ordinal: u64) -> i128 {
+        let offset = self.size.times(ordinal);
+        match self.down {
+            true => self.start.saturating_sub(offset),
+            false => self.start.saturating_add(offset),
+        }
+    }
 }
 
 /// The values of a string or binary column.
@@ -88,10 +110,11 @@ impl Bytes {
             _ if params.true_probability != 0.5 => {
                 return Err(error(path, "true_probability is for booleans"))
             }
-            Distribution::Sequential { step } => Source::Sequential {
+            Distribution::Sequential { step } => Source::Sequential(Sequence {
                 start: sequential_start(params, path)?,
-                step: step.round() as i128,
-            },
+                size: StepSize::of(sequential_step(step, path)?),
+                down: step < 0.0,
+            }),
             _ if params.unique => Source::Unique,
             _ if !params.word_lists.is_empty() => word_lists(params),
             _ if !params.values.is_empty() => Source::Words(vec![(
@@ -152,9 +175,9 @@ impl Bytes {
                 }
             }
             Source::Random => self.random(out, stream, slot),
-            Source::Sequential { start, step } => {
+            Source::Sequential(sequence) => {
                 out.extend_from_slice(&self.prefix);
-                let number = start.saturating_add(i128::from(slot.ordinal).saturating_mul(*step));
+                let number = sequence.number(slot.ordinal);
                 match self.paths.direct_digits {
                     true => push_decimal(out, number, self.digits),
                     // Writing into a Vec cannot fail.
@@ -214,7 +237,7 @@ impl Bytes {
                 .map(|(_, entries)| entries.total_len() / entries.len().max(1) + 1)
                 .sum(),
             Source::Random => self.lengths.mean().ceil() as usize,
-            Source::Sequential { .. } => prefix + self.digits,
+            Source::Sequential(_) => prefix + self.digits,
             Source::Unique => prefix + 16,
         }
     }
@@ -237,7 +260,7 @@ impl Bytes {
                 })
                 .sum(),
             Source::Random => self.lengths.max(),
-            Source::Sequential { .. } => prefix + (self.digits as u64).max(40),
+            Source::Sequential(_) => prefix + (self.digits as u64).max(40),
             Source::Unique => prefix + 16,
         }
     }
@@ -255,6 +278,14 @@ impl Bytes {
     pub fn picker(&self) -> Option<&Picker> {
         match &self.source {
             Source::Words(lists) if lists.len() == 1 => Some(&lists[0].0),
+            _ => None,
+        }
+    }
+
+    /// The number of `slot`'s value, when values are sequential.
+    pub fn sequential_number(&self, slot: Slot) -> Option<i128> {
+        match &self.source {
+            Source::Sequential(sequence) => Some(sequence.number(slot.ordinal)),
             _ => None,
         }
     }
@@ -301,6 +332,18 @@ fn sequential_start(params: &Params, path: &str) -> Result<i128, SpecError> {
                 ),
             )
         }),
+    }
+}
+
+/// A sequential string's `step`, refused past 2^63: the numbers would pass the 38 digits they
+/// are counted in within a few rows.
+fn sequential_step(step: f64, path: &str) -> Result<f64, SpecError> {
+    match step.abs() < 2f64.powi(63) {
+        true => Ok(step),
+        false => Err(error(
+            path,
+            format!("step {step:e}: sequential strings count in steps below 2^63 (9223372036854775808): use a smaller step"),
+        )),
     }
 }
 

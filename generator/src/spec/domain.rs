@@ -5,8 +5,8 @@ use arrow_schema::{DataType, TimeUnit};
 
 use super::error::{error, SpecError};
 use super::exact::{NotWhole, Rounding};
-use super::numbers::outside;
 use super::parquet_types::{Conversion, DAY_MS};
+use super::sources::outside;
 use super::Number;
 
 /// 2020-01-01 and 2026-01-01 in days and seconds since the epoch: the default date range.

@@ -158,7 +158,14 @@ pub(super) struct Lengths {
 impl Lengths {
     /// From `min_length`, `max_length` and `length_weights`, with defaults for what is missing.
     pub fn new(params: &Params, default: (u64, u64)) -> Self {
-        let min = params.min_length.unwrap_or(default.0);
+        let min = match (params.min_length, params.max_length) {
+            (Some(min), _) => min,
+            // One weight per length from 0, as the parser counts them.
+            (None, _) if !params.length_weights.is_empty() => 0,
+            // The default minimum, but never above the maximum given.
+            (None, Some(max)) => default.0.min(max),
+            (None, None) => default.0,
+        };
         let max = params
             .max_length
             .unwrap_or_else(|| default.1.max(min))

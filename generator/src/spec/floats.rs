@@ -4,9 +4,10 @@
 use arrow_schema::DataType;
 
 use super::draw::{Draw, Slot, Stream};
+use super::error::error;
 use super::error::SpecError;
 use super::normal::standard_normal;
-use super::numbers::{not_a_number, outside, refuse_non_numeric_keys, Source};
+use super::sources::{beyond_default, not_a_number, outside, refuse_non_numeric_keys, Source};
 use super::vocabulary::Picker;
 use super::{Distribution, Number, Params, SpecPaths};
 
@@ -48,22 +49,35 @@ impl Floats {
                 Err(outside(data_type, key, x, path))
             }
         };
-        let normal = matches!(params.distribution, Distribution::Normal { .. });
-        let (default_lo, default_hi) = if normal {
-            (-largest, largest)
-        } else {
-            (0.0, 1.0)
+        let (default_lo, default_hi) = match params.distribution {
+            Distribution::Normal { .. } => (-largest, largest),
+            // As for integers: counting from 0 through the type.
+            Distribution::Sequential { .. } => (0.0, largest),
+            _ => (0.0, 1.0),
         };
         let lo = params.min.as_ref().map(|x| convert("min", x)).transpose()?;
         let hi = params.max.as_ref().map(|x| convert("max", x)).transpose()?;
-        let lo = lo.unwrap_or(default_lo);
-        let hi = hi.unwrap_or(default_hi.max(lo));
+        let (lo, hi) = match (lo, hi) {
+            (Some(lo), None) if lo > default_hi => {
+                return Err(beyond_default("min", &params.min, data_type, path))
+            }
+            (None, Some(hi)) if hi < default_lo => {
+                return Err(beyond_default("max", &params.max, data_type, path))
+            }
+            (lo, hi) => (lo.unwrap_or(default_lo), hi.unwrap_or(default_hi)),
+        };
         refuse_non_numeric_keys(data_type, params, path)?;
+        if let Distribution::Sequential { step } = params.distribution {
+            refuse_runaway_float_step(step, data_type, path)?;
+        }
         let source = Source::new(params, 1.0, || {
             if params.values.is_empty() {
                 let count = params.cardinality.unwrap_or(1);
                 return Ok((0..count)
-                    .map(|k| lo + (hi - lo) * k as f64 / count as f64)
+                    .map(|k| {
+                        let spread = lo + (hi - lo) * k as f64 / count as f64;
+                        finite_or_between(spread, lo, hi, k as f64 / count as f64)
+                    })
                     .collect());
             }
             // NaN and infinities are values a float column may hold.
@@ -84,12 +98,33 @@ impl Floats {
     pub fn value(&self, stream: Stream, slot: Slot) -> f64 {
         match &self.source {
             Source::Vocabulary(picker, entries) => entries[picker.pick(stream, slot, Draw::Value)],
-            Source::Uniform => self.lo + stream.fraction(slot, Draw::Value) * (self.hi - self.lo),
+            Source::Uniform => {
+                let fraction = stream.fraction(slot, Draw::Value);
+                let value = self.lo + fraction * (self.hi - self.lo);
+                finite_or_between(value, self.lo, self.hi, fraction)
+            }
             Source::Normal { mean, stddev } => {
                 (mean + stddev * standard_normal(stream, slot)).clamp(self.lo, self.hi)
             }
-            Source::Sequential { step } => self.lo + slot.ordinal as f64 * step,
+            Source::Sequential { step } => self.sequential(slot.ordinal, *step),
         }
+    }
+
+    /// `lo + ordinal * step`, wrapping around within `[lo, hi]`; a negative step counts down
+    /// from `hi`.
+    fn sequential(&self, ordinal: u64, step: f64) -> f64 {
+        // Finite: the step is at most f64::MAX / 2^64.
+        let offset = ordinal as f64 * step.abs();
+        let within = match offset > self.hi - self.lo {
+            // The remainder of an infinite span (a range wider than f64::MAX) is the offset.
+            true => offset % (self.hi - self.lo),
+            false => offset,
+        };
+        let value = match step < 0.0 {
+            true => self.hi - within,
+            false => self.lo + within,
+        };
+        value.clamp(self.lo, self.hi)
     }
 
     /// The vocabulary entries, when values are drawn from one.
@@ -105,5 +140,28 @@ impl Floats {
     /// Draws vocabulary entries by the faster paths `paths` turns on: the same values.
     pub fn set_paths(&mut self, paths: SpecPaths) {
         self.source.set_paths(paths);
+    }
+}
+
+/// `value`, the point `fraction` of the way through `[lo, hi]` as `lo + fraction * (hi - lo)`
+/// computes it, unless that overflowed (a range wider than f64::MAX): then the same point
+/// computed without the range's width.
+#[inline]
+fn finite_or_between(value: f64, lo: f64, hi: f64, fraction: f64) -> f64 {
+    match value.is_finite() {
+        true => value,
+        false => (lo * (1.0 - fraction) + hi * fraction).clamp(lo, hi),
+    }
+}
+
+/// Refuses a float `step` whose product with a 64-bit ordinal could pass f64::MAX.
+fn refuse_runaway_float_step(step: f64, data_type: &DataType, path: &str) -> Result<(), SpecError> {
+    let most = f64::MAX / 2f64.powi(64);
+    match step.abs() <= most {
+        true => Ok(()),
+        false => Err(error(
+            path,
+            format!("step {step:e} of {data_type} would pass the largest float within a few rows: use a step of at most {most:e}"),
+        )),
     }
 }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use arrow_array::{ArrayRef, BooleanArray, Decimal128Array, Float64Array, NullArray};
 use arrow_buffer::{BooleanBuffer, NullBuffer};
 use arrow_schema::DataType;
+use half::f16;
 
 use super::arrays::{float_array, integer_array, written_bytes, ByteValues};
 use super::booleans::Booleans;
@@ -66,6 +67,25 @@ impl Leaf {
         }
     }
 
+    /// `slot`'s value as a number two values of `data_type` share only when equal, for values
+    /// not drawn from a vocabulary: integers as stored, floats by the stored width's bits,
+    /// sequential strings by their number; `None` for the rest.
+    pub fn value_identity(&self, data_type: &DataType, stream: Stream, slot: Slot) -> Option<i128> {
+        match self {
+            Leaf::Integer(integers) => Some(integers.value(stream, slot)),
+            Leaf::Float(floats) => {
+                let value = floats.value(stream, slot);
+                Some(match data_type {
+                    DataType::Float16 => i128::from(f16::from_f64(value).to_bits()),
+                    DataType::Float32 => i128::from((value as f32).to_bits()),
+                    _ => i128::from(value.to_bits()),
+                })
+            }
+            Leaf::Bytes(bytes) => bytes.sequential_number(slot),
+            Leaf::Boolean(_) | Leaf::Null => None,
+        }
+    }
+
     /// What picks a value's entry by its value draw, when values come from one vocabulary
     /// list: the entry's index is the value's [`Self::vocabulary_index`].
     pub fn picker(&self) -> Option<&Picker> {
@@ -116,6 +136,21 @@ impl Leaf {
 
     /// The whole vocabulary as an array of `data_type`: a dictionary's values.
     pub fn dictionary(&self, data_type: &DataType, path: &str) -> Result<ArrayRef, SpecError> {
+        if stored_as_fixed_bytes(data_type) {
+            return Err(error(
+                path,
+                format!("dictionaries of {data_type} are stored as fixed-length byte arrays, which arrow-rs's Parquet reader cannot read back as a dictionary: drop the dictionary"),
+            ));
+        }
+        self.vocabulary_array(data_type, path)
+    }
+
+    /// The whole vocabulary as an array of `data_type`.
+    pub fn vocabulary_array(
+        &self,
+        data_type: &DataType,
+        path: &str,
+    ) -> Result<ArrayRef, SpecError> {
         let needs_vocabulary = || {
             error(
                 path,
@@ -255,5 +290,15 @@ fn drawn_integers(
         // Read from the slice: collected from `into_iter()`, the narrower values reused the
         // vector in place, and shrinking it copied them.
         _ => integer_array(data_type, values.iter().copied(), nulls),
+    }
+}
+
+/// Whether Parquet stores a number of `data_type` as a fixed-length byte array: half floats,
+/// and decimals of more than 18 digits (fewer fit a 64-bit integer).
+fn stored_as_fixed_bytes(data_type: &DataType) -> bool {
+    match data_type {
+        DataType::Float16 => true,
+        DataType::Decimal128(precision, _) | DataType::Decimal256(precision, _) => *precision > 18,
+        _ => false,
     }
 }

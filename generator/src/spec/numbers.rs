@@ -10,68 +10,9 @@ use super::error::{error, SpecError};
 use super::exact::Rounding;
 use super::normal::standard_normal;
 use super::parquet_types::{parquet_type, Conversion};
+use super::sources::{beyond_default, not_a_number, refuse_non_numeric_keys, Source, StepSize};
 use super::vocabulary::Picker;
 use super::{Distribution, Number, Params, SpecPaths};
-
-/// How a numeric column's values come about.
-#[derive(Debug, Clone)]
-pub(super) enum Source<T> {
-    /// One of these entries.
-    Vocabulary(Picker, Vec<T>),
-    /// Uniform in `[lo, hi]`.
-    Uniform,
-    /// Normal, rounded for integers, clamped to `[lo, hi]`.
-    Normal { mean: f64, stddev: f64 },
-    /// `lo + ordinal * step` (rounded down for integers: a step of 0.25 repeats each value 4
-    /// times).
-    Sequential { step: f64 },
-}
-
-impl<T> Source<T> {
-    /// The source `params` ask for, their numbers multiplied by `scale` into the column's
-    /// representation; `vocabulary` makes the entries when values are drawn from one.
-    pub(super) fn new(
-        params: &Params,
-        scale: f64,
-        vocabulary: impl FnOnce() -> Result<Vec<T>, SpecError>,
-    ) -> Result<Self, SpecError> {
-        Ok(match params.distribution {
-            _ if params.draws_from_vocabulary() => {
-                let entries = vocabulary()?;
-                Source::Vocabulary(Picker::new(params, entries.len()), entries)
-            }
-            Distribution::Normal { mean, stddev } => Source::Normal {
-                mean: mean * scale,
-                stddev: stddev * scale,
-            },
-            Distribution::Sequential { step } => Source::Sequential { step: step * scale },
-            _ => Source::Uniform,
-        })
-    }
-
-    /// The entries, when values are drawn from a vocabulary.
-    pub(super) fn vocabulary(&self) -> Option<&[T]> {
-        match self {
-            Source::Vocabulary(_, entries) => Some(entries),
-            _ => None,
-        }
-    }
-
-    /// Draws vocabulary entries by the faster paths `paths` turns on: the same entries.
-    pub(super) fn set_paths(&mut self, paths: SpecPaths) {
-        if let Source::Vocabulary(picker, _) = self {
-            picker.set_paths(paths);
-        }
-    }
-
-    /// What picks the entry, when values are drawn from a vocabulary.
-    pub(super) fn picker(&self) -> Option<&Picker> {
-        match self {
-            Source::Vocabulary(picker, _) => Some(picker),
-            _ => None,
-        }
-    }
-}
 
 /// The values of an integer-like column.
 #[derive(Debug, Clone)]
@@ -233,11 +174,7 @@ impl Integers {
     /// `lo + ordinal * step`, wrapping around within `[lo, hi]`; a negative step counts down
     /// from `hi`.
     fn sequential(&self, ordinal: u64, step: f64) -> i128 {
-        let offset = if step.fract() == 0.0 {
-            i128::from(ordinal).saturating_mul(step.abs() as i128)
-        } else {
-            (ordinal as f64 * step.abs()).floor() as i128
-        };
+        let offset = StepSize::of(step).times(ordinal);
         // Wrapping needs a 128-bit division, which the common case (still inside the range)
         // skips.
         let within = match i128::try_from(self.hi.abs_diff(self.lo)) {
@@ -318,10 +255,13 @@ fn integer_bounds(
     let lo = given("min", &params.min, Rounding::Up)?;
     let hi = given("max", &params.max, Rounding::Down)?;
     let (lo, hi) = match (lo, hi) {
-        (Some(lo), Some(hi)) => (lo, hi),
-        (Some(lo), None) => (lo, default_hi.max(lo)),
-        (None, Some(hi)) => (default_lo.min(hi), hi),
-        (None, None) => (default_lo, default_hi),
+        (Some(lo), None) if lo > default_hi => {
+            return Err(beyond_default("min", &params.min, data_type, path))
+        }
+        (None, Some(hi)) if hi < default_lo => {
+            return Err(beyond_default("max", &params.max, data_type, path))
+        }
+        (lo, hi) => (lo.unwrap_or(default_lo), hi.unwrap_or(default_hi)),
     };
     let first_granule = lo + (domain.granule - lo.rem_euclid(domain.granule)) % domain.granule;
     if first_granule > hi {
@@ -388,39 +328,6 @@ fn refuse_runaway_step(
         true => Err(error(path, format!("step {step:e} of {data_type} is larger than its whole range: use a step of at most {width} (a larger one only wraps past the range)"))),
         false => Ok(()),
     }
-}
-
-/// The error for the number `x` given as `key`, which `data_type` cannot hold.
-pub(super) fn outside(data_type: &DataType, key: &str, x: &Number, path: &str) -> SpecError {
-    match data_type {
-        // Its values are drawn as 128-bit integers, narrower than what the type holds past
-        // precision 38.
-        DataType::Decimal256(precision, _) if *precision > 38 => error(
-            path,
-            format!("{key} {x} is outside what {data_type} values are drawn in: 128-bit integers of its units, at most {} in size", i128::MAX),
-        ),
-        _ => error(path, format!("{key} {x} is outside what {data_type} holds")),
-    }
-}
-
-/// The error for a value that is not a number.
-pub(super) fn not_a_number(value: &str, path: &str) -> SpecError {
-    error(path, format!("value \"{value}\" is not a number"))
-}
-
-/// Fails when `params` give a number column what only strings and booleans take.
-pub(super) fn refuse_non_numeric_keys(
-    data_type: &DataType,
-    params: &Params,
-    path: &str,
-) -> Result<(), SpecError> {
-    if params.unique || !params.word_lists.is_empty() || params.true_probability != 0.5 {
-        return Err(error(
-            path,
-            format!("{data_type} takes none of unique, vocabulary and true_probability"),
-        ));
-    }
-    Ok(())
 }
 
 /// `count` values spread evenly over `[lo, hi]`.

@@ -43,6 +43,7 @@ impl Column {
                 Kind::Map {
                     lengths,
                     entries: item,
+                    ..
                 },
                 _,
             ) => {
@@ -77,7 +78,9 @@ impl Column {
             },
             // An end (8 bytes) and an offset (at most 8) per list.
             Kind::List { lengths, item } => 16 + items(lengths.max(), item),
-            Kind::Map { lengths, entries } => 16 + items(lengths.max(), entries),
+            Kind::Map {
+                lengths, entries, ..
+            } => 16 + items(lengths.max(), entries),
             Kind::FixedSizeList { size, item } => items(*size, item),
             Kind::Struct(children) => children
                 .iter()

@@ -2,9 +2,11 @@
 //! keys come from one vocabulary list, the key column made from the picks that kept them
 //! distinct rather than drawn a second time (`spec-map-key-picks`).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, MapArray, StructArray};
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, ArrayRef, MapArray, StructArray};
 use arrow_buffer::{BooleanBuffer, NullBuffer};
 use arrow_schema::DataType;
 
@@ -16,6 +18,16 @@ use crate::spec::error::error;
 use crate::spec::leaf::Leaf;
 use crate::spec::SpecError;
 
+/// What a map column draws its entries by.
+pub(super) struct MapKeys<'a> {
+    pub lengths: &'a Lengths,
+    /// The struct of key and value.
+    pub entries: &'a Column,
+    /// For each key vocabulary entry, the first entry of the same value, when some entries
+    /// repeat another's ([`Column::first_equal_keys`]).
+    pub first_equal: Option<&'a [usize]>,
+}
+
 /// The items of a batch's maps, end to end, and what the deduplication learnt of them.
 struct MapItems {
     items: Vec<Slot>,
@@ -26,31 +38,30 @@ struct MapItems {
 }
 
 impl Column {
-    /// The map of `entries` (a struct of key and value) for `slots`.
+    /// The map of `keys.entries` (a struct of key and value) for `slots`.
     pub(super) fn map_array(
         &self,
-        lengths: &Lengths,
-        entries: &Column,
+        keys: MapKeys,
         slots: &[Slot],
         validity: Option<&BooleanBuffer>,
         nulls: Option<NullBuffer>,
     ) -> Result<ArrayRef, SpecError> {
-        let Kind::Struct(fields) = &entries.kind else {
+        let Kind::Struct(fields) = &keys.entries.kind else {
             unreachable!("map entries are a struct, checked at construction")
         };
         let key = &fields[0];
         let record_picks = self.map_key_picks && key.keys_from_picks();
-        let MapItems { items, ends, picks } =
-            self.map_items(lengths, key, slots, validity, record_picks);
+        let MapItems { items, ends, picks } = self.map_items(&keys, slots, validity, record_picks);
         let entries = match picks {
             Some(picks) => {
-                let keys = key.picked_array(&picks)?;
+                let picked = key.picked_array(&picks)?;
                 let values = fields[1..].iter().map(|c| c.array(&items));
-                let columns = std::iter::once(Ok(keys)).chain(values);
-                let nulls = entries.validity(&items).map(NullBuffer::new);
-                entries.struct_array(columns.collect::<Result<_, _>>()?, nulls)?
+                let columns = std::iter::once(Ok(picked)).chain(values);
+                let nulls = keys.entries.validity(&items).map(NullBuffer::new);
+                keys.entries
+                    .struct_array(columns.collect::<Result<_, _>>()?, nulls)?
             }
-            None => entries.array(&items)?,
+            None => keys.entries.array(&items)?,
         };
         let DataType::Map(field, sorted) = self.field.data_type() else {
             unreachable!("a map column has a map type")
@@ -66,25 +77,32 @@ impl Column {
         Ok(Arc::new(map))
     }
 
-    /// The items of the maps in `slots` (none for NULL maps): an item whose `key` is already
-    /// in its map is left out, so a key drawn twice keeps its first entry only. With
-    /// `record_picks`, each kept item's key pick too.
+    /// The items of the maps in `slots` (none for NULL maps): an item whose key has the value
+    /// of one already in its map is left out, so a key drawn twice keeps its first entry
+    /// only. With `record_picks`, each kept item's key pick too.
     fn map_items(
         &self,
-        lengths: &Lengths,
-        key: &Column,
+        keys: &MapKeys,
         slots: &[Slot],
         validity: Option<&BooleanBuffer>,
         record_picks: bool,
     ) -> MapItems {
+        let Kind::Struct(fields) = &keys.entries.kind else {
+            unreachable!("map entries are a struct, checked at construction")
+        };
+        let (key, lengths) = (&fields[0], keys.lengths);
         let mut items = Vec::with_capacity(self.expected_items(lengths, slots));
         let mut picks = record_picks.then(|| Vec::with_capacity(items.capacity()));
-        // A key's identifier by its picker where it has one: a call per key through the
-        // column's, the leaf's and the values' vocabulary_index otherwise.
+        // A key's identifier by its picker where it has one (the first entry of its value):
+        // a call per key through the column's, the leaf's and the values' identifiers
+        // otherwise.
         let key_picker = key.picker();
         let key_id = |item: Slot| match key_picker {
-            Some(picker) => Some(picker.pick(key.stream, item, Draw::Value)),
-            None => key.vocabulary_index(item),
+            Some(picker) => {
+                let pick = picker.pick(key.stream, item, Draw::Value);
+                Some(keys.first_equal.map_or(pick, |first| first[pick]) as i128)
+            }
+            None => key.key_identity(item),
         };
         let mut seen = Vec::new();
         let ends = self.lists(lengths, slots, validity, |slot, length| {
@@ -98,13 +116,47 @@ impl Column {
                 }
                 items.push(item);
             }
-            // Picks are recorded only for keys with a picker: every kept item's is in `seen`.
+            // Picks are recorded only for keys with a picker: every kept item's is in `seen`,
+            // a vocabulary index.
             if let Some(picks) = &mut picks {
-                picks.extend_from_slice(&seen);
+                picks.extend(seen.iter().map(|&pick| pick as usize));
             }
             items.len()
         });
         MapItems { items, ends, picks }
+    }
+
+    /// For each vocabulary entry of these map entries' key, the first entry of the same value,
+    /// when some entries repeat another's (listed twice, cut to one width, rounded to one
+    /// half float, random entries alike): the deduplication compares these, so equal keys
+    /// count as one. `None` when every entry is distinct, or the key has no picker.
+    pub(super) fn first_equal_keys(&self) -> Option<Vec<usize>> {
+        let Kind::Struct(fields) = &self.kind else {
+            return None;
+        };
+        let key = fields.first()?;
+        key.picker()?;
+        let vocabulary = match &key.kind {
+            Kind::Leaf(leaf) => leaf
+                .vocabulary_array(key.field.data_type(), &key.path)
+                .ok()?,
+            Kind::Dictionary { dictionary, .. } => dictionary.clone(),
+            _ => return None,
+        };
+        first_equal_entries(vocabulary.as_ref())
+    }
+
+    /// An identifier of `slot`'s value as a map key, equal only for equal values: its
+    /// vocabulary index, or the value's own identity ([`Leaf::value_identity`]); `None` for
+    /// values distinct by construction (unique strings).
+    fn key_identity(&self, slot: Slot) -> Option<i128> {
+        if let Some(index) = self.vocabulary_index(slot) {
+            return Some(index as i128);
+        }
+        match &self.kind {
+            Kind::Leaf(leaf) => leaf.value_identity(self.field.data_type(), self.stream, slot),
+            _ => None,
+        }
     }
 
     /// Whether the column's values can be made from their vocabulary picks alone
@@ -141,6 +193,41 @@ impl Column {
             _ => unreachable!("keys_from_picks accepts only strings, binaries and dictionaries"),
         }
     }
+}
+
+/// For each entry of `vocabulary`, the first entry of the same bytes (the same value: floats
+/// compared by their bits), or `None` when every entry is distinct.
+fn first_equal_entries(vocabulary: &dyn Array) -> Option<Vec<usize>> {
+    let data = vocabulary.to_data();
+    let entries: Vec<&[u8]> = match vocabulary.data_type() {
+        DataType::Utf8 => byte_entries(vocabulary.as_string::<i32>().iter()),
+        DataType::LargeUtf8 => byte_entries(vocabulary.as_string::<i64>().iter()),
+        DataType::Utf8View => byte_entries(vocabulary.as_string_view().iter()),
+        DataType::Binary => byte_entries(vocabulary.as_binary::<i32>().iter()),
+        DataType::LargeBinary => byte_entries(vocabulary.as_binary::<i64>().iter()),
+        DataType::BinaryView => byte_entries(vocabulary.as_binary_view().iter()),
+        DataType::FixedSizeBinary(_) => byte_entries(vocabulary.as_fixed_size_binary().iter()),
+        other => {
+            let width = other.primitive_width()?;
+            let values = &data.buffers().first()?.as_slice()[data.offset() * width..];
+            values.chunks_exact(width).take(data.len()).collect()
+        }
+    };
+    let mut firsts = HashMap::with_capacity(entries.len());
+    let first_equal: Vec<usize> = (0..entries.len())
+        .map(|i| *firsts.entry(entries[i]).or_insert(i))
+        .collect();
+    let repeats = first_equal.iter().enumerate().any(|(i, &first)| first != i);
+    repeats.then_some(first_equal)
+}
+
+/// The bytes of each entry (none for a NULL, which a vocabulary does not hold).
+fn byte_entries<'a, T: AsRef<[u8]> + ?Sized + 'a>(
+    entries: impl Iterator<Item = Option<&'a T>>,
+) -> Vec<&'a [u8]> {
+    entries
+        .map(|entry| entry.map_or(&[][..], AsRef::as_ref))
+        .collect()
 }
 
 /// Byte values by their vocabulary picks.

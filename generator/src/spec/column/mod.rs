@@ -19,6 +19,8 @@ use super::{FieldSpec, SpecError, SpecPaths};
 mod bounds;
 mod map;
 
+use map::MapKeys;
+
 /// What a column is made of.
 #[derive(Debug, Clone)]
 enum Kind {
@@ -41,6 +43,8 @@ enum Kind {
     Map {
         lengths: Lengths,
         entries: Box<Column>,
+        /// For each key vocabulary entry, the first of the same value, when some repeat one.
+        first_equal: Option<Vec<usize>>,
     },
     Struct(Vec<Column>),
 }
@@ -68,9 +72,11 @@ impl Kind {
             },
             DataType::Map(_, sorted) => {
                 check_map(spec, *sorted)?;
+                let entries = first_child();
                 Kind::Map {
                     lengths: Lengths::new(params, (0, 4)),
-                    entries: first_child(),
+                    first_equal: entries.first_equal_keys(),
+                    entries,
                 }
             }
             DataType::Struct(_) => Kind::Struct(children),
@@ -152,6 +158,7 @@ impl Column {
             | Kind::Map {
                 entries: item,
                 lengths,
+                ..
             } => {
                 lengths.set_paths(paths);
                 item.set_paths(paths);
@@ -229,8 +236,17 @@ impl Column {
                 self.dictionary_array(dictionary, slots, drawn, nulls)
             }
             Kind::List { lengths, item } => self.list_array(lengths, item, slots, validity, nulls),
-            Kind::Map { lengths, entries } => {
-                self.map_array(lengths, entries, slots, validity, nulls)
+            Kind::Map {
+                lengths,
+                entries,
+                first_equal,
+            } => {
+                let keys = MapKeys {
+                    lengths,
+                    entries,
+                    first_equal: first_equal.as_deref(),
+                };
+                self.map_array(keys, slots, validity, nulls)
             }
             Kind::FixedSizeList { size, item } => {
                 self.fixed_size_list_array(*size, item, slots, nulls)

@@ -74,11 +74,11 @@ fn read_fields(items: &[Value], path: &str, level: usize) -> Result<Vec<FieldSpe
         .enumerate()
         .map(|(i, f)| read_field(f, &format!("{path}[{i}]"), level))
         .collect::<Result<Vec<_>, _>>()?;
-    for (i, field) in fields.iter().enumerate() {
-        if let Some(first) = fields[..i]
-            .iter()
-            .find(|f| f.field.name() == field.field.name())
-        {
+    // The first field of each name, by name: a spec of many thousand side-by-side fields is
+    // checked in one pass, not by comparing each field with all before it.
+    let mut firsts = HashMap::with_capacity(fields.len());
+    for field in &fields {
+        if let Some(first) = firsts.insert(field.field.name(), field) {
             return Err(error(
                 &field.path,
                 format!(

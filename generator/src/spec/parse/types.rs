@@ -250,6 +250,14 @@ fn map_type(
     path: &str,
 ) -> Result<DataType, SpecError> {
     let entries = one_child(children, path, "map")?;
+    // Arrow's maps hold no NULL entry; `nullable` defaults to true, so a map written without
+    // it would fail only when its first batch is assembled.
+    if entries.field.is_nullable() {
+        return Err(error(
+            &entries.path,
+            "a map's entries are never NULL: set \"nullable\": false on the entries struct (a NULL map is the map field's own null_probability)",
+        ));
+    }
     match entries.field.data_type() {
         DataType::Struct(fields) if fields.len() == 2 && !fields[0].is_nullable() => {
             let sorted = optional(
