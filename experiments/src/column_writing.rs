@@ -5,11 +5,20 @@
 use arrow_schema::SchemaRef;
 use parquet::arrow::ArrowSchemaConverter;
 use parquet::basic::{Compression, Encoding, Type as PhysicalType};
+use parquet::bloom_filter::{BITSET_MAX_LENGTH, BITSET_MIN_LENGTH};
 use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterPropertiesBuilder};
 use parquet::schema::types::{ColumnDescriptor, ColumnPath, SchemaDescriptor};
 use shredlab_generator::spec::{ColumnWriting, Spec, StatisticsLevel, ValueEncoding};
 
 use crate::compression::CompressionSpec;
+
+/// The smallest bloom filter false-positive rate taken: below it, parquet's sizing formula
+/// loses the rate to rounding.
+const SMALLEST_BLOOM_FPP: f64 = 1e-12;
+
+/// The most bytes the bloom filters of one row group may hold together: the writer keeps
+/// every column's in memory until the row group closes, each up to 128 MiB.
+const BLOOM_FILTER_BUDGET: u64 = 1 << 30;
 
 /// Settings checked for what parquet's builder would panic on or cannot take: a codec that
 /// does not parse, a false-positive rate outside (0, 1), a bloom filter both switched off and
@@ -35,6 +44,11 @@ impl CheckedWriting {
         if let Some(fpp) = writing.bloom_filter_fpp.filter(|p| !(*p > 0.0 && *p < 1.0)) {
             return Err(format!(
                 "\"bloom_filter_fpp\" {fpp} must be above 0 and below 1"
+            ));
+        }
+        if let Some(fpp) = writing.bloom_filter_fpp.filter(|p| *p < SMALLEST_BLOOM_FPP) {
+            return Err(format!(
+                "\"bloom_filter_fpp\" {fpp:e} is below {SMALLEST_BLOOM_FPP:e}: parquet's sizing rounds so small a rate away (1e-300 gave a 32-byte filter, 1e-100 its 128 MiB ceiling); use {SMALLEST_BLOOM_FPP:e} or more"
             ));
         }
         let sized = writing.bloom_filter_fpp.is_some() || writing.bloom_filter_ndv.is_some();
@@ -160,6 +174,8 @@ pub fn spec_columns(spec: &Spec, schema: &SchemaRef) -> Result<ColumnSettings, S
         let checked = CheckedWriting::new(leaf.writing).map_err(fail)?;
         settings.push((descr.path().clone(), checked));
     }
+    let props = apply_columns(&settings, WriterProperties::builder()).build();
+    check_bloom_filters(&props, &parquet)?;
     Ok(settings)
 }
 
@@ -177,6 +193,52 @@ pub fn check_encodings(props: &WriterProperties, parquet: &SchemaDescriptor) -> 
             Some(chosen) => check_encoding(descr, chosen),
             None => Ok(()),
         })
+}
+
+/// Fails when the bloom filters `props` gives the leaves of `parquet` would hold more than
+/// [`BLOOM_FILTER_BUDGET`] in memory for each row group written.
+///
+/// # Errors
+///
+/// Their total, the largest column's, and the fix.
+pub fn check_bloom_filters(
+    props: &WriterProperties,
+    parquet: &SchemaDescriptor,
+) -> Result<(), String> {
+    let filters = parquet.columns().iter().filter_map(|descr| {
+        let settings = props.bloom_filter_properties(descr.path())?;
+        Some((
+            descr.path(),
+            bloom_filter_bytes(settings.ndv(), settings.fpp()),
+        ))
+    });
+    let (mut total, mut largest) = (0u64, None);
+    for (path, bytes) in filters {
+        total = total.saturating_add(bytes);
+        if largest.is_none_or(|(_, most)| bytes > most) {
+            largest = Some((path, bytes));
+        }
+    }
+    match largest {
+        Some((path, bytes)) if total > BLOOM_FILTER_BUDGET => Err(format!(
+            "the bloom filters would hold {} MiB in memory for each row group written, beyond {} MiB (column '{}' alone {} MiB): lower bloom_filter_ndv or raise bloom_filter_fpp",
+            total >> 20,
+            BLOOM_FILTER_BUDGET >> 20,
+            path.string(),
+            bytes >> 20
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The bytes parquet's writer gives a bloom filter sized for `ndv` distinct values at a
+/// false-positive rate of `fpp`: its formula, between its 32-byte floor and 128 MiB ceiling,
+/// rounded up to a power of two.
+fn bloom_filter_bytes(ndv: u64, fpp: f64) -> u64 {
+    let bits = -8.0 * ndv as f64 / (1.0 - fpp.powf(1.0 / 8.0)).ln();
+    // A float cast saturates: no overflow, whatever the bits.
+    let bytes = ((bits / 8.0) as usize).clamp(BITSET_MIN_LENGTH, BITSET_MAX_LENGTH);
+    bytes.next_power_of_two() as u64
 }
 
 /// Fails unless parquet's writer has `chosen` for `descr`'s values: its column writer panics

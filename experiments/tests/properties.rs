@@ -124,6 +124,35 @@ fn a_spec_encoding_of_another_type_names_the_field_and_the_choices() {
     }
 }
 
+/// Bloom filters the writer would size past use (a rate parquet's formula rounds away) or
+/// past memory (each row group's filters held together) are refused when the spec is read;
+/// filters within both are taken.
+#[test]
+fn bloom_filters_past_use_or_memory_are_refused_with_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let load = |columns: usize, writing: &str| {
+        let fields: Vec<String> = (0..columns)
+            .map(|i| format!(r#"{{"name": "c{i}", "type": {{"name": "int", "bitWidth": 32}}, "parquet": {writing}}}"#))
+            .collect();
+        let path = dir.path().join("bloom.json");
+        std::fs::write(&path, format!(r#"{{"fields": [{}]}}"#, fields.join(", "))).unwrap();
+        SpecWorkload::load(&path, 1, SpecPaths::ALL).map(|_| ())
+    };
+    let message = load(1, r#"{"bloom_filter_fpp": 1e-300}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        message.contains("fields[0]: \"bloom_filter_fpp\" 1e-300 is below 1e-12"),
+        "{message}"
+    );
+    // 128 MiB each, parquet's ceiling: 8 fit in 1 GiB, 9 do not.
+    let huge = r#"{"bloom_filter_ndv": 1000000000}"#;
+    load(8, huge).unwrap();
+    let message = load(9, huge).unwrap_err().to_string();
+    assert!(message.contains("the bloom filters would hold 1152 MiB in memory for each row group written, beyond 1024 MiB (column 'c0' alone 128 MiB): lower bloom_filter_ndv or raise bloom_filter_fpp"), "{message}");
+    load(20, r#"{"bloom_filter_fpp": 1e-12}"#).unwrap();
+}
+
 #[test]
 fn compression_reaches_every_column() {
     for (spec, codec) in [

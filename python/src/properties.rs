@@ -11,7 +11,7 @@ use parquet::schema::types::{ColumnPath, SchemaDescriptor};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString};
 use serde_json::Value;
-use shredlab_experiments::column_writing::{check_encodings, CheckedWriting};
+use shredlab_experiments::column_writing::{check_bloom_filters, check_encodings, CheckedWriting};
 use shredlab_experiments::compression::CompressionSpec;
 use shredlab_generator::spec::{ColumnWriting, WRITING_KEYS};
 
@@ -55,7 +55,9 @@ impl Properties {
             .map_err(|e| errors::parquet("cannot map the data's schema to Parquet", e))?;
         self.check_columns(&parquet)?;
         check_encodings(&self.writer, &parquet)
-            .map_err(|e| invalid(format!("properties' encoding: {e}")))
+            .map_err(|e| invalid(format!("properties' encoding: {e}")))?;
+        check_bloom_filters(&self.writer, &parquet)
+            .map_err(|e| invalid(format!("properties' bloom filters: {e}")))
     }
 
     /// Fails unless every path under `"columns"` is a leaf column of `parquet`.

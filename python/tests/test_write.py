@@ -113,6 +113,7 @@ def test_unwritable_paths_raise_os_error(table: pa.Table, tmp_path: Path):
          "column 'name' \\(BYTE_ARRAY\\) has no DELTA_BINARY_PACKED encoding: it takes plain, delta_length_byte_array"),
         ({"properties": {"encoding": "rle_dictionary"}}, ValueError, "fall back to"),
         ({"properties": {"columns": {"name": {"bloom_filter_fpp": 1.5}}}}, ValueError, "below 1"),
+        ({"properties": {"columns": {"name": {"bloom_filter_fpp": 1e-300}}}}, ValueError, "is below 1e-12"),
         ({"properties": {"compression": "zstd(1)"}}, ValueError, "compression argument"),
         ({"properties": {"columns": {"phones.number": {"dictionary": False}}}}, ValueError,
          r"properties\['columns'\]\['phones.number'\] is not a leaf column.*did you mean 'phones.list.item.number'"),
@@ -127,6 +128,15 @@ def test_bad_options_raise_value_error_naming_them(table: pa.Table, tmp_path: Pa
     with pytest.raises(error, match=match):
         shredlab.write_parquet(table, tmp_path / "c.parquet", **options)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_bloom_filters_past_memory_are_refused_before_writing(tmp_path: Path):
+    # 128 MiB each, parquet's ceiling, held together until the row group closes: 9 pass 1 GiB.
+    wide = pa.table({f"c{i}": pa.array([1, 2, 3], pa.int32()) for i in range(9)})
+    path = tmp_path / "wide.parquet"
+    with pytest.raises(ValueError, match="bloom filters would hold 1152 MiB in memory for each row group"):
+        shredlab.write_parquet(wide, path, properties={"bloom_filter_ndv": 10**9})
+    assert not path.exists()
 
 
 def test_bad_data_and_urls_raise(tmp_path: Path):
