@@ -1,6 +1,7 @@
 //! A workload read from a spec file (`pipeline --spec FILE`), and the batch source that
 //! generates it. The contacts table is the other workload, in [`crate::source`].
 
+use std::io::Read;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -25,6 +26,28 @@ pub struct SpecWorkload {
     columns: ColumnSettings,
 }
 
+/// The most bytes a spec file may have: a schema and its parameters take kilobytes, and a
+/// million listed values a few megabytes, while parsing holds about fifty times the file's
+/// size (a 10 MB list of weights took 558 MB).
+const SPEC_FILE_LIMIT: u64 = 16 << 20;
+
+/// The text of the spec file at `path`, read no further than [`SPEC_FILE_LIMIT`]: a file
+/// past it (or a device such as /dev/zero) is refused rather than read into memory.
+fn read_spec_text(path: &Path) -> Result<String, String> {
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut text = String::new();
+    file.take(SPEC_FILE_LIMIT + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| e.to_string())?;
+    match text.len() as u64 > SPEC_FILE_LIMIT {
+        true => Err(format!(
+            "the file is larger than {} MiB, more than any spec needs: list fewer values (a cardinality generates a vocabulary of up to 4,194,304 entries without listing them)",
+            SPEC_FILE_LIMIT >> 20
+        )),
+        false => Ok(text),
+    }
+}
+
 impl SpecWorkload {
     /// Reads and checks `path` and builds its generator for `seed`, with the faster paths
     /// `paths` turns on (entries 37 on, `spec-*`: the same rows).
@@ -33,7 +56,7 @@ impl SpecWorkload {
             path: path.to_path_buf(),
             message,
         };
-        let text = std::fs::read_to_string(path).map_err(|e| failed(e.to_string()))?;
+        let text = read_spec_text(path).map_err(failed)?;
         let spec = parse(&text).map_err(|e| failed(e.to_string()))?;
         let generator = SpecGenerator::new(&spec, seed)
             .map_err(|e| failed(e.to_string()))?
@@ -59,7 +82,7 @@ impl SpecWorkload {
             .check_batch_rows(rows)
             .map_err(|e| PipelineError::Spec {
                 path: self.path.clone(),
-                message: format!("{e} (--batch-size {rows})"),
+                message: format!("{e} (this run's --batch-size is {rows})"),
             })
     }
 

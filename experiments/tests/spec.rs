@@ -167,7 +167,9 @@ fn bad_specs_and_contacts_settings_fail_with_the_fix() {
         "typo.json",
         r#"{"name": "s", "nulable": false, "type": {"name": "utf8"}}"#,
     );
-    let cases: [(Vec<&str>, &str); 9] = [
+    let huge = dir.path().join("huge.json");
+    std::fs::write(&huge, " ".repeat(17 << 20)).unwrap();
+    let cases: [(Vec<&str>, &str); 10] = [
         (
             vec!["--spec", bad.to_str().unwrap()],
             "bad.json: fields[0].children[0]: null_probability 2 must be in [0, 1]",
@@ -195,7 +197,7 @@ fn bad_specs_and_contacts_settings_fail_with_the_fix() {
         ),
         (
             vec!["--spec", &long_list, "--batch-size", "1024"],
-            "long.json: fields[0]: a batch of 1024 rows could take 4505600000 bytes (4400000 a row), beyond the 1 GiB a batch may take: use batches of at most 244 rows (--batch-size 1024)",
+            "long.json: fields[0]: a batch of 1024 rows could take 4505600000 bytes (4400000 a row), beyond the 1 GiB a batch may take: use batches of at most 244 rows (this run's --batch-size is 1024)",
         ),
         (
             vec!["--spec", &vocabulary],
@@ -204,6 +206,10 @@ fn bad_specs_and_contacts_settings_fail_with_the_fix() {
         (
             vec!["--spec", &zone],
             "zone.json: fields[0]: timezone \"Mars/Olympus\" is neither an IANA time zone name",
+        ),
+        (
+            vec!["--spec", huge.to_str().unwrap()],
+            "huge.json: the file is larger than 16 MiB, more than any spec needs",
         ),
         (
             vec!["--spec", &typo],

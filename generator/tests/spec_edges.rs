@@ -240,3 +240,48 @@ fn map_keys_of_equal_values_count_as_one() {
         assert!(dropped > 0, "{key}: no key repeated, so nothing was tested");
     }
 }
+
+#[test]
+fn counts_written_as_floats_and_weights_as_strings_are_read_as_numbers() {
+    let batch = generated(
+        r#"{"name": "s", "nullable": false, "type": {"name": "utf8"}, "metadata": {"min_length": 2.0, "max_length": 1e1}},
+           {"name": "w", "nullable": false, "type": {"name": "utf8"}, "metadata": {"values": ["a", "b"], "distribution": "categorical", "weights": ["0", "2"]}}"#,
+        200,
+    );
+    let lengths = batch
+        .column(0)
+        .as_string::<i32>()
+        .iter()
+        .flatten()
+        .map(str::len);
+    assert!(lengths.clone().all(|l| (2..=10).contains(&l)) && lengths.clone().any(|l| l == 10));
+    assert!(batch
+        .column(1)
+        .as_string::<i32>()
+        .iter()
+        .all(|v| v == Some("b")));
+    let cases = [
+        (
+            r#""max_length": 1e12"#,
+            "max_length must be at most 4294967295",
+        ),
+        (
+            r#""max_length": 2.5"#,
+            "max_length 2.5 must be a whole number >= 0",
+        ),
+        (
+            r#""cardinality": 1e300"#,
+            "cardinality 1e+300 is too large to be exact as a float: write it as an integer",
+        ),
+        (
+            r#""values": ["a", "b"], "distribution": "categorical", "weights": "[1e309, 1]""#,
+            "weights must be a JSON array: number out of range",
+        ),
+    ];
+    for (metadata, expected) in cases {
+        let message = refusal(&format!(
+            r#"{{"name": "s", "type": {{"name": "utf8"}}, "metadata": {{{metadata}}}}}"#
+        ));
+        assert!(message.contains(expected), "{metadata}: {message}");
+    }
+}

@@ -97,7 +97,9 @@ pub(super) fn check_batch(columns: &[Column], rows: u128) -> Result<(), SpecErro
     if needed <= MAX_BATCH_BYTES {
         return Ok(());
     }
+    // The first of the columns that take most: `max_by_key` keeps the last of equals.
     let largest = (0..columns.len())
+        .rev()
         .max_by_key(|&i| per_row[i])
         .map_or("spec", |i| columns[i].path());
     let taken = match rows {

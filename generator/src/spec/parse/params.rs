@@ -96,10 +96,7 @@ impl<'a> Metadata<'a> {
     /// `key` as a whole number >= 0, if given.
     fn count(&self, key: &str) -> Result<Option<u64>, SpecError> {
         self.text(key)
-            .map(|v| {
-                v.parse::<u64>()
-                    .map_err(|_| self.error(format!("{key} \"{v}\" must be a whole number >= 0")))
-            })
+            .map(|v| whole_number(v).map_err(|why| self.error(format!("{key} {v} {why}"))))
             .transpose()
     }
 
@@ -112,7 +109,8 @@ impl<'a> Metadata<'a> {
                     "{key} is an empty list: list at least one, or drop {key}"
                 ))),
                 Ok(Value::Array(items)) => Ok(items),
-                _ => Err(self.error(format!("{key} must be a JSON array"))),
+                Ok(_) => Err(self.error(format!("{key} must be a JSON array"))),
+                Err(e) => Err(self.error(format!("{key} must be a JSON array: {e}"))),
             },
         }
     }
@@ -122,7 +120,11 @@ impl<'a> Metadata<'a> {
         self.json_array(key)?
             .into_iter()
             .map(|w| {
-                w.as_f64()
+                // Numbers may be written as strings, as everywhere in a spec.
+                let number = w
+                    .as_str()
+                    .map_or(w.as_f64(), |text| text.parse::<f64>().ok());
+                number
                     .filter(|w| w.is_finite() && *w >= 0.0)
                     .ok_or_else(|| self.error(format!("{noun} {w} must be a number >= 0")))
             })
@@ -145,6 +147,21 @@ impl<'a> Metadata<'a> {
             Some((value, _)) if value > 0.0 => Ok(value),
             Some(_) => Err(self.error(format!("{key} must be > 0"))),
         }
+    }
+}
+
+/// The whole number >= 0 that `text` writes, as an integer or as a float without a fraction
+/// (JSON's `1e6`, `3.0`); why not otherwise.
+fn whole_number(text: &str) -> Result<u64, &'static str> {
+    if let Ok(whole) = text.parse::<u64>() {
+        return Ok(whole);
+    }
+    match text.parse::<f64>() {
+        Ok(x) if x >= 0.0 && x.fract() == 0.0 && x < 2f64.powi(53) => Ok(x as u64),
+        Ok(x) if x >= 2f64.powi(53) && x.is_finite() => {
+            Err("is too large to be exact as a float: write it as an integer")
+        }
+        _ => Err("must be a whole number >= 0"),
     }
 }
 
