@@ -530,3 +530,55 @@ fn without_credentials_no_metadata_service_is_asked() {
         );
     }
 }
+
+/// A server that answers with a redirect to another address: the client follows none, so
+/// nothing (no session token, no signed request) reaches the address it names, and the error
+/// says so with the fix.
+#[test]
+fn a_redirect_is_not_followed_and_is_named() {
+    use std::io::{Read, Write};
+    let elsewhere = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    elsewhere.set_nonblocking(true).unwrap();
+    let target = elsewhere.local_addr().unwrap();
+    let server = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let endpoint = format!("http://{}", server.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for mut stream in server.incoming().flatten() {
+            let mut request = [0; 4096];
+            let _ = stream.read(&mut request);
+            let answer = format!("HTTP/1.1 307 Temporary Redirect\r\nLocation: http://{target}/b\r\nContent-Length: 0\r\n\r\n");
+            let _ = stream.write_all(answer.as_bytes());
+        }
+    });
+    let env = [
+        ("AWS_ACCESS_KEY_ID", "k"),
+        ("AWS_SECRET_ACCESS_KEY", "s"),
+        ("AWS_SESSION_TOKEN", "secret-token"),
+        ("AWS_ALLOW_HTTP", "true"),
+        ("AWS_ENDPOINT", endpoint.as_str()),
+    ];
+    let (code, stderr, _) = run_in_scratch(&["-n", "10", "-q", "-o", "s3://b/p"], &env);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("307 Temporary Redirect")
+            && stderr
+                .contains("the server answered with a redirect, which the client does not follow"),
+        "{stderr}"
+    );
+    assert!(elsewhere.accept().is_err(), "the redirect was followed");
+}
+
+#[test]
+fn an_endpoint_that_is_not_a_url_is_named_with_the_fix() {
+    let keys = [("AWS_ACCESS_KEY_ID", "k"), ("AWS_SECRET_ACCESS_KEY", "s")];
+    for endpoint in ["127.0.0.1:9000", "notaurl", ""] {
+        let env = [keys[0], keys[1], ("AWS_ENDPOINT", endpoint)];
+        let (code, stderr, _) = run_in_scratch(&["-n", "10", "-q", "-o", "s3://b/p"], &env);
+        assert_eq!(code, Some(1), "{endpoint}: {stderr}");
+        assert!(
+            stderr.contains(&format!("the endpoint '{endpoint}' is not an http:// or https:// URL (write AWS_ENDPOINT as a URL")),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}

@@ -17,6 +17,7 @@ use object_store::aws::{AmazonS3, AmazonS3Builder, AmazonS3ConfigKey};
 use object_store::{BackoffConfig, ClientConfigKey, ObjectStoreExt, RetryConfig};
 use tokio::runtime::Runtime;
 
+use super::connector::{is_true, NoRedirects};
 use crate::error::PipelineError;
 use crate::output::StoreUrl;
 
@@ -64,11 +65,12 @@ impl Client {
                 .map_err(|_| refused(format!("{name} is not an S3 setting"), ""))?;
             builder = builder.with_config(key, value);
         }
-        check_plain_http(&builder).map_err(|message| refused(message, PLAIN_HTTP))?;
+        check_endpoint(&builder).map_err(|(message, hint)| refused(message, hint))?;
         check_credentials(&builder, metadata.as_deref())
             .map_err(|(message, hint)| refused(message, hint))?;
         let store = builder
             .with_bucket_name(&url.bucket)
+            .with_http_connector(NoRedirects)
             .with_retry(RetryConfig {
                 backoff: BackoffConfig::default(),
                 max_retries: MAX_RETRIES,
@@ -130,25 +132,33 @@ fn client_key(key: ClientConfigKey) -> AmazonS3ConfigKey {
 /// metadata service for credentials.
 const METADATA_DISABLED: &str = "AWS_EC2_METADATA_DISABLED";
 
-/// Whether a setting's value means yes, as object_store reads booleans.
-fn is_true(value: &str) -> bool {
-    ["true", "1", "yes", "on"].contains(&value.trim().to_ascii_lowercase().as_str())
-}
-
-/// Refuses a plain `http://` endpoint unless `AWS_ALLOW_HTTP` allows it: the client would
-/// otherwise fail every request with a bare "builder error".
-fn check_plain_http(builder: &AmazonS3Builder) -> Result<(), String> {
+/// Refuses an endpoint that is not an http:// or https:// URL (object_store's request builder
+/// panics on one), and a plain `http://` one unless `AWS_ALLOW_HTTP` allows it (the client
+/// would otherwise fail every request with a bare "builder error").
+fn check_endpoint(builder: &AmazonS3Builder) -> Result<(), (String, &'static str)> {
     let endpoint = builder
         .get_config_value(&AmazonS3ConfigKey::S3Endpoint)
         .or_else(|| builder.get_config_value(&AmazonS3ConfigKey::Endpoint));
+    let Some(endpoint) = endpoint else {
+        return Ok(());
+    };
+    let url = reqwest::Url::parse(&endpoint).ok();
+    let scheme = url.as_ref().map(|url| url.scheme().to_string());
+    if !matches!(scheme.as_deref(), Some("http" | "https")) || url.is_some_and(|u| !u.has_host()) {
+        return Err((
+            format!("the endpoint '{endpoint}' is not an http:// or https:// URL"),
+            NOT_A_URL,
+        ));
+    }
     let allowed = builder
         .get_config_value(&client_key(ClientConfigKey::AllowHttp))
         .is_some_and(|value| is_true(&value));
-    match endpoint {
-        Some(endpoint) if endpoint.to_ascii_lowercase().starts_with("http://") && !allowed => {
-            Err(format!("the endpoint {endpoint} is plain http://"))
-        }
-        _ => Ok(()),
+    match scheme.as_deref() == Some("http") && !allowed {
+        true => Err((
+            format!("the endpoint {endpoint} is plain http://"),
+            PLAIN_HTTP,
+        )),
+        false => Ok(()),
     }
 }
 
@@ -213,6 +223,8 @@ const NO_CREDENTIALS: &str = " (set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY,
 const METADATA_FAILED: &str = " (no credentials were set, so the instance metadata service was asked, as AWS_EC2_METADATA_DISABLED=false allows: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or run on an instance with a role)";
 const HALF_A_KEY: &str = " (set both AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or neither)";
 const PLAIN_HTTP: &str = " (set AWS_ALLOW_HTTP=true to allow it, or use https://)";
+const REDIRECTED: &str = " (the server answered with a redirect, which the client does not follow: a request's signature and credentials are for the endpoint named alone; point AWS_ENDPOINT at the server that holds the bucket)";
+const NOT_A_URL: &str = " (write AWS_ENDPOINT as a URL: http://127.0.0.1:3900 with AWS_ALLOW_HTTP=true, or https://HOST)";
 const UNREACHABLE: &str = " (cannot reach the endpoint: check AWS_ENDPOINT and that the server is running; plain http:// needs AWS_ALLOW_HTTP=true)";
 
 /// What to check when a request to the store fails with `error`: by its kind where
@@ -227,6 +239,8 @@ pub fn hint(error: &object_store::Error) -> &'static str {
             let says = |codes: &[&str]| codes.iter().any(|code| text.contains(code));
             if says(&["169.254.169.254"]) {
                 METADATA_FAILED
+            } else if says(&["status code: 30"]) {
+                REDIRECTED
             } else if says(&["NoSuchBucket"]) {
                 MISSING_BUCKET
             } else if says(&[
@@ -302,13 +316,29 @@ mod tests {
     }
 
     #[test]
-    fn plain_http_needs_allow_http() {
+    fn an_endpoint_is_an_http_url_and_plain_http_needs_allow_http() {
         let plain = [("AWS_ENDPOINT", "http://127.0.0.1:1")];
-        let err = check_plain_http(&builder(&plain)).unwrap_err();
+        let err = check_endpoint(&builder(&plain)).unwrap_err().0;
         assert_eq!(err, "the endpoint http://127.0.0.1:1 is plain http://");
         let allowed = [plain[0], ("AWS_ALLOW_HTTP", "true")];
-        assert!(check_plain_http(&builder(&allowed)).is_ok());
-        assert!(check_plain_http(&builder(&[("AWS_ENDPOINT", "https://s3.example")])).is_ok());
-        assert!(check_plain_http(&builder(&[])).is_ok());
+        assert!(check_endpoint(&builder(&allowed)).is_ok());
+        assert!(check_endpoint(&builder(&[("AWS_ENDPOINT", "https://s3.example")])).is_ok());
+        assert!(check_endpoint(&builder(&[])).is_ok());
+        for endpoint in [
+            "127.0.0.1:9000",
+            "notaurl",
+            "",
+            " ",
+            "ftp://s3.example",
+            "http://",
+        ] {
+            let (message, hint) =
+                check_endpoint(&builder(&[("AWS_ENDPOINT", endpoint)])).unwrap_err();
+            assert!(
+                message.contains("is not an http:// or https:// URL"),
+                "{endpoint}: {message}"
+            );
+            assert_eq!(hint, NOT_A_URL);
+        }
     }
 }

@@ -7,6 +7,7 @@
 //! until the new one is committed.
 
 mod client;
+mod connector;
 mod read;
 mod sink;
 mod upload;
