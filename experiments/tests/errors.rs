@@ -582,3 +582,37 @@ fn an_endpoint_that_is_not_a_url_is_named_with_the_fix() {
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
 }
+
+/// A named pipe where a neighbouring shard's manifest would be: opening it would wait for a
+/// writer forever, deaf to signals; the run names it instead.
+#[test]
+fn a_named_pipe_among_the_manifests_is_named_not_opened() {
+    let dir = tempfile::tempdir().unwrap();
+    let pipe = dir.path().join("shard-00000-of-00002-part-manifest.json");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&pipe)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let out = dir.path().to_str().unwrap();
+    let mut child = pipeline_command()
+        .args(["-n", "1000", "-q", "--part", "1", "--parts", "2", "-o", out])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("the run hung opening the named pipe");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("shard-00000-of-00002-part-manifest.json is not a regular file: move it out of the directory"),
+        "{stderr}"
+    );
+}

@@ -228,7 +228,20 @@ impl Entries for OutputDir {
     }
 
     fn read(&self, name: &str) -> Result<Vec<u8>, PipelineError> {
-        std::fs::read(self.dir.join(name)).map_err(|e| self.io_error(e))
+        let path = self.dir.join(name);
+        // Opening a named pipe waits for a writer: a run that checks its neighbours' manifests
+        // would hang, deaf to signals, in `open`.
+        let metadata = std::fs::metadata(&path).map_err(|e| self.io_error(e))?;
+        if !metadata.is_file() {
+            return Err(self.io_error(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!(
+                    "{} is not a regular file: move it out of the directory",
+                    path.display()
+                ),
+            )));
+        }
+        std::fs::read(&path).map_err(|e| self.io_error(e))
     }
 
     fn rename(&self, from: &str, to: &str) -> Result<(), PipelineError> {

@@ -11,6 +11,9 @@
 //! the new one after; in between there is none, and only a crash inside that window (SIGKILL,
 //! power loss) leaves the earlier run's files under their set-aside names.
 
+use serde::Deserialize;
+
+use super::manifest::ManifestFile;
 use super::{is_part_file, set_aside_name, Manifest};
 use crate::error::PipelineError;
 
@@ -54,11 +57,22 @@ impl<'a, E: Entries + ?Sized> SetAside<'a, E> {
     ) -> Result<Self, PipelineError> {
         let names = entries.names()?;
         let manifest = Manifest::file_name(prefix);
-        let (replaced, stale): (Vec<String>, Vec<String>) = names
+        let listed = match names.contains(&manifest) {
+            true => listed_parts(entries, &manifest, prefix),
+            false => Vec::new(),
+        };
+        let replaced: Vec<String> = names
             .iter()
-            .filter(|name| is_part_file(name, prefix))
+            .filter(|name| is_part_file(name, prefix) && new_parts.contains(name))
             .cloned()
-            .partition(|name| new_parts.contains(name));
+            .collect();
+        // Only what the earlier run's manifest lists: a file that merely looks like a part
+        // (pyarrow's part-0.parquet, a named pipe) was never the earlier run's.
+        let stale: Vec<String> = names
+            .iter()
+            .filter(|name| listed.contains(name) && !new_parts.contains(name))
+            .cloned()
+            .collect();
         let mut aside = Self {
             entries,
             moved: Vec::new(),
@@ -115,6 +129,24 @@ impl<'a, E: Entries + ?Sized> SetAside<'a, E> {
     }
 }
 
+/// The part files the manifest `name` lists, or none when it cannot be read as a manifest:
+/// then nothing but the files the new run replaces is taken away.
+fn listed_parts<E: Entries + ?Sized>(entries: &E, name: &str, prefix: &str) -> Vec<String> {
+    /// A manifest's list of files, whatever else its version holds.
+    #[derive(Deserialize)]
+    struct Listed {
+        files: Vec<ManifestFile>,
+    }
+    let listed = entries
+        .read(name)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<Listed>(&bytes).ok());
+    listed.map_or_else(Vec::new, |listed| {
+        let names = listed.files.into_iter().map(|file| file.name);
+        names.filter(|file| is_part_file(file, prefix)).collect()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use std::cell::RefCell;
@@ -129,12 +161,16 @@ mod tests {
         refused: Vec<String>,
     }
 
+    /// The earlier run's manifest: it lists both its parts.
+    const LISTING: &str = r#"{"files": [{"name": "part-00000.parquet", "bytes": 1}, {"name": "part-00001.parquet", "bytes": 1}], "rows": 2}"#;
+
     impl Memory {
         fn with(names: &[&str]) -> Self {
-            let files = names
-                .iter()
-                .map(|n| (n.to_string(), n.as_bytes().to_vec()))
-                .collect();
+            let content = |name: &str| match name {
+                "part-manifest.json" => LISTING.as_bytes().to_vec(),
+                other => other.as_bytes().to_vec(),
+            };
+            let files = names.iter().map(|n| (n.to_string(), content(n))).collect();
             Self {
                 files: RefCell::new(files),
                 refused: Vec::new(),
@@ -209,7 +245,7 @@ mod tests {
         assert_eq!(entries.listing(), EARLIER);
         assert_eq!(
             entries.read("part-manifest.json").unwrap(),
-            b"part-manifest.json"
+            LISTING.as_bytes()
         );
     }
 
@@ -231,6 +267,28 @@ mod tests {
             ["notes.txt", "part-00000.parquet", "part-manifest.json"]
         );
         assert_eq!(entries.read("part-00000.parquet").unwrap(), b"new");
+    }
+
+    /// Files named like parts that no manifest lists (pyarrow's, another tool's) stay, with a
+    /// manifest and without one; only what the new run writes over is set aside.
+    #[test]
+    fn files_the_earlier_manifest_does_not_list_stay() {
+        let unlisted = ["part-0.parquet", "part-00007.parquet"];
+        for manifest in [true, false] {
+            let mut names = vec!["part-00000.parquet"];
+            names.extend(unlisted);
+            names.extend(manifest.then_some("part-manifest.json"));
+            let entries = Memory::with(&names);
+            let aside = SetAside::begin(&entries, "part-", "n", &new_parts(1)).unwrap();
+            entries
+                .files
+                .borrow_mut()
+                .insert("part-00000.parquet".into(), b"new".to_vec());
+            aside.discard();
+            let mut expected = vec!["part-0.parquet", "part-00000.parquet", "part-00007.parquet"];
+            expected.retain(|n| entries.files.borrow().contains_key(*n));
+            assert_eq!(expected.len(), 3, "{manifest}: {:?}", entries.listing());
+        }
     }
 
     #[test]
