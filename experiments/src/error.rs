@@ -224,7 +224,7 @@ pub enum PipelineError {
     #[error("--counters: {0}; run without --counters")]
     Counters(String),
     /// `--timeline FILE` names a place no file can be written.
-    #[error("--timeline {path}: {problem}: name a file in an existing directory")]
+    #[error("--timeline {path}: {problem}: name another file, in an existing directory the run can write")]
     TimelinePath {
         /// The path given.
         path: PathBuf,

@@ -163,4 +163,48 @@ fn a_timeline_without_counters_and_a_bad_timeline_path() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("is the output directory"), "{stderr}");
     assert!(!dir.path().join("not-yet").exists());
+    // A committed run's part file or manifest, which the timeline would replace; a directory
+    // no file can be created in, found before the run rather than after its commit.
+    let earlier = dir.path().join("earlier");
+    let earlier_dir = earlier.to_str().unwrap();
+    assert!(run_pipeline(&["-n", "1000", "-q", "-o", earlier_dir])
+        .status
+        .success());
+    let fresh = dir.path().join("fresh");
+    let fresh = fresh.to_str().unwrap();
+    let part = earlier.join("part-00000.parquet");
+    let before = std::fs::read(&part).unwrap();
+    for (output, timeline, problem) in [
+        (
+            earlier_dir,
+            part.clone(),
+            "takes a name of the run's own files in the output directory",
+        ),
+        (
+            earlier_dir,
+            earlier.join("part-manifest.json"),
+            "takes a name of the run's own files",
+        ),
+        (
+            fresh,
+            "/proc/timeline.csv".into(),
+            "its directory cannot take a new file",
+        ),
+    ] {
+        let args = [
+            "-n",
+            "1000",
+            "-q",
+            "--overwrite",
+            "-o",
+            output,
+            "--timeline",
+            timeline.to_str().unwrap(),
+        ];
+        let out = run_pipeline(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains(problem), "{stderr}");
+    }
+    assert_eq!(std::fs::read(&part).unwrap(), before);
 }

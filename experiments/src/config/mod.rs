@@ -372,16 +372,47 @@ pub fn refuse_timeline_at_output(
     timeline: Option<&std::path::Path>,
     dir: &std::path::Path,
 ) -> Result<(), PipelineError> {
-    let absolute = |path: &std::path::Path| std::path::absolute(path).ok();
-    match timeline {
-        Some(path) if absolute(path).is_some() && absolute(path) == absolute(dir) => {
-            Err(PipelineError::TimelinePath {
-                path: path.to_path_buf(),
-                problem: "is the output directory",
-            })
-        }
-        _ => Ok(()),
+    // Through symbolic links and `..` where the path exists (the output directory may not yet).
+    let absolute = |path: &std::path::Path| {
+        path.canonicalize()
+            .ok()
+            .or_else(|| std::path::absolute(path).ok())
+    };
+    let Some(path) = timeline else {
+        return Ok(());
+    };
+    let inside = path.parent().and_then(|parent| {
+        let parent = if parent.as_os_str().is_empty() {
+            std::path::Path::new(".")
+        } else {
+            parent
+        };
+        absolute(parent)
+    });
+    let name = path.file_name().map(|name| name.to_string_lossy());
+    let problem = if absolute(path).is_some() && absolute(path) == absolute(dir) {
+        Some("is the output directory")
+    } else if inside.is_some()
+        && inside == absolute(dir)
+        && name.is_some_and(|n| run_s_own_name(&n))
+    {
+        Some("takes a name of the run's own files in the output directory (a part file, a manifest or a temporary)")
+    } else {
+        None
+    };
+    match problem {
+        Some(problem) => Err(PipelineError::TimelinePath {
+            path: path.to_path_buf(),
+            problem,
+        }),
+        None => Ok(()),
     }
+}
+
+/// Whether a file named `name` in an output directory may be one the run writes, sets aside or
+/// cleans up: a part file, a manifest, a hidden temporary.
+fn run_s_own_name(name: &str) -> bool {
+    name.ends_with(".parquet") || name.ends_with("manifest.json") || name.starts_with('.')
 }
 
 /// Refuses a `--timeline` path the run could not write at its end, or whose replacement would
@@ -399,6 +430,9 @@ fn check_timeline_path(path: &std::path::Path) -> Result<(), PipelineError> {
             Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => {
                 Some("its directory does not exist")
             }
+            // Found now, not after the run has committed its files: a directory the run
+            // cannot create a file in (permissions, a read-only file system, /proc).
+            Some(dir) if !writable(dir) => Some("its directory cannot take a new file"),
             _ => None,
         },
     };
@@ -409,6 +443,21 @@ fn check_timeline_path(path: &std::path::Path) -> Result<(), PipelineError> {
         }),
         None => Ok(()),
     }
+}
+
+/// Whether a file can be created in `dir` (the current directory when empty): a temporary is
+/// made there and removed.
+fn writable(dir: &std::path::Path) -> bool {
+    let dir = if dir.as_os_str().is_empty() {
+        std::path::Path::new(".")
+    } else {
+        dir
+    };
+    tempfile::Builder::new()
+        .prefix(".timeline-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .is_ok()
 }
 
 #[cfg(test)]
