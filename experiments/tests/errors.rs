@@ -616,3 +616,47 @@ fn a_named_pipe_among_the_manifests_is_named_not_opened() {
         "{stderr}"
     );
 }
+
+/// A server that takes the connection and never answers holds a request for up to two
+/// minutes: the run's first SIGINT ends it at once, as a stopped run.
+#[test]
+fn a_signal_ends_a_request_the_server_never_answers() {
+    let server = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let endpoint = format!("http://{}", server.local_addr().unwrap());
+    std::thread::spawn(move || {
+        let held: Vec<_> = server.incoming().take(16).collect();
+        std::thread::sleep(std::time::Duration::from_secs(300));
+        drop(held);
+    });
+    let scratch = tempfile::tempdir().unwrap();
+    let env = [
+        ("AWS_ACCESS_KEY_ID", "k"),
+        ("AWS_SECRET_ACCESS_KEY", "s"),
+        ("AWS_ALLOW_HTTP", "true"),
+        ("AWS_ENDPOINT", endpoint.as_str()),
+    ];
+    let mut child = with_aws_env(&env)
+        .args(["-n", "1000", "-q", "-o", "s3://b/p"])
+        .current_dir(scratch.path())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    let pid = child.id().to_string();
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status();
+    assert!(sent.unwrap().success());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("one SIGINT did not end the run waiting on the server");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("stopped by signal 2"), "{stderr}");
+}

@@ -20,12 +20,15 @@ use tokio::runtime::Runtime;
 use super::connector::{is_true, NoRedirects};
 use crate::error::PipelineError;
 use crate::output::StoreUrl;
+use crate::signals;
 
 /// Retries of one request before it fails: enough to ride out a busy server, bounded so that an
 /// unreachable endpoint fails the run within seconds instead of hanging it.
 const MAX_RETRIES: usize = 4;
 /// The longest a request is retried, whatever `MAX_RETRIES` allows.
 const RETRY_TIMEOUT: Duration = Duration::from_secs(15);
+/// How often a request waited on looks for a termination signal.
+const SIGNAL_CHECKS: Duration = Duration::from_millis(100);
 /// How long a connection may take to open.
 const CONNECT_TIMEOUT: &str = "5s";
 /// How long one request (an 8 MiB part on a slow link) may take.
@@ -111,16 +114,43 @@ impl Client {
     /// Whether an object is at `key`: `Ok(false)` when the store says there is none, the
     /// store's error (a missing bucket, refused credentials) otherwise.
     pub fn exists(&self, key: &object_store::path::Path) -> Result<bool, PipelineError> {
-        match self.block_on(self.store.head(key)) {
+        match self.until_signal(self.store.head(key)) {
             Ok(_) => Ok(true),
             Err(object_store::Error::NotFound { .. }) => Ok(false),
             Err(error) => Err(store_error("look up", key.to_string(), &error)),
         }
     }
 
-    /// Runs `request` to completion on the client's runtime, from a thread outside it.
+    /// Runs `request` to completion on the client's runtime, from a thread outside it: for
+    /// the commit's requests and the clean-up's, which a signal must not cut short.
     pub fn block_on<F: Future>(&self, request: F) -> F::Output {
         self.runtime.block_on(request)
+    }
+
+    /// Runs `request` on the client's runtime until it ends or a termination signal arrives,
+    /// whichever is first: a server that does not answer holds a request for up to
+    /// [`REQUEST_TIMEOUT`], and the run's first signal must end it at once (a second one
+    /// kills the process, with its uploads left behind). For the requests before the commit.
+    pub fn until_signal<T>(
+        &self,
+        request: impl Future<Output = object_store::Result<T>>,
+    ) -> object_store::Result<T> {
+        self.runtime.block_on(async {
+            let mut request = std::pin::pin!(request);
+            loop {
+                match tokio::time::timeout(SIGNAL_CHECKS, request.as_mut()).await {
+                    Ok(output) => return output,
+                    Err(_) => {
+                        if let Some(signal) = signals::received() {
+                            return Err(object_store::Error::Generic {
+                                store: "S3",
+                                source: format!("stopped by signal {signal}").into(),
+                            });
+                        }
+                    }
+                }
+            }
+        })
     }
 }
 

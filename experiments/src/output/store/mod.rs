@@ -236,7 +236,7 @@ impl Entries for StoreOutput {
         let prefix = (!self.url.prefix.as_ref().is_empty()).then_some(&self.url.prefix);
         let listing = self
             .client
-            .block_on(self.client.store().list_with_delimiter(prefix))
+            .until_signal(self.client.store().list_with_delimiter(prefix))
             .map_err(|e| store_error("cannot list", self.url.to_string(), &e))?;
         Ok(listing
             .objects
@@ -249,7 +249,7 @@ impl Entries for StoreOutput {
         let key = self.url.key(name);
         let store = self.client.store();
         self.client
-            .block_on(async { store.get(&key).await?.bytes().await })
+            .until_signal(async { store.get(&key).await?.bytes().await })
             .map(|bytes| bytes.to_vec())
             .map_err(|e| store_error("cannot read", self.url.object_url(&key), &e))
     }

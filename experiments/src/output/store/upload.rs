@@ -35,7 +35,7 @@ pub struct PartUpload {
 impl PartUpload {
     /// Creates the upload of `key` on the server.
     pub fn start(client: Client, key: Path) -> object_store::Result<Self> {
-        let id = client.block_on(client.store().create_multipart(&key))?;
+        let id = client.until_signal(client.store().create_multipart(&key))?;
         Ok(Self {
             client,
             key,
@@ -138,7 +138,10 @@ impl PartUpload {
 
     /// Waits for one part in flight and records its id.
     fn collect_one(&mut self) -> object_store::Result<()> {
-        let joined = self.client.block_on(self.in_flight.join_next());
+        let in_flight = &mut self.in_flight;
+        let joined = self
+            .client
+            .until_signal(async { Ok(in_flight.join_next().await) })?;
         match joined {
             Some(Ok((index, part))) => {
                 self.parts[index] = Some(part?);
