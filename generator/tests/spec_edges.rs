@@ -285,3 +285,62 @@ fn counts_written_as_floats_and_weights_as_strings_are_read_as_numbers() {
         assert!(message.contains(expected), "{metadata}: {message}");
     }
 }
+
+#[test]
+fn a_dictionary_object_says_only_what_is_kept() {
+    let field = |dictionary: &str| {
+        format!(
+            r#"{{"name": "d", "type": {{"name": "utf8"}}, "dictionary": {dictionary}, "metadata": {{"values": ["a"]}}}}"#
+        )
+    };
+    let index = r#""indexType": {"name": "int", "bitWidth": 8}"#;
+    for (dictionary, expected) in [
+        (
+            format!(r#"{{"id": "zero", {index}}}"#),
+            "fields[0]: dictionary id must be an integer",
+        ),
+        (
+            format!(r#"{{"id": 0, "isOrdered": true, {index}}}"#),
+            "Parquet stores no dictionary order; drop isOrdered",
+        ),
+        (
+            format!(r#"{{"id": 0, "isOrdered": 1, {index}}}"#),
+            "dictionary isOrdered must be true or false",
+        ),
+    ] {
+        let message = refusal(&field(&dictionary));
+        assert!(message.contains(expected), "{dictionary}: {message}");
+    }
+    generated(
+        &field(&format!(r#"{{"id": 0, "isOrdered": false, {index}}}"#)),
+        10,
+    );
+}
+
+/// A millisecond date's vocabulary is spread over whole days, each entry its own day.
+#[test]
+fn a_millisecond_date_s_cardinality_counts_days() {
+    let field = |metadata: &str| {
+        format!(
+            r#"{{"name": "d", "nullable": false, "type": {{"name": "date", "unit": "MILLISECOND"}}, "metadata": {{{metadata}}}}}"#
+        )
+    };
+    let batch = generated(
+        &field(r#""min": 0, "max": 86400001, "cardinality": 2"#),
+        200,
+    );
+    let days: std::collections::HashSet<String> = (0..200)
+        .map(|row| format!("{:?}", batch.column(0).slice(row, 1)))
+        .collect();
+    assert_eq!(days.len(), 2, "{days:?}");
+    let message = refusal(&field(r#""min": 0, "max": 86400001, "cardinality": 3"#));
+    assert!(
+        message.contains("cardinality 3 is more than the 2 values in [min, max]"),
+        "{message}"
+    );
+    let message = refusal(&field(r#""cardinality": 4000"#));
+    assert!(
+        message.contains("cardinality 4000 is more than the 2192 values"),
+        "{message}"
+    );
+}

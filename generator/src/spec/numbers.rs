@@ -63,11 +63,12 @@ impl Integers {
         let scale = 10f64.powi(domain.scale);
         let source = Source::new(params, scale, || {
             if params.values.is_empty() {
-                let entries = spread(lo, hi, params.cardinality.unwrap_or(1), path)?;
-                Ok(entries
-                    .into_iter()
-                    .map(|e| e - e.rem_euclid(domain.granule))
-                    .collect())
+                // Spread over whole granules (Date64's days), so that each entry is its own.
+                let granule = domain.granule;
+                let first = lo.div_euclid(granule) + i128::from(lo.rem_euclid(granule) != 0);
+                let count = params.cardinality.unwrap_or(1);
+                let entries = spread(first, hi.div_euclid(granule), count, path)?;
+                Ok(entries.into_iter().map(|e| e * granule).collect())
             } else {
                 listed_values(&domain, data_type, params, path)
             }

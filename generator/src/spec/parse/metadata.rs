@@ -37,9 +37,12 @@ fn metadata_pairs(value: Option<&Value>, path: &str) -> Result<Vec<(String, Stri
         Some(Value::Array(items)) => items
             .iter()
             .map(|item| {
-                let key = item.get("key").and_then(Value::as_str).ok_or_else(|| {
-                    error(path, "metadata entries are {\"key\": ..., \"value\": ...}")
-                })?;
+                let pair = || error(path, "metadata entries are {\"key\": ..., \"value\": ...}");
+                let known = |name: &String| name == "key" || name == "value";
+                if item.as_object().is_some_and(|o| !o.keys().all(known)) {
+                    return Err(pair());
+                }
+                let key = item.get("key").and_then(Value::as_str).ok_or_else(pair)?;
                 let value = item.get("value").unwrap_or(&Value::Null);
                 Ok((key.to_string(), as_text(key, value, path)?))
             })

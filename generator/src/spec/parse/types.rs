@@ -49,8 +49,22 @@ pub(super) fn arrow_type(
     }
 }
 
-/// The key type of a dictionary-encoded field: `{"indexType": {"name": "int", ...}}`.
+/// The key type of a dictionary-encoded field: `{"indexType": {"name": "int", ...}}`, with an
+/// integer `id` and `isOrdered` false if given (Parquet keeps no dictionary order).
 pub(super) fn dictionary_index(dictionary: &Value, path: &str) -> Result<DataType, SpecError> {
+    if dictionary.get("id").is_some_and(|id| !id.is_i64()) {
+        return Err(error(path, "dictionary id must be an integer"));
+    }
+    match dictionary.get("isOrdered") {
+        None | Some(Value::Bool(false)) => {}
+        Some(Value::Bool(true)) => {
+            return Err(error(
+                path,
+                "dictionary isOrdered true is not kept: Parquet stores no dictionary order; drop isOrdered",
+            ))
+        }
+        Some(_) => return Err(error(path, "dictionary isOrdered must be true or false")),
+    }
     let index = dictionary.get("indexType").ok_or_else(|| {
         error(
             path,
