@@ -74,7 +74,7 @@ impl Integers {
             }
         })?;
         if let Source::Sequential { step } = source {
-            refuse_runaway_step(step, hi.abs_diff(lo), data_type, path)?;
+            refuse_runaway_step(step, hi.abs_diff(lo), domain.scale, data_type, path)?;
         }
         let granule = domain.granule;
         let first_granule = lo.div_euclid(granule) + i128::from(lo.rem_euclid(granule) != 0);
@@ -317,18 +317,22 @@ fn empty_range(domain: &Domain, data_type: &DataType, params: &Params, path: &st
 
 /// Refuses a sequential `step` (in the column's units) that is larger than the range's
 /// `width` and too large to multiply by a row number in 128 bits: such values would not wrap
-/// within the range but stick at its end.
+/// within the range but stick at its end. The error says both in the spec's numbers, the
+/// units divided by 10^`scale` (a decimal's).
 fn refuse_runaway_step(
     step: f64,
     width: u128,
+    scale: i32,
     data_type: &DataType,
     path: &str,
 ) -> Result<(), SpecError> {
     let size = step.abs();
-    match size > width as f64 && size >= 2f64.powi(63) {
-        true => Err(error(path, format!("step {step:e} of {data_type} is larger than its whole range: use a step of at most {width} (a larger one only wraps past the range)"))),
-        false => Ok(()),
+    if size <= width as f64 || size < 2f64.powi(63) {
+        return Ok(());
     }
+    let spec_number = |units: f64| units / 10f64.powi(scale);
+    let (given, most) = (spec_number(step), spec_number(width as f64));
+    Err(error(path, format!("step {given:e} of {data_type} is larger than its whole range: use a step of at most {most} (a larger one only wraps past the range)")))
 }
 
 /// `count` values spread evenly over `[lo, hi]`.
