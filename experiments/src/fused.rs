@@ -145,6 +145,16 @@ where
         .collect()
 }
 
+/// Sets `stop` once a termination signal has come, and says whether one has: workers waiting
+/// for room (for a row group this one will now never append) wake on the flag.
+fn stop_on_signal(stop: &AtomicBool) -> bool {
+    let received = signals::received().is_some();
+    if received {
+        stop.store(true, Ordering::SeqCst);
+    }
+    received
+}
+
 /// One worker: claims row groups until none is left, the run stops, or a file fails. A file's
 /// failure is recorded in it (so it refuses to finish, naming the cause) and returned as that
 /// file's writer's.
@@ -158,13 +168,9 @@ where
     let mut generation = Generation::new(context.source.maker(), context.config.verify);
     let slots = context.counts.len() as u64;
     loop {
-        if signals::received().is_some() {
-            // Workers waiting for room (for a row group this one will now never append) wake
-            // on the stop flag.
-            context.stop.store(true, Ordering::SeqCst);
-        }
         let group = context.next_group.fetch_add(1, Ordering::Relaxed);
-        if group >= context.batches.group_count() || context.stop.load(Ordering::Relaxed) {
+        let stopped = stop_on_signal(context.stop) || context.stop.load(Ordering::Relaxed);
+        if group >= context.batches.group_count() || stopped {
             counted.enter(Phase::Tail);
             return Ok(Produced::from(generation));
         }
@@ -198,6 +204,11 @@ where
         };
         let (rows_written, batches_written) = &context.counts[writer];
         for batch_index in context.batches.batches_of_group(group) {
+            // Checked per batch too: a row group of millions of rows takes seconds.
+            if stop_on_signal(context.stop) {
+                counted.enter(Phase::Tail);
+                return Ok(Produced::from(generation));
+            }
             counted.enter(Phase::Generate);
             let batch = generation.make(context.batches.rows_of(batch_index))?;
             let rows = batch.num_rows() as u64;
