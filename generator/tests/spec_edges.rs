@@ -344,3 +344,23 @@ fn a_millisecond_date_s_cardinality_counts_days() {
         "{message}"
     );
 }
+
+/// A map's key vocabulary counts twice in the vocabulary bound: it is made a second time while
+/// its entries are compared by value.
+#[test]
+fn a_map_key_s_vocabulary_counts_twice() {
+    let map = |cardinality: u64| {
+        format!(
+            r#"{{"name": "m", "type": {{"name": "map"}}, "children": [
+                {{"name": "entries", "nullable": false, "type": {{"name": "struct"}}, "children": [
+                  {{"name": "key", "nullable": false, "type": {{"name": "utf8"}}, "metadata": {{"cardinality": {cardinality}, "min_length": 100, "max_length": 100}}}},
+                  {{"name": "value", "type": {{"name": "int", "bitWidth": 8}}}}]}}]}}"#
+        )
+    };
+    // 4,194,304 entries of 172 bytes: 721 MB once (within the 1 GiB bound), 1.44 GB twice.
+    let message = refusal(&map(4_194_304));
+    assert!(
+        message.contains("fields[0].children[0].children[0]: the spec's vocabularies could take"),
+        "{message}"
+    );
+}

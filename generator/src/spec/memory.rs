@@ -56,6 +56,13 @@ fn vocabulary_sizes<'a>(field: &'a FieldSpec, sizes: &mut Vec<(&'a str, u128)>) 
     if size > 0 {
         sizes.push((&field.path, size));
     }
+    // A map's key vocabulary is made a second time, as an array whose entries are compared by
+    // value (`Column::first_equal_keys`), while the generator is built.
+    if matches!(field.field.data_type(), DataType::Map(..)) {
+        if let Some(key) = field.children.first().and_then(|e| e.children.first()) {
+            sizes.push((&key.path, vocabulary_bytes(key)));
+        }
+    }
     field
         .children
         .iter()
