@@ -46,11 +46,6 @@ fn main() -> ExitCode {
             )
         }
         Err(error) => {
-            // A request cut short by a signal failed as a store error: the signal is why.
-            let error = match signals::received() {
-                Some(signal) => PipelineError::Interrupted { signal },
-                None => error,
-            };
             eprintln!("error: {error}");
             ExitCode::from(error.exit_code())
         }

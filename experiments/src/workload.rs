@@ -35,17 +35,18 @@ const SPEC_FILE_LIMIT: u64 = 16 << 20;
 /// past it (or a device such as /dev/zero) is refused rather than read into memory.
 fn read_spec_text(path: &Path) -> Result<String, String> {
     let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let mut text = String::new();
+    let mut bytes = Vec::new();
     file.take(SPEC_FILE_LIMIT + 1)
-        .read_to_string(&mut text)
+        .read_to_end(&mut bytes)
         .map_err(|e| e.to_string())?;
-    match text.len() as u64 > SPEC_FILE_LIMIT {
-        true => Err(format!(
+    // The size first: a cut through a character would read as bad UTF-8.
+    if bytes.len() as u64 > SPEC_FILE_LIMIT {
+        return Err(format!(
             "the file is larger than {} MiB, more than any spec needs: list fewer values (a cardinality generates a vocabulary of up to 4,194,304 entries without listing them)",
             SPEC_FILE_LIMIT >> 20
-        )),
-        false => Ok(text),
+        ));
     }
+    String::from_utf8(bytes).map_err(|_| "stream did not contain valid UTF-8".to_string())
 }
 
 impl SpecWorkload {

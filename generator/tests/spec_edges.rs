@@ -50,9 +50,14 @@ fn float_sequences_wrap_within_their_range_and_count_down_from_max() {
         r#"{"name": "up", "nullable": false, "type": {"name": "floatingpoint", "precision": "DOUBLE"}, "metadata": {"distribution": "sequential", "min": 0, "max": 10, "step": 3}},
            {"name": "down", "nullable": false, "type": {"name": "floatingpoint", "precision": "DOUBLE"}, "metadata": {"distribution": "sequential", "min": 0, "max": 10, "step": -1}},
            {"name": "open", "nullable": false, "type": {"name": "floatingpoint", "precision": "DOUBLE"}, "metadata": {"distribution": "sequential", "min": 5, "step": 0.5}},
-           {"name": "half", "nullable": false, "type": {"name": "floatingpoint", "precision": "HALF"}, "metadata": {"distribution": "sequential", "step": 100}}"#,
+           {"name": "half", "nullable": false, "type": {"name": "floatingpoint", "precision": "HALF"}, "metadata": {"distribution": "sequential", "step": 100}},
+           {"name": "one", "nullable": false, "type": {"name": "floatingpoint", "precision": "DOUBLE"}, "metadata": {"distribution": "sequential", "min": 2, "max": 2, "step": 1}},
+           {"name": "below", "nullable": false, "type": {"name": "floatingpoint", "precision": "DOUBLE"}, "metadata": {"distribution": "sequential", "step": -1}}"#,
         1_000,
     );
+    // One value, not NaN; without a max, a negative step counts down from 0.
+    assert!(doubles(&batch, 4).iter().all(|&v| v == 2.0));
+    assert_eq!(doubles(&batch, 5)[..3], [0.0, -1.0, -2.0]);
     assert_eq!(doubles(&batch, 0)[..6], [0.0, 3.0, 6.0, 9.0, 2.0, 5.0]);
     assert_eq!(doubles(&batch, 1)[..3], [10.0, 9.0, 8.0]);
     for column in 0..2 {
@@ -143,7 +148,7 @@ fn sequential_strings_round_fractional_steps_down_and_refuse_runaway_ones() {
         r#"{"name": "f", "type": {"name": "floatingpoint", "precision": "DOUBLE"}, "metadata": {"distribution": "sequential", "step": 1e300}}"#,
     );
     assert!(
-        message.contains("would pass the largest float within a few rows"),
+        message.contains("times a row number (up to 2^64) would pass the largest float"),
         "{message}"
     );
 }
@@ -205,6 +210,7 @@ fn map_keys_of_equal_values_count_as_one() {
         r#"{"type": {"name": "utf8"}, "metadata": {"cardinality": 3000, "min_length": 1, "max_length": 1}}"#,
         r#"{"type": {"name": "date", "unit": "MILLISECOND"}, "metadata": {"distribution": "sequential"}}"#,
         r#"{"type": {"name": "utf8"}, "dictionary": {"id": 0, "indexType": {"name": "int", "bitWidth": 16}}, "metadata": {"values": ["x", "x", "y"]}}"#,
+        r#"{"type": {"name": "bool"}, "metadata": {"values": [true, false, true]}}"#,
     ];
     let maps: Vec<String> = keys
         .iter()
@@ -271,7 +277,11 @@ fn counts_written_as_floats_and_weights_as_strings_are_read_as_numbers() {
         ),
         (
             r#""cardinality": 1e300"#,
-            "cardinality 1e+300 is too large to be exact as a float: write it as an integer",
+            "cardinality 1e+300 is above 18446744073709551615",
+        ),
+        (
+            r#""cardinality": 1e17"#,
+            "cardinality 1e+17 is too large to be exact as a float: write it as an integer",
         ),
         (
             r#""values": ["a", "b"], "distribution": "categorical", "weights": "[1e309, 1]""#,
@@ -361,6 +371,20 @@ fn a_map_key_s_vocabulary_counts_twice() {
     let message = refusal(&map(4_194_304));
     assert!(
         message.contains("fields[0].children[0].children[0]: the spec's vocabularies could take"),
+        "{message}"
+    );
+}
+
+#[test]
+fn sequential_keys_cut_to_a_fixed_width_are_refused() {
+    let message = refusal(
+        r#"{"name": "m", "type": {"name": "map"}, "children": [
+            {"name": "entries", "nullable": false, "type": {"name": "struct"}, "children": [
+              {"name": "key", "nullable": false, "type": {"name": "fixedsizebinary", "byteWidth": 2}, "metadata": {"distribution": "sequential", "prefix": "k"}},
+              {"name": "value", "type": {"name": "int", "bitWidth": 8}}]}]}"#,
+    );
+    assert!(
+        message.contains("fields[0].children[0].children[0]: sequential fixedsizebinary keys are cut to the width, and cut keys repeat"),
         "{message}"
     );
 }

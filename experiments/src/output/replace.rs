@@ -58,7 +58,7 @@ impl<'a, E: Entries + ?Sized> SetAside<'a, E> {
         let names = entries.names()?;
         let manifest = Manifest::file_name(prefix);
         let listed = match names.contains(&manifest) {
-            true => listed_parts(entries, &manifest, prefix),
+            true => listed_parts(entries, &manifest, prefix)?,
             false => Vec::new(),
         };
         let replaced: Vec<String> = names
@@ -129,22 +129,33 @@ impl<'a, E: Entries + ?Sized> SetAside<'a, E> {
     }
 }
 
-/// The part files the manifest `name` lists, or none when it cannot be read as a manifest:
-/// then nothing but the files the new run replaces is taken away.
-fn listed_parts<E: Entries + ?Sized>(entries: &E, name: &str, prefix: &str) -> Vec<String> {
+/// The part files the manifest `name` lists. One that cannot be read fails the commit before
+/// anything moved (its parts would otherwise stay behind the new run); one that is not a
+/// manifest lists none, with a warning that names what stays.
+fn listed_parts<E: Entries + ?Sized>(
+    entries: &E,
+    name: &str,
+    prefix: &str,
+) -> Result<Vec<String>, PipelineError> {
     /// A manifest's list of files, whatever else its version holds.
     #[derive(Deserialize)]
     struct Listed {
         files: Vec<ManifestFile>,
     }
-    let listed = entries
-        .read(name)
-        .ok()
-        .and_then(|bytes| serde_json::from_slice::<Listed>(&bytes).ok());
-    listed.map_or_else(Vec::new, |listed| {
-        let names = listed.files.into_iter().map(|file| file.name);
-        names.filter(|file| is_part_file(file, prefix)).collect()
-    })
+    let bytes = entries.read(name)?;
+    match serde_json::from_slice::<Listed>(&bytes) {
+        Ok(listed) => {
+            let names = listed.files.into_iter().map(|file| file.name);
+            Ok(names.filter(|file| is_part_file(file, prefix)).collect())
+        }
+        Err(error) => {
+            eprintln!(
+                "warning: {} is not a manifest ({error}): the part files the new run does not write over are left as they are",
+                entries.location(name)
+            );
+            Ok(Vec::new())
+        }
+    }
 }
 
 #[cfg(test)]
@@ -154,11 +165,13 @@ mod tests {
 
     use super::*;
 
-    /// Entries in memory; renames to a name in `refused` fail.
+    /// Entries in memory; renames to a name in `refused` fail, and so does reading
+    /// `unreadable`.
     #[derive(Default)]
     struct Memory {
         files: RefCell<BTreeMap<String, Vec<u8>>>,
         refused: Vec<String>,
+        unreadable: Option<String>,
     }
 
     /// The earlier run's manifest: it lists both its parts.
@@ -174,6 +187,7 @@ mod tests {
             Self {
                 files: RefCell::new(files),
                 refused: Vec::new(),
+                unreadable: None,
             }
         }
 
@@ -188,6 +202,9 @@ mod tests {
         }
 
         fn read(&self, name: &str) -> Result<Vec<u8>, PipelineError> {
+            if self.unreadable.as_deref() == Some(name) {
+                return Err(PipelineError::Zero("unreadable"));
+            }
             Ok(self.files.borrow()[name].clone())
         }
 
@@ -289,6 +306,26 @@ mod tests {
             expected.retain(|n| entries.files.borrow().contains_key(*n));
             assert_eq!(expected.len(), 3, "{manifest}: {:?}", entries.listing());
         }
+    }
+
+    /// An earlier manifest that cannot be read fails the commit before anything moved; one
+    /// that is not a manifest lists nothing, so only what the new run writes over is set aside.
+    #[test]
+    fn an_unreadable_manifest_fails_and_a_foreign_one_lists_nothing() {
+        let mut entries = Memory::with(&EARLIER);
+        entries.unreadable = Some("part-manifest.json".into());
+        assert!(SetAside::begin(&entries, "part-", "n", &new_parts(1)).is_err());
+        assert_eq!(entries.listing(), EARLIER);
+        let entries = Memory::with(&EARLIER);
+        entries
+            .files
+            .borrow_mut()
+            .insert("part-manifest.json".into(), b"not json".to_vec());
+        let aside = SetAside::begin(&entries, "part-", "n", &new_parts(1)).unwrap();
+        aside.discard();
+        assert!(entries
+            .listing()
+            .contains(&"part-00001.parquet".to_string()));
     }
 
     #[test]

@@ -84,6 +84,14 @@ impl Booleans {
         }
     }
 
+    /// The vocabulary's entries, when values are drawn from one.
+    pub fn entries(&self) -> Option<&[bool]> {
+        match self {
+            Self::Vocabulary(_, entries) => Some(entries),
+            Self::Chance(_) => None,
+        }
+    }
+
     /// What picks a value's entry by its value draw, when values are drawn from a vocabulary.
     pub fn picker(&self) -> Option<&Picker> {
         match self {

@@ -335,8 +335,8 @@ fn sequential_start(params: &Params, path: &str) -> Result<i128, SpecError> {
     }
 }
 
-/// A sequential string's `step`, refused past 2^63: the numbers would pass the 38 digits they
-/// are counted in within a few rows.
+/// A sequential string's `step`, refused from 2^63 on: below it, its product with any 64-bit
+/// row number fits the 128-bit numbers strings count in, so no number saturates.
 fn sequential_step(step: f64, path: &str) -> Result<f64, SpecError> {
     match step.abs() < 2f64.powi(63) {
         true => Ok(step),

@@ -7,7 +7,7 @@ use super::draw::{Draw, Slot, Stream};
 use super::error::error;
 use super::error::SpecError;
 use super::normal::standard_normal;
-use super::sources::{beyond_default, not_a_number, outside, refuse_non_numeric_keys, Source};
+use super::sources::{not_a_number, outside, refuse_non_numeric_keys, with_defaults, Source};
 use super::vocabulary::Picker;
 use super::{Distribution, Number, Params, SpecPaths};
 
@@ -49,23 +49,17 @@ impl Floats {
                 Err(outside(data_type, key, x, path))
             }
         };
-        let (default_lo, default_hi) = match params.distribution {
+        let default = match params.distribution {
             Distribution::Normal { .. } => (-largest, largest),
-            // As for integers: counting from 0 through the type.
+            // As for integers: counting from 0 through the type; down from 0 for a negative
+            // step (from f64::MAX, a step of 1 is lost to rounding).
+            Distribution::Sequential { step } if step < 0.0 => (-largest, 0.0),
             Distribution::Sequential { .. } => (0.0, largest),
             _ => (0.0, 1.0),
         };
         let lo = params.min.as_ref().map(|x| convert("min", x)).transpose()?;
         let hi = params.max.as_ref().map(|x| convert("max", x)).transpose()?;
-        let (lo, hi) = match (lo, hi) {
-            (Some(lo), None) if lo > default_hi => {
-                return Err(beyond_default("min", &params.min, data_type, path))
-            }
-            (None, Some(hi)) if hi < default_lo => {
-                return Err(beyond_default("max", &params.max, data_type, path))
-            }
-            (lo, hi) => (lo.unwrap_or(default_lo), hi.unwrap_or(default_hi)),
-        };
+        let (lo, hi) = with_defaults((lo, hi), default, params, data_type, path)?;
         refuse_non_numeric_keys(data_type, params, path)?;
         if let Distribution::Sequential { step } = params.distribution {
             refuse_runaway_float_step(step, data_type, path)?;
@@ -113,11 +107,13 @@ impl Floats {
     /// `lo + ordinal * step`, wrapping around within `[lo, hi]`; a negative step counts down
     /// from `hi`.
     fn sequential(&self, ordinal: u64, step: f64) -> f64 {
-        // Finite: the step is at most f64::MAX / 2^64.
-        let offset = ordinal as f64 * step.abs();
-        let within = match offset > self.hi - self.lo {
-            // The remainder of an infinite span (a range wider than f64::MAX) is the offset.
-            true => offset % (self.hi - self.lo),
+        // Finite: the step is at most f64::MAX / 2^64. A range wider than f64::MAX has an
+        // infinite span, which no offset passes.
+        let (offset, span) = (ordinal as f64 * step.abs(), self.hi - self.lo);
+        let within = match offset > span {
+            // `min == max`: every value is that one (a remainder by 0 would be NaN).
+            true if span == 0.0 => 0.0,
+            true => offset % span,
             false => offset,
         };
         let value = match step < 0.0 {
@@ -161,7 +157,7 @@ fn refuse_runaway_float_step(step: f64, data_type: &DataType, path: &str) -> Res
         true => Ok(()),
         false => Err(error(
             path,
-            format!("step {step:e} of {data_type} would pass the largest float within a few rows: use a step of at most {most:e}"),
+            format!("step {step:e} of {data_type} times a row number (up to 2^64) would pass the largest float: use a step of at most {most:e}"),
         )),
     }
 }

@@ -1,6 +1,8 @@
 //! What a map column needs to be generated: unsorted keys that are drawn distinct within
 //! each map.
 
+use arrow_schema::DataType;
+
 use super::error::error;
 use super::{Distribution, FieldSpec, Params, SpecError};
 
@@ -13,6 +15,12 @@ pub(super) fn check_map(spec: &FieldSpec, sorted: bool) -> Result<(), SpecError>
         ));
     }
     let key = spec.children.first().and_then(|e| e.children.first());
+    if let Some(key) = key.filter(|k| cut_sequence(k)) {
+        return Err(error(
+            &key.path,
+            "sequential fixedsizebinary keys are cut to the width, and cut keys repeat: use a utf8 or binary key",
+        ));
+    }
     if !key.is_some_and(|k| draws_distinct_keys(&k.params)) {
         return Err(error(
             &spec.path,
@@ -20,6 +28,13 @@ pub(super) fn check_map(spec: &FieldSpec, sorted: bool) -> Result<(), SpecError>
         ));
     }
     Ok(())
+}
+
+/// Whether `key` is a sequence of strings cut to a fixed width, whose keys repeat once the
+/// numbers pass it: compared by their numbers, they would count as distinct.
+fn cut_sequence(key: &FieldSpec) -> bool {
+    matches!(key.field.data_type(), DataType::FixedSizeBinary(_))
+        && matches!(key.params.distribution, Distribution::Sequential { .. })
 }
 
 /// Whether values drawn under `params` can serve as a map's keys: from a vocabulary (then

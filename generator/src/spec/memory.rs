@@ -57,9 +57,12 @@ fn vocabulary_sizes<'a>(field: &'a FieldSpec, sizes: &mut Vec<(&'a str, u128)>) 
         sizes.push((&field.path, size));
     }
     // A map's key vocabulary is made a second time, as an array whose entries are compared by
-    // value (`Column::first_equal_keys`), while the generator is built.
+    // value (`Column::first_equal_keys`), while the generator is built; a dictionary key's is
+    // its dictionary, shared.
     if matches!(field.field.data_type(), DataType::Map(..)) {
-        if let Some(key) = field.children.first().and_then(|e| e.children.first()) {
+        let key = field.children.first().and_then(|e| e.children.first());
+        if let Some(key) = key.filter(|k| !matches!(k.field.data_type(), DataType::Dictionary(..)))
+        {
             sizes.push((&key.path, vocabulary_bytes(key)));
         }
     }

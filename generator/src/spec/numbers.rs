@@ -10,7 +10,7 @@ use super::error::{error, SpecError};
 use super::exact::Rounding;
 use super::normal::standard_normal;
 use super::parquet_types::{parquet_type, Conversion};
-use super::sources::{beyond_default, not_a_number, refuse_non_numeric_keys, Source, StepSize};
+use super::sources::{not_a_number, refuse_non_numeric_keys, with_defaults, Source, StepSize};
 use super::vocabulary::Picker;
 use super::{Distribution, Number, Params, SpecPaths};
 
@@ -255,15 +255,7 @@ fn integer_bounds(
     };
     let lo = given("min", &params.min, Rounding::Up)?;
     let hi = given("max", &params.max, Rounding::Down)?;
-    let (lo, hi) = match (lo, hi) {
-        (Some(lo), None) if lo > default_hi => {
-            return Err(beyond_default("min", &params.min, data_type, path))
-        }
-        (None, Some(hi)) if hi < default_lo => {
-            return Err(beyond_default("max", &params.max, data_type, path))
-        }
-        (lo, hi) => (lo.unwrap_or(default_lo), hi.unwrap_or(default_hi)),
-    };
+    let (lo, hi) = with_defaults((lo, hi), (default_lo, default_hi), params, data_type, path)?;
     let first_granule = lo + (domain.granule - lo.rem_euclid(domain.granule)) % domain.granule;
     if first_granule > hi {
         return Err(empty_range(domain, data_type, params, path));

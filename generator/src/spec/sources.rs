@@ -97,23 +97,28 @@ impl StepSize {
     }
 }
 
-/// The error for a `min` above the type's default `max`, or a `max` below its default `min`,
-/// given as `key` without the other end: the range would be one value.
-pub(super) fn beyond_default(
-    key: &str,
-    x: &Option<Number>,
+/// The range `[min, max]` of the ends `given`, the `default` end where one is missing; refuses
+/// a `min` alone above the default range, or a `max` alone below it: the range would be one
+/// value.
+pub(super) fn with_defaults<T: PartialOrd + Copy>(
+    given: (Option<T>, Option<T>),
+    default: (T, T),
+    params: &Params,
     data_type: &DataType,
     path: &str,
-) -> SpecError {
-    let (side, other) = match key {
-        "min" => ("above", "max"),
-        _ => ("below", "min"),
+) -> Result<(T, T), SpecError> {
+    let beyond = |key: &str, x: &Option<Number>, side: &str, other: &str| {
+        let x = x.as_ref().map_or(String::new(), |x| format!(" {x}"));
+        error(
+            path,
+            format!("{key}{x} is {side} the default range of {data_type} (SPEC.md, Default ranges), so every value would be the same: give {other} too"),
+        )
     };
-    let x = x.as_ref().map_or(String::new(), |x| format!(" {x}"));
-    error(
-        path,
-        format!("{key}{x} is {side} the default range of {data_type} (SPEC.md, Default ranges), so every value would be the same: give {other} too"),
-    )
+    match given {
+        (Some(lo), None) if lo > default.1 => Err(beyond("min", &params.min, "above", "max")),
+        (None, Some(hi)) if hi < default.0 => Err(beyond("max", &params.max, "below", "min")),
+        (lo, hi) => Ok((lo.unwrap_or(default.0), hi.unwrap_or(default.1))),
+    }
 }
 
 /// The error for the number `x` given as `key`, which `data_type` cannot hold.

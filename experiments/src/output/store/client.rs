@@ -144,7 +144,7 @@ impl Client {
                         if let Some(signal) = signals::received() {
                             return Err(object_store::Error::Generic {
                                 store: "S3",
-                                source: format!("stopped by signal {signal}").into(),
+                                source: Box::new(StoppedBySignal(signal)),
                             });
                         }
                     }
@@ -288,12 +288,23 @@ pub fn hint(error: &object_store::Error) -> &'static str {
     }
 }
 
-/// A store error as a pipeline error: `action` (`"cannot list"`, ...) on `url`.
+/// Why [`Client::until_signal`] gave up on a request: the run was told to stop.
+#[derive(Debug, thiserror::Error)]
+#[error("stopped by signal {0}")]
+struct StoppedBySignal(i32);
+
+/// A store error as a pipeline error: `action` (`"cannot list"`, ...) on `url`; a request a
+/// signal cut short is the run stopped by that signal.
 pub fn store_error(
     action: &'static str,
     url: String,
     error: &object_store::Error,
 ) -> PipelineError {
+    if let object_store::Error::Generic { source, .. } = error {
+        if let Some(StoppedBySignal(signal)) = source.downcast_ref() {
+            return PipelineError::Interrupted { signal: *signal };
+        }
+    }
     PipelineError::Store {
         action,
         url,

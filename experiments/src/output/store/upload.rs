@@ -35,7 +35,9 @@ pub struct PartUpload {
 impl PartUpload {
     /// Creates the upload of `key` on the server.
     pub fn start(client: Client, key: Path) -> object_store::Result<Self> {
-        let id = client.until_signal(client.store().create_multipart(&key))?;
+        // Run to its end: cut short after the server made the upload, its id would be lost
+        // and the upload left behind.
+        let id = client.block_on(client.store().create_multipart(&key))?;
         Ok(Self {
             client,
             key,

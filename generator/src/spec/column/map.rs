@@ -2,7 +2,8 @@
 //! keys come from one vocabulary list, the key column made from the picks that kept them
 //! distinct rather than drawn a second time (`spec-map-key-picks`).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
 use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
@@ -51,7 +52,8 @@ impl Column {
         };
         let key = &fields[0];
         let record_picks = self.map_key_picks && key.keys_from_picks();
-        let MapItems { items, ends, picks } = self.map_items(&keys, slots, validity, record_picks);
+        let MapItems { items, ends, picks } =
+            self.map_items(&keys, key, slots, validity, record_picks);
         let entries = match picks {
             Some(picks) => {
                 let picked = key.picked_array(&picks)?;
@@ -83,14 +85,12 @@ impl Column {
     fn map_items(
         &self,
         keys: &MapKeys,
+        key: &Column,
         slots: &[Slot],
         validity: Option<&BooleanBuffer>,
         record_picks: bool,
     ) -> MapItems {
-        let Kind::Struct(fields) = &keys.entries.kind else {
-            unreachable!("map entries are a struct, checked at construction")
-        };
-        let (key, lengths) = (&fields[0], keys.lengths);
+        let lengths = keys.lengths;
         let mut items = Vec::with_capacity(self.expected_items(lengths, slots));
         let mut picks = record_picks.then(|| Vec::with_capacity(items.capacity()));
         // A key's identifier by its picker where it has one (the first entry of its value):
@@ -104,22 +104,20 @@ impl Column {
             }
             None => key.key_identity(item),
         };
-        let mut seen = Vec::new();
+        let mut seen = SeenKeys::new(lengths.max());
         let ends = self.lists(lengths, slots, validity, |slot, length| {
             seen.clear();
             for k in 0..length {
                 let item = slot.item(k, lengths.max());
-                match key_id(item) {
-                    Some(id) if seen.contains(&id) => continue,
-                    Some(id) => seen.push(id),
-                    None => {}
+                if key_id(item).is_some_and(|id| !seen.insert(id)) {
+                    continue;
                 }
                 items.push(item);
             }
             // Picks are recorded only for keys with a picker: every kept item's is in `seen`,
             // a vocabulary index.
             if let Some(picks) = &mut picks {
-                picks.extend(seen.iter().map(|&pick| pick as usize));
+                picks.extend(seen.kept.iter().map(|&pick| pick as usize));
             }
             items.len()
         });
@@ -137,6 +135,8 @@ impl Column {
         let key = fields.first()?;
         key.picker()?;
         let vocabulary = match &key.kind {
+            // Booleans have no Arrow vocabulary array: their entries are compared as they are.
+            Kind::Leaf(Leaf::Boolean(booleans)) => return first_equal(booleans.entries()?),
             Kind::Leaf(leaf) => leaf
                 .vocabulary_array(key.field.data_type(), &key.path)
                 .ok()?,
@@ -213,9 +213,14 @@ fn first_equal_entries(vocabulary: &dyn Array) -> Option<Vec<usize>> {
             values.chunks_exact(width).take(data.len()).collect()
         }
     };
+    first_equal(&entries)
+}
+
+/// For each of `entries`, the index of the first equal one, or `None` when all are distinct.
+fn first_equal<T: Hash + Eq>(entries: &[T]) -> Option<Vec<usize>> {
     let mut firsts = HashMap::with_capacity(entries.len());
     let first_equal: Vec<usize> = (0..entries.len())
-        .map(|i| *firsts.entry(entries[i]).or_insert(i))
+        .map(|i| *firsts.entry(&entries[i]).or_insert(i))
         .collect();
     let repeats = first_equal.iter().enumerate().any(|(i, &first)| first != i);
     repeats.then_some(first_equal)
@@ -228,6 +233,43 @@ fn byte_entries<'a, T: AsRef<[u8]> + ?Sized + 'a>(
     entries
         .map(|entry| entry.map_or(&[][..], AsRef::as_ref))
         .collect()
+}
+
+/// The identities of the keys kept in one map, in order: found by a scan while maps are
+/// short, through a set when they can be long (a scan per key would be quadratic).
+struct SeenKeys {
+    kept: Vec<i128>,
+    set: Option<HashSet<i128>>,
+}
+
+impl SeenKeys {
+    /// Maps at most `longest` long: a set past 32 keys.
+    fn new(longest: u64) -> Self {
+        Self {
+            kept: Vec::new(),
+            set: (longest > 32).then(HashSet::new),
+        }
+    }
+
+    /// Starts the next map.
+    fn clear(&mut self) {
+        self.kept.clear();
+        if let Some(set) = &mut self.set {
+            set.clear();
+        }
+    }
+
+    /// Keeps `id` unless the map holds it already; whether it was new.
+    fn insert(&mut self, id: i128) -> bool {
+        let new = match &mut self.set {
+            Some(set) => set.insert(id),
+            None => !self.kept.contains(&id),
+        };
+        if new {
+            self.kept.push(id);
+        }
+        new
+    }
 }
 
 /// Byte values by their vocabulary picks.

@@ -160,9 +160,10 @@ fn whole_number(text: &str) -> Result<u64, &'static str> {
     }
     match text.parse::<f64>() {
         Ok(x) if x >= 0.0 && x.fract() == 0.0 && x < 2f64.powi(53) => Ok(x as u64),
-        Ok(x) if x >= 2f64.powi(53) && x.is_finite() => {
+        Ok(x) if (2f64.powi(53)..=u64::MAX as f64).contains(&x) => {
             Err("is too large to be exact as a float: write it as an integer")
         }
+        Ok(x) if x > u64::MAX as f64 => Err("is above 18446744073709551615"),
         _ => Err("must be a whole number >= 0"),
     }
 }
