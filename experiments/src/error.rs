@@ -85,6 +85,14 @@ pub enum PipelineError {
     /// The output path exists but is not a directory.
     #[error("output path {0} exists and is not a directory: choose a directory for --output")]
     OutputNotDirectory(PathBuf),
+    /// The output path is a symbolic link to nothing.
+    #[error("output path {dir} is a symbolic link to {target}, which does not exist: create {target}, or choose another directory for --output")]
+    OutputDanglingLink {
+        /// The path given.
+        dir: PathBuf,
+        /// Where the link points.
+        target: PathBuf,
+    },
     /// The output directory could not be created or read.
     #[error("cannot use output directory {dir}: {source}{}", full_disk_hint(&source.to_string()))]
     OutputDirectory {

@@ -222,6 +222,13 @@ fn output_directory_problems_are_refused() {
         &["-n", "10", "-o", busy.to_str().unwrap()],
         "pass --overwrite",
     );
+    let dangling = dir.path().join("dangling");
+    std::os::unix::fs::symlink(dir.path().join("gone"), &dangling).unwrap();
+    assert_fails(
+        &["-n", "10", "-o", dangling.to_str().unwrap()],
+        "is a symbolic link to",
+    );
+    assert!(!dir.path().join("gone").exists());
     assert_eq!(std::fs::read(&file).unwrap(), b"keep me");
 }
 

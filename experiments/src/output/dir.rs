@@ -46,6 +46,10 @@ impl OutputDir {
         if dir.exists() && !dir.is_dir() {
             return Err(PipelineError::OutputNotDirectory(dir));
         }
+        // A link to nothing: creating the directory would fail with a bare "File exists".
+        if let (false, Ok(target)) = (dir.exists(), std::fs::read_link(&dir)) {
+            return Err(PipelineError::OutputDanglingLink { dir, target });
+        }
         std::fs::create_dir_all(&dir).map_err(|source| PipelineError::OutputDirectory {
             dir: dir.clone(),
             source,
