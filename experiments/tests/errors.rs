@@ -602,20 +602,12 @@ fn a_named_pipe_among_the_manifests_is_named_not_opened() {
         .unwrap();
     assert!(made.success());
     let out = dir.path().to_str().unwrap();
-    let mut child = pipeline_command()
+    let child = pipeline_command()
         .args(["-n", "1000", "-q", "--part", "1", "--parts", "2", "-o", out])
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while child.try_wait().unwrap().is_none() {
-        if std::time::Instant::now() > deadline {
-            child.kill().unwrap();
-            panic!("the run hung opening the named pipe");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    let output = child.wait_with_output().unwrap();
+    let output = output_within(child, 60, "the run hung opening the named pipe");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(
@@ -642,7 +634,7 @@ fn a_signal_ends_a_request_the_server_never_answers() {
         ("AWS_ALLOW_HTTP", "true"),
         ("AWS_ENDPOINT", endpoint.as_str()),
     ];
-    let mut child = with_aws_env(&env)
+    let child = with_aws_env(&env)
         .args(["-n", "1000", "-q", "-o", "s3://b/p"])
         .current_dir(scratch.path())
         .stderr(std::process::Stdio::piped())
@@ -654,16 +646,26 @@ fn a_signal_ends_a_request_the_server_never_answers() {
         .args(["-INT", &pid])
         .status();
     assert!(sent.unwrap().success());
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while child.try_wait().unwrap().is_none() {
-        if std::time::Instant::now() > deadline {
-            child.kill().unwrap();
-            panic!("one SIGINT did not end the run waiting on the server");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    let output = child.wait_with_output().unwrap();
+    let output = output_within(
+        child,
+        10,
+        "one SIGINT did not end the run waiting on the server",
+    );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(130), "{stderr}");
     assert!(stderr.contains("stopped by signal 2"), "{stderr}");
+}
+
+/// The output of `child` once it has exited, within `seconds`; killed, and the test failed
+/// with `hung`, if it has not.
+fn output_within(mut child: std::process::Child, seconds: u64, hung: &str) -> std::process::Output {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("{hung}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
 }

@@ -61,13 +61,13 @@ impl Integers {
         let (lo, hi) = integer_bounds(&domain, data_type, params, sequential, path)?;
         refuse_non_numeric_keys(data_type, params, path)?;
         let scale = 10f64.powi(domain.scale);
+        let granule = domain.granule;
+        let first_granule = lo.div_euclid(granule) + i128::from(lo.rem_euclid(granule) != 0);
         let source = Source::new(params, scale, || {
             if params.values.is_empty() {
                 // Spread over whole granules (Date64's days), so that each entry is its own.
-                let granule = domain.granule;
-                let first = lo.div_euclid(granule) + i128::from(lo.rem_euclid(granule) != 0);
                 let count = params.cardinality.unwrap_or(1);
-                let entries = spread(first, hi.div_euclid(granule), count, path)?;
+                let entries = spread(first_granule, hi.div_euclid(granule), count, path)?;
                 Ok(entries.into_iter().map(|e| e * granule).collect())
             } else {
                 listed_values(&domain, data_type, params, path)
@@ -76,8 +76,6 @@ impl Integers {
         if let Source::Sequential { step } = source {
             refuse_runaway_step(step, hi.abs_diff(lo), domain.scale, data_type, path)?;
         }
-        let granule = domain.granule;
-        let first_granule = lo.div_euclid(granule) + i128::from(lo.rem_euclid(granule) != 0);
         let granules = hi
             .div_euclid(granule)
             .abs_diff(first_granule)
