@@ -127,7 +127,15 @@ mod tests {
         /// Any number at any width, and any hexadecimal, as `format!` writes them.
         #[test]
         fn numbers_are_written_as_format_writes_them(
-            number in prop_oneof![any::<i128>(), any::<i64>().prop_map(i128::from)],
+            number in prop_oneof![
+                any::<i128>(),
+                any::<i64>().prop_map(i128::from),
+                // Every count of digits alike: short numbers as often as long ones.
+                (0u32..=20, any::<u64>(), any::<bool>()).prop_map(|(count, bits, negative)| {
+                    let number = i128::from(bits % 10u64.saturating_pow(count).max(1));
+                    if negative { -number } else { number }
+                }),
+            ],
             width in 0usize..45,
             hex in any::<u64>(),
         ) {
