@@ -304,10 +304,16 @@ fn overwrite_clears_what_a_killed_run_left() {
     // Another shard's temporary file is not ours to remove.
     let other = "shard-00000-of-00002-part-00000.parquet";
     std::fs::write(dir.path().join(format!(".{other}.z.tmp")), b"").unwrap();
+    // Nor is a directory named like one of ours: it stays, its contents with it (removing it
+    // as a file failed, and no run could start).
+    let folder = ".part-00000.parquet.mine.tmp";
+    std::fs::create_dir_all(dir.path().join(folder).join("inside")).unwrap();
     run_ok(&["-n", "1000", "-q", "--overwrite"], dir.path());
+    assert!(dir.path().join(folder).join("inside").is_dir());
     assert_eq!(
         entries(dir.path()),
         [
+            folder,
             format!(".{other}.z.tmp").as_str(),
             "notes.txt",
             "part-00000.parquet",

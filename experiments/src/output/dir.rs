@@ -64,11 +64,18 @@ impl OutputDir {
             sync: SyncMode::End,
         };
         let names = output.names()?;
+        // Only regular files are a run's: a directory named like a temporary file is left
+        // alone, as the user's.
+        let is_file = |name: &str| {
+            std::fs::symlink_metadata(output.dir.join(name)).is_ok_and(|m| m.is_file())
+        };
         if overwrite {
-            for name in names.iter().filter(|n| is_own_temporary(n, &output.prefix)) {
+            let temporaries = names.iter().filter(|n| is_own_temporary(n, &output.prefix));
+            for name in temporaries.filter(|n| is_file(n)) {
                 output.remove(name)?;
             }
-        } else if let Some((example, found)) = blocking_entry(names, &output.prefix, shard) {
+        } else if let Some((example, found)) = blocking_entry(names, &output.prefix, shard, is_file)
+        {
             return Err(PipelineError::OutputNotEmpty {
                 example,
                 dir: output.dir,

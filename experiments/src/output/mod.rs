@@ -169,9 +169,10 @@ pub enum Leftover {
 }
 
 impl Leftover {
-    /// What `name` is, for a run (or shard) with files named `prefix...`.
-    fn of(name: &str, prefix: &str) -> Self {
-        if !is_own_temporary(name, prefix) {
+    /// What `name` is, for a run (or shard) with files named `prefix...`; `file`: it is a
+    /// regular file (a directory named like a temporary file is not one of ours).
+    fn of(name: &str, prefix: &str, file: bool) -> Self {
+        if !file || !is_own_temporary(name, prefix) {
             Self::File
         } else if name.ends_with(SET_ASIDE_SUFFIX) {
             Self::SetAside
@@ -205,17 +206,19 @@ impl Leftover {
 
 /// The entry among `names` that keeps a run of `shard` (files named `prefix...`) from starting
 /// without `--overwrite`, and what it is: anything does, except, for a sharded run, the files of
-/// other shards. A file set aside by a killed commit is named first, then a temporary file.
+/// other shards. A file set aside by a killed commit is named first, then a temporary file;
+/// `is_file` tells regular files from the rest, which are never ours.
 pub(crate) fn blocking_entry(
     names: Vec<String>,
     prefix: &str,
     shard: Shard,
+    is_file: impl Fn(&str) -> bool,
 ) -> Option<(String, Leftover)> {
     names
         .into_iter()
         .filter(|name| shard.count() == 1 || !is_other_shard(name, prefix))
         .map(|name| {
-            let found = Leftover::of(&name, prefix);
+            let found = Leftover::of(&name, prefix, is_file(&name));
             (name, found)
         })
         .min_by_key(|(_, found)| *found)
@@ -283,16 +286,27 @@ mod tests {
             ".part-00000.parquet.f00.old.tmp",
         ]);
         assert_eq!(
-            blocking_entry(left, "part-", Shard::WHOLE),
+            blocking_entry(left, "part-", Shard::WHOLE, |_| true),
             Some((".part-00000.parquet.f00.old.tmp".into(), Leftover::SetAside))
         );
         let left = names(&["notes.txt", ".part-00000.parquet.Ab12.tmp"]);
         assert_eq!(
-            blocking_entry(left, "part-", Shard::WHOLE).unwrap().1,
+            blocking_entry(left.clone(), "part-", Shard::WHOLE, |_| true)
+                .unwrap()
+                .1,
             Leftover::Temporary
+        );
+        // Named like a temporary file but not a file: the user's, not a run's.
+        let files_only = |name: &str| name == "notes.txt";
+        assert_eq!(
+            blocking_entry(left, "part-", Shard::WHOLE, files_only)
+                .unwrap()
+                .1,
+            Leftover::File
         );
         let shard = Shard::try_new(1, 2).unwrap();
         let other = names(&["shard-00000-of-00002-part-00000.parquet"]);
-        assert_eq!(blocking_entry(other, &shard.file_prefix(), shard), None);
+        let found = blocking_entry(other, &shard.file_prefix(), shard, |_| true);
+        assert_eq!(found, None);
     }
 }

@@ -78,7 +78,9 @@ impl StoreOutput {
             for name in names.iter().filter(|n| is_own_temporary(n, &output.prefix)) {
                 output.remove(name)?;
             }
-        } else if let Some((example, found)) = blocking_entry(names.clone(), &output.prefix, shard)
+        } else if let Some((example, found)) =
+            // Objects are files.
+            blocking_entry(names.clone(), &output.prefix, shard, |_| true)
         {
             return Err(PipelineError::StoreNotEmpty {
                 url: output.url.to_string(),
