@@ -235,6 +235,43 @@ fn sigint_sigterm_and_sighup_stop_the_run_and_remove_its_files() {
 }
 
 #[test]
+fn a_second_signal_ends_the_run_at_once_and_says_what_may_remain() {
+    let dir = tempfile::tempdir().unwrap();
+    let child: Child = pipeline_command()
+        .args(["-n", "2000000000", "-q", "-o"])
+        .arg(dir.path())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !entries(dir.path()).iter().any(|n| n.ends_with(".tmp")) {
+        assert!(Instant::now() < deadline, "no temporary file appeared");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Two different signals (two of one kind merge into one) sent while the process is
+    // stopped, so that both are pending when it continues: the second is handled before the
+    // first's clean stop can end the run.
+    let pid = child.id().to_string();
+    let status = Command::new("sh")
+        .args([
+            "-c",
+            "for s in STOP INT TERM CONT; do kill -$s \"$0\"; done",
+            &pid,
+        ])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // The kernel picks which of the two pending signals is handled first.
+    assert!(matches!(out.status.code(), Some(130 | 143)), "{stderr}");
+    assert!(
+        stderr.contains("a second signal ended the run at once, before it had cleaned up: the output may hold its temporary files; the next run into it names them"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn an_interrupted_overwrite_leaves_the_earlier_run_whole() {
     let dir = tempfile::tempdir().unwrap();
     run_ok(
