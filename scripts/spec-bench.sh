@@ -7,7 +7,8 @@
 # (order rotated each round). With SPEC_BENCH_BASE=<commit>, that commit's pipeline (built once,
 # as `make compare` builds a base) generates its own preset files in the same rounds, at
 # SPEC_BENCH_BASE_E (its newest experiment by default): each preset's generation beside the
-# figure its target is set against, on one host in one run.
+# figure its target is set against, on one host in one run; the digests of each preset's first
+# rows on both sides tell whether the two make the same data.
 # Usage: scripts/spec-bench.sh   (ROWS, RUNS, WARMUP, TPCH_SF, COMPARE_ROWS, PRESET_ROWS,
 #        SPEC_BENCH_E, SPEC_BENCH_BASE, SPEC_BENCH_BASE_E; scripts/settings.sh)
 set -euo pipefail
@@ -44,6 +45,9 @@ cells=(contacts-generate spec-generate contacts-write spec-write tpchgen-cli lin
 cells+=("${presets[@]/#/preset-}")
 base_settings=""
 base_metadata=""
+same_data=""
+# Rows of each preset whose digests tell whether the base makes the same data.
+DIGEST_ROWS=20000
 if [ -n "$SPEC_BENCH_BASE" ]; then
   base_name="$(commit_name SPEC_BENCH_BASE "$SPEC_BENCH_BASE")"
   base_bin="$(base_pipeline "$base_name")"
@@ -62,10 +66,21 @@ if [ -n "$SPEC_BENCH_BASE" ]; then
     rows="$PRESET_ROWS"
     [ "$preset" = contacts ] && rows="$ROWS"
     commands[base-$preset]="$base_run --spec $base_specs/$preset.json --rows $rows --sink null -q"
+    # Whether both make the same data: a data version between them changes what a ratio
+    # measures, so the README says which ratios are not the same work.
+    for side in base ours; do
+      if [ "$side" = base ]; then side_run=("$base_bin" -e "$base_experiment" --spec "$base_specs/$preset.json")
+      else side_run=("$bin" -e "$experiment" --spec "$root/specs/$preset.json"); fi
+      "${side_run[@]}" --rows "$DIGEST_ROWS" -o "$work/digest" --overwrite --verify --json -q > "$work/digest-$side.json"
+    done
+    same=false
+    [ "$("$results" json-get "$work/digest-base.json" /digest)" = "$("$results" json-get "$work/digest-ours.json" /digest)" ] && same=true
+    same_data+="\"$preset\": $same, "
   done
+  rm -rf "$work/digest" "$work"/digest-*.json
   cells+=(base-contacts "${presets[@]/#/base-}")
   base_settings=" SPEC_BENCH_BASE=$SPEC_BENCH_BASE SPEC_BENCH_BASE_E=$base_experiment"
-  base_metadata="\"base\": \"$base_name\", \"base_experiment\": $base_experiment,"
+  base_metadata="\"base\": \"$base_name\", \"base_experiment\": $base_experiment, \"base_same_data\": { ${same_data%, } }, \"digest_rows\": $DIGEST_ROWS,"
 fi
 
 # Runs cell $1 once; prints its JSON record (round $2).
