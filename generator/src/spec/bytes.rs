@@ -59,7 +59,9 @@ pub(super) struct Bytes {
     text: bool,
     /// FixedSizeBinary's width: values are cut or zero-padded to it.
     width: Option<usize>,
-    prefix: Vec<u8>,
+    /// The prefix of sequential and unique values, as a list of one entry: copied as one
+    /// block of known size (`spec-word-moves`), where a `memcpy` call per value cost more.
+    prefix: WordList,
     digits: usize,
     /// The faster ways of writing values that are on (the same bytes).
     paths: SpecPaths,
@@ -96,7 +98,7 @@ impl Bytes {
             lengths: lengths(width, params),
             text,
             width,
-            prefix: params.prefix.as_bytes().to_vec(),
+            prefix: WordList::new([params.prefix.as_bytes()]),
             digits: params.digits as usize,
             paths: SpecPaths::default(),
         };
@@ -176,7 +178,7 @@ impl Bytes {
             }
             Source::Random => self.random(out, stream, slot),
             Source::Sequential(sequence) => {
-                out.extend_from_slice(&self.prefix);
+                self.prefix.append(0, out, self.paths.word_moves);
                 let number = sequence.number(slot.ordinal);
                 match self.paths.direct_digits {
                     true => push_decimal(out, number, self.digits),
@@ -187,7 +189,7 @@ impl Bytes {
                 }
             }
             Source::Unique => {
-                out.extend_from_slice(&self.prefix);
+                self.prefix.append(0, out, self.paths.word_moves);
                 let scrambled = stream.scramble(slot.ordinal);
                 match self.paths.direct_digits {
                     true => push_hex(out, scrambled),
@@ -230,7 +232,7 @@ impl Bytes {
         if let Some(width) = self.width {
             return width;
         }
-        let prefix = self.prefix.len();
+        let prefix = self.prefix.total_len();
         match &self.source {
             Source::Words(lists) => lists
                 .iter()
@@ -247,7 +249,7 @@ impl Bytes {
         if let Some(width) = self.width {
             return width as u64;
         }
-        let prefix = self.prefix.len() as u64;
+        let prefix = self.prefix.total_len() as u64;
         match &self.source {
             Source::Words(lists) => lists
                 .iter()

@@ -12,72 +12,93 @@ const DIGIT_PAIRS: &[u8; 200] = b"\
     6061626364656667686970717273747576777879\
     8081828384858687888990919293949596979899";
 
-/// The most characters a number and its zero padding take in [`push_decimal`]'s buffer: the
-/// 39 digits of the longest i128 and one more, so that padding to the widths of most columns
-/// is written with the digits in one copy.
+/// The most characters a number and its zero padding take in [`push_long`]'s buffer: the 39
+/// digits of the longest i128 and one more, so that padding to the widths of most columns is
+/// written with the digits in one copy.
 const BUFFER_DIGITS: usize = 40;
 
+/// The most characters of a u64 (20 digits), and the widest padding written in place.
+const SHORT: usize = 20;
+
 /// Appends `number` in decimal, zero-padded to `width` characters after its sign, as
-/// `format!("{number:0width$}")` writes it.
+/// `format!("{number:0width$}")` writes it. Inlined into the loops that write a column's
+/// values: as a call, its register saves and restores cost a sixth of the number's writing.
+#[inline(always)]
 pub(super) fn push_decimal(out: &mut Vec<u8>, number: i128, width: usize) {
-    // Zeros already, so that the padding is in place when the digits are written; then a
-    // block's slack, so that a short number is copied as a block of known size.
-    let mut buffer = [b'0'; BUFFER_DIGITS + BLOCK];
-    let digits = &mut buffer[..BUFFER_DIGITS];
-    let magnitude = number.unsigned_abs();
-    // 64-bit division where the value allows it: 128-bit division is a library call.
-    let written = match u64::try_from(magnitude) {
-        Ok(rest) => write_u64(digits, rest),
-        Err(_) => {
-            let mut rest = magnitude;
-            let mut at = digits.len();
-            while rest > 0 {
-                at -= 1;
-                digits[at] = b'0' + (rest % 10) as u8;
-                rest /= 10;
-            }
-            digits.len() - at
-        }
-    };
-    let sign = usize::from(number < 0);
-    if sign == 1 {
+    if number < 0 {
         out.push(b'-');
     }
-    let padded = width.saturating_sub(sign).max(written);
-    if padded > BUFFER_DIGITS {
-        out.extend(std::iter::repeat_n(b'0', padded - BUFFER_DIGITS));
-    }
-    let start = BUFFER_DIGITS - padded.min(BUFFER_DIGITS);
-    match buffer[start..].first_chunk::<BLOCK>() {
-        // A copy of known size, cut back (a `memcpy` call per number cost more than the copy).
-        Some(block) if padded <= BLOCK => append_cut(out, block, padded),
-        _ => out.extend_from_slice(&buffer[start..BUFFER_DIGITS]),
+    let width = width.saturating_sub(usize::from(number < 0));
+    let magnitude = number.unsigned_abs();
+    match u64::try_from(magnitude) {
+        Ok(short) if width <= SHORT => push_short(out, short, width),
+        _ => push_long(out, magnitude, width),
     }
 }
 
-/// The most characters [`push_decimal`] copies as one block.
-const BLOCK: usize = 16;
-
-/// Writes `number`'s decimal digits at the end of `digits`, two per division, and returns how
-/// many (at least one).
-#[inline]
-fn write_u64(digits: &mut [u8], mut number: u64) -> usize {
-    let mut at = digits.len();
+/// [`push_decimal`] for a u64 and a width of at most [`SHORT`]: zeros laid where the value goes,
+/// then the digits written over them from the end, two per division, straight into `out` (no
+/// buffer to fill and copy, which cost as much as the digits).
+#[inline(always)]
+fn push_short(out: &mut Vec<u8>, mut number: u64, width: usize) {
+    // A sequence's numbers mostly fit its width: then the length is the width, without
+    // counting the digits (a logarithm cost a quarter of the writing).
+    let len = match POWERS_OF_TEN.get(width) {
+        Some(&limit) if width > 0 && number < limit => width,
+        _ => width.max(number.checked_ilog10().map_or(1, |log| log as usize + 1)),
+    };
+    let start = out.len();
+    append_cut(out, &[b'0'; SHORT], len);
+    let digits = &mut out[start..];
+    let mut at = len;
     while number >= 100 {
         let pair = (number % 100) as usize * 2;
         number /= 100;
         at -= 2;
         digits[at..at + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
     }
-    if number >= 10 {
-        let pair = number as usize * 2;
-        at -= 2;
-        digits[at..at + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
-    } else {
-        at -= 1;
-        digits[at] = b'0' + number as u8;
+    match number {
+        10.. => {
+            let pair = number as usize * 2;
+            digits[at - 2..at].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        }
+        _ => digits[at - 1] = b'0' + number as u8,
     }
-    digits.len() - at
+}
+
+/// 10^k for every k whose power fits a u64: the numbers below 10^width fill the width.
+const POWERS_OF_TEN: [u64; 20] = {
+    let mut powers = [1; 20];
+    let mut k = 1;
+    while k < powers.len() {
+        powers[k] = powers[k - 1] * 10;
+        k += 1;
+    }
+    powers
+};
+
+/// [`push_decimal`] for numbers past u64 or widths past [`SHORT`]: the digits written into a
+/// buffer of zeros, then copied.
+#[cold]
+#[inline(never)]
+fn push_long(out: &mut Vec<u8>, magnitude: u128, width: usize) {
+    // Zeros already, so that the padding is in place when the digits are written.
+    let mut digits = [b'0'; BUFFER_DIGITS];
+    let mut at = digits.len();
+    let mut rest = magnitude;
+    // 128-bit division, a library call, only while the value needs it.
+    while rest > 0 {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+    }
+    // The number 0 has one digit.
+    let written = (digits.len() - at).max(1);
+    let padded = width.max(written);
+    if padded > BUFFER_DIGITS {
+        out.extend(std::iter::repeat_n(b'0', padded - BUFFER_DIGITS));
+    }
+    out.extend_from_slice(&digits[BUFFER_DIGITS - padded.min(BUFFER_DIGITS)..]);
 }
 
 /// Appends `number` as 16 lowercase hexadecimal digits, as `format!("{number:016x}")` writes

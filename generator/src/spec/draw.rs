@@ -216,7 +216,7 @@ impl Lengths {
     }
 
     /// The length of `slot`'s value.
-    #[inline]
+    #[inline(always)]
     pub fn draw(&self, stream: Stream, slot: Slot) -> u64 {
         match &self.weights {
             Some(picker) => self.min + picker.pick(stream, slot, Draw::Length) as u64,

@@ -91,7 +91,12 @@ impl StepSize {
     #[inline]
     pub fn times(self, ordinal: u64) -> i128 {
         match self {
-            Self::Whole(size) => i128::from(ordinal).saturating_mul(size),
+            // A 64-bit product where it fits (a size is never negative): 128-bit saturating
+            // arithmetic cost as much as writing the number's digits.
+            Self::Whole(size) => match u64::try_from(size).map(|size| ordinal.checked_mul(size)) {
+                Ok(Some(product)) => i128::from(product),
+                _ => i128::from(ordinal).saturating_mul(size),
+            },
             Self::Fraction(size) => (ordinal as f64 * size).floor() as i128,
         }
     }
