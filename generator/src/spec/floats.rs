@@ -100,7 +100,7 @@ impl Floats {
             Source::Normal { mean, stddev } => {
                 (mean + stddev * standard_normal(stream, slot)).clamp(self.lo, self.hi)
             }
-            Source::Sequential { step } => self.sequential(slot.ordinal, *step),
+            Source::Sequential { step, .. } => self.sequential(slot.ordinal, *step),
         }
     }
 

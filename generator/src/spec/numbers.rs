@@ -73,7 +73,7 @@ impl Integers {
                 listed_values(&domain, data_type, params, path)
             }
         })?;
-        if let Source::Sequential { step } = source {
+        if let Source::Sequential { step, .. } = source {
             refuse_runaway_step(step, hi.abs_diff(lo), domain.scale, data_type, path)?;
         }
         let granules = hi
@@ -106,7 +106,7 @@ impl Integers {
             Source::Normal { mean, stddev } => {
                 (mean + stddev * standard_normal(stream, slot)).round() as i128
             }
-            Source::Sequential { step } => self.sequential(slot.ordinal, *step),
+            Source::Sequential { step, size } => self.sequential(slot.ordinal, *step, *size),
         };
         self.conversion.apply(self.within(value))
     }
@@ -170,10 +170,10 @@ impl Integers {
         }
     }
 
-    /// `lo + ordinal * step`, wrapping around within `[lo, hi]`; a negative step counts down
-    /// from `hi`.
-    fn sequential(&self, ordinal: u64, step: f64) -> i128 {
-        let offset = StepSize::of(step).times(ordinal);
+    /// `lo + ordinal * step` (`size` the step's), wrapping around within `[lo, hi]`; a negative
+    /// step counts down from `hi`.
+    fn sequential(&self, ordinal: u64, step: f64, size: StepSize) -> i128 {
+        let offset = size.times(ordinal);
         // Wrapping needs a 128-bit division, which the common case (still inside the range)
         // skips.
         let within = match i128::try_from(self.hi.abs_diff(self.lo)) {

@@ -18,8 +18,9 @@ pub(super) enum Source<T> {
     /// Normal, rounded for integers, clamped to `[lo, hi]`.
     Normal { mean: f64, stddev: f64 },
     /// `lo + ordinal * step` (rounded down for integers: a step of 0.25 repeats each value 4
-    /// times).
-    Sequential { step: f64 },
+    /// times); `size` is the step's, worked out once (per value, its float-to-i128 cast was a
+    /// fiftieth of the otel-logs preset's instructions).
+    Sequential { step: f64, size: StepSize },
 }
 
 impl<T> Source<T> {
@@ -39,7 +40,10 @@ impl<T> Source<T> {
                 mean: mean * scale,
                 stddev: stddev * scale,
             },
-            Distribution::Sequential { step } => Source::Sequential { step: step * scale },
+            Distribution::Sequential { step } => Source::Sequential {
+                step: step * scale,
+                size: StepSize::of(step * scale),
+            },
             _ => Source::Uniform,
         })
     }
