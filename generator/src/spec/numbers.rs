@@ -9,7 +9,7 @@ use super::draw::{below, Draw, Slot, Stream};
 use super::error::{error, SpecError};
 use super::exact::Rounding;
 use super::normal::standard_normal;
-use super::parquet_types::{parquet_type, Conversion};
+use super::parquet_types::{narrow_euclid_remainder, parquet_type, Conversion};
 use super::sources::{not_a_number, refuse_non_numeric_keys, with_defaults, Source, StepSize};
 use super::vocabulary::Picker;
 use super::{Distribution, Number, Params, SpecPaths};
@@ -142,7 +142,7 @@ impl Integers {
         if self.granule == 1 {
             return value;
         }
-        let down = value - value.rem_euclid(self.granule);
+        let down = value - narrow_euclid_remainder(value, self.granule);
         if down < self.lo {
             down + self.granule
         } else {

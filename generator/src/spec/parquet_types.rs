@@ -79,7 +79,7 @@ impl Conversion {
         match self {
             Self::Same => value,
             Self::Times(factor) => value * factor,
-            Self::Per(divisor) => value / divisor,
+            Self::Per(divisor) => narrow_quotient(value, divisor),
         }
     }
 
@@ -96,9 +96,53 @@ impl Conversion {
     }
 }
 
+/// `value / divisor`, as i128 divides, in 64 bits where both fit: an i128 division is a
+/// library call, a twentieth of the deep preset's instructions.
+#[inline]
+pub(super) fn narrow_quotient(value: i128, divisor: i128) -> i128 {
+    match (i64::try_from(value), i64::try_from(divisor)) {
+        // The one 64-bit overflow, i64::MIN / -1, is left to i128.
+        (Ok(value), Ok(divisor)) if divisor > 0 => i128::from(value / divisor),
+        _ => value / divisor,
+    }
+}
+
+/// `value.rem_euclid(divisor)` in 64 bits where both fit, as [`narrow_quotient`] divides.
+#[inline]
+pub(super) fn narrow_euclid_remainder(value: i128, divisor: i128) -> i128 {
+    match (i64::try_from(value), i64::try_from(divisor)) {
+        (Ok(value), Ok(divisor)) if divisor > 0 => i128::from(value.rem_euclid(divisor)),
+        _ => value.rem_euclid(divisor),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn narrow_division_is_i128_s() {
+        let edges = [
+            i128::MIN,
+            -(1 << 64),
+            i128::from(i64::MIN),
+            -86_400_001,
+            -1,
+            0,
+            1,
+        ];
+        let more = [86_399_999, i128::from(i64::MAX), 1 << 64, i128::MAX];
+        for value in edges.into_iter().chain(more) {
+            for divisor in [-1, 1, 7, 1000, 86_400_000, i128::from(i64::MAX), 1 << 70] {
+                if value == i128::MIN && divisor == -1 {
+                    continue;
+                }
+                assert_eq!(narrow_quotient(value, divisor), value / divisor);
+                let remainder = narrow_euclid_remainder(value, divisor);
+                assert_eq!(remainder, value.rem_euclid(divisor), "{value} {divisor}");
+            }
+        }
+    }
 
     #[test]
     fn nested_types_keep_their_shape_and_store_their_leaves() {

@@ -353,14 +353,15 @@ impl Column {
         slots: &[Slot],
         nulls: Option<NullBuffer>,
     ) -> Result<ArrayRef, SpecError> {
-        // Sized ahead: a flattened iterator does not know its length, and would grow the
-        // vector a doubling at a time.
+        // Sized ahead: the vector never grows.
         let mut items = Vec::with_capacity(slots.len() * size as usize);
-        items.extend(
-            slots
-                .iter()
-                .flat_map(|&slot| (0..size).map(move |k| slot.item(k, size))),
-        );
+        // A plain loop: a flattened iterator's `extend` checked the capacity item by item
+        // through a call.
+        for slot in slots {
+            for k in 0..size {
+                items.push(slot.item(k, size));
+            }
+        }
         let DataType::FixedSizeList(field, size) = self.field.data_type() else {
             unreachable!("a fixed-size list column has a fixed-size list type")
         };
