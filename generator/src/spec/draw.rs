@@ -136,7 +136,7 @@ pub(super) fn fraction_threshold(probability: f64) -> u64 {
 }
 
 /// A uniform integer in `0..n` from 64 random bits (Lemire's multiply-shift).
-#[inline]
+#[inline(always)]
 pub(super) fn below(bits: u64, n: u64) -> u64 {
     ((u128::from(bits) * u128::from(n)) >> 64) as u64
 }

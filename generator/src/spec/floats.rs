@@ -87,8 +87,9 @@ impl Floats {
         Ok(Self { lo, hi, source })
     }
 
-    /// The value of `slot`.
-    #[inline]
+    /// The value of `slot`. Inlined into the loop that draws a column's values, as
+    /// [`super::numbers::Integers::value`] is.
+    #[inline(always)]
     pub fn value(&self, stream: Stream, slot: Slot) -> f64 {
         match &self.source {
             Source::Vocabulary(picker, entries) => entries[picker.pick(stream, slot, Draw::Value)],

@@ -92,8 +92,10 @@ impl Integers {
         })
     }
 
-    /// The value of `slot`, in the stored type's representation.
-    #[inline]
+    /// The value of `slot`, in the stored type's representation. Inlined into the loop that
+    /// draws a column's values: left to the compiler, it became a call per value whenever the
+    /// loop's function grew.
+    #[inline(always)]
     pub fn value(&self, stream: Stream, slot: Slot) -> i128 {
         let value = match &self.source {
             // Entries are whole granules, and listed values are exactly what was listed.
