@@ -201,15 +201,20 @@ impl Leaf {
                 }),
                 nulls,
             )),
-            // Two loops, each with its value function inlined.
-            Leaf::Integer(integers) => match integers.narrow_uniform() {
-                Some(uniform) => drawn_integers(data_type, slots, nulls, drawn, |slot| {
-                    uniform.value(stream, slot)
-                }),
-                None => drawn_integers(data_type, slots, nulls, drawn, |slot| {
-                    integers.value(stream, slot)
-                }),
-            },
+            // A loop for each, its value function inlined.
+            Leaf::Integer(integers) => {
+                match (integers.narrow_uniform(), integers.narrow_sequence()) {
+                    (Some(uniform), _) => drawn_integers(data_type, slots, nulls, drawn, |slot| {
+                        uniform.value(stream, slot)
+                    }),
+                    (_, Some(sequence)) => drawn_integers(data_type, slots, nulls, drawn, |slot| {
+                        sequence.value(slot.ordinal)
+                    }),
+                    _ => drawn_integers(data_type, slots, nulls, drawn, |slot| {
+                        integers.value(stream, slot)
+                    }),
+                }
+            }
             Leaf::Float(floats) => {
                 // Drawn in a loop of their own, as integers are (see `drawn_integers`).
                 let values: Vec<f64> = (0..slots.len())

@@ -43,6 +43,7 @@ mod numbers;
 mod parquet_types;
 mod parse;
 mod paths;
+mod resolved;
 mod sources;
 mod tree;
 mod vocabulary;

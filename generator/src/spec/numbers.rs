@@ -10,6 +10,7 @@ use super::error::{error, SpecError};
 use super::exact::Rounding;
 use super::normal::standard_normal;
 use super::parquet_types::{narrow_euclid_remainder, parquet_type, Conversion};
+use super::resolved::{NarrowSequence, NarrowUniform, Span};
 use super::sources::{not_a_number, refuse_non_numeric_keys, with_defaults, Source, StepSize};
 use super::vocabulary::Picker;
 use super::{Distribution, Number, Params, SpecPaths};
@@ -129,10 +130,7 @@ impl Integers {
             Err(_) if self.granules == 1 << 64 => Span::Whole,
             Err(_) => return None,
         };
-        Some(NarrowUniform {
-            first: self.first_granule,
-            span,
-        })
+        Some(NarrowUniform::new(self.first_granule, span))
     }
 
     /// `value` clamped to `[lo, hi]` and, for types with a granule, rounded down to a whole
@@ -189,6 +187,28 @@ impl Integers {
         }
     }
 
+    /// This column's values when they are a sequence of whole steps through a range of 64-bit
+    /// values stored as they are: what [`Integers::value`] gives for an ordinal, worked out
+    /// without its per-value choices (`spec-resolved-draws`).
+    pub fn narrow_sequence(&self) -> Option<NarrowSequence> {
+        let Source::Sequential {
+            step,
+            size: StepSize::Whole(size),
+        } = self.source
+        else {
+            return None;
+        };
+        if !self.resolved_draws || self.granule != 1 || self.conversion != Conversion::Same {
+            return None;
+        }
+        let (lo, hi) = (i64::try_from(self.lo).ok()?, i64::try_from(self.hi).ok()?);
+        Some(NarrowSequence::new(
+            (lo, hi),
+            u64::try_from(size).ok()?,
+            step < 0.0,
+        ))
+    }
+
     /// The vocabulary entries in the stored type's representation, when values are drawn
     /// from one.
     pub fn vocabulary(&self) -> Option<Vec<i128>> {
@@ -205,36 +225,6 @@ impl Integers {
     pub fn set_paths(&mut self, paths: SpecPaths) {
         self.resolved_draws = paths.resolved_draws;
         self.source.set_paths(paths);
-    }
-}
-
-/// A uniform draw of one of `span` whole values from `first` on: an integer column's values
-/// with every per-value choice made once.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct NarrowUniform {
-    first: i128,
-    span: Span,
-}
-
-/// How many values a [`NarrowUniform`] draws from.
-#[derive(Debug, Clone, Copy)]
-enum Span {
-    /// Fewer than 2^64: the value draw's word scaled down.
-    Below(u64),
-    /// Exactly 2^64 (a whole 64-bit type): the two draws' 128-bit number modulo 2^64, which is
-    /// the second draw's word.
-    Whole,
-}
-
-impl NarrowUniform {
-    /// The value of `slot`: [`Integers::value`]'s.
-    #[inline]
-    pub fn value(self, stream: Stream, slot: Slot) -> i128 {
-        let offset = match self.span {
-            Span::Below(span) => below(stream.bits(slot, Draw::Value), span),
-            Span::Whole => stream.bits(slot, Draw::Second),
-        };
-        (self.first as u128).wrapping_add(u128::from(offset)) as i128
     }
 }
 
@@ -340,4 +330,68 @@ fn spread(lo: i128, hi: i128, count: u64, path: &str) -> Result<Vec<i128>, SpecE
     Ok((0..u128::from(count))
         .map(|k| (lo as u128).wrapping_add(k * step) as i128)
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A sequential 64-bit column over `[lo, hi]` by `step`, its choices resolved or not.
+    fn sequence(lo: i128, hi: i128, step: f64, resolved_draws: bool) -> Integers {
+        Integers {
+            lo,
+            hi,
+            granule: 1,
+            first_granule: lo,
+            granules: hi.abs_diff(lo) + 1,
+            conversion: Conversion::Same,
+            source: Source::Sequential {
+                step,
+                size: StepSize::of(step),
+            },
+            resolved_draws,
+        }
+    }
+
+    #[test]
+    fn a_resolved_sequence_gives_the_values_of_the_general_path() {
+        let (min, max) = (i128::from(i64::MIN), i128::from(i64::MAX));
+        let ranges = [
+            (0, max),
+            (min, max),
+            (-5, 5),
+            (min, min + 2),
+            (max - 1, max),
+            (7, 7),
+        ];
+        let steps = [
+            1.0,
+            -1.0,
+            3.0,
+            -250_000.0,
+            2f64.powi(62),
+            -(2f64.powi(63)),
+            1e9,
+            // 2^64 - 2048: its products pass i128 and saturate.
+            18_446_744_073_709_549_568.0,
+        ];
+        let ordinals = [0, 1, 2, 5, 1 << 20, 1 << 40, (1 << 63) + 1, u64::MAX];
+        let stream = Stream::new(1, 2);
+        for (lo, hi) in ranges {
+            for step in steps {
+                let general = sequence(lo, hi, step, false);
+                let resolved = sequence(lo, hi, step, true).narrow_sequence().unwrap();
+                assert!(general.narrow_sequence().is_none());
+                for ordinal in ordinals {
+                    let slot = Slot::row(ordinal, false);
+                    let expected = general.value(stream, slot);
+                    assert_eq!(
+                        resolved.value(ordinal),
+                        expected,
+                        "[{lo}, {hi}] by {step}, {ordinal}"
+                    );
+                }
+            }
+        }
+    }
 }
