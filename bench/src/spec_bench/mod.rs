@@ -3,4 +3,5 @@
 //! the lineitem preset beside `tpchgen-cli` ([`readme`]).
 
 pub mod closeness;
+mod paired;
 pub mod readme;

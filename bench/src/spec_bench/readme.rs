@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 use serde::Deserialize;
 
 use super::closeness::Comparison;
+use super::paired::paired_ratio;
 use crate::markdown::{Align, Table};
 use crate::parse::json_lines;
 use crate::stats::median;
@@ -16,6 +17,8 @@ use crate::stats::median;
 /// One timed process, as `scripts/spec-bench.sh` records it.
 #[derive(Debug, Clone, Deserialize)]
 pub struct TimedRun {
+    /// The interleaved round the process ran in: every cell runs once per round.
+    pub round: i64,
     /// Which command: `contacts-generate`, `spec-generate`, `contacts-write`, `spec-write`,
     /// `lineitem-spec`, `tpchgen-cli`, `preset-<name>`; a base commit's `base-<name>`.
     pub cell: String,
@@ -159,26 +162,27 @@ fn cell_table(metadata: &serde_json::Value, cells: &BTreeMap<String, Medians>, o
 /// The targets' ratios (issue 47's): the contacts preset against the hand-written contacts at
 /// the same experiment, lineitem against `tpchgen-cli`, and every preset's generation CPU per
 /// row, the figure later runs are held to.
-fn targets(metadata: &serde_json::Value, cells: &BTreeMap<String, Medians>, out: &mut String) {
+fn targets(results: &SpecBenchResults, cells: &BTreeMap<String, Medians>, out: &mut String) {
+    let (metadata, runs) = (&results.metadata, &results.runs);
     out.push_str("\n## Targets\n\n");
+    out.push_str("Each ratio is the median of the ratios within a round (every cell runs once per round): the two runs of a pair meet the machine in the same state.\n\n");
     let experiment = metadata["experiment"]
         .as_u64()
         .map_or("the same experiment".to_string(), |e| {
             format!("experiment {e}")
         });
-    let ratio = |a: &str, b: &str, f: fn(&Medians) -> f64| {
-        cells.get(a).zip(cells.get(b)).map(|(a, b)| f(a) / f(b))
-    };
+    let ratio = |a: &str, b: &str, f: fn(&TimedRun) -> f64| paired_ratio(runs, a, b, f);
     if let Some(r) = ratio("spec-generate", "contacts-generate", |m| m.cpu_s) {
-        let _ = writeln!(out, "- Generating the contacts preset costs {r:.2}x the CPU of the hand-written contacts (target <= 1.15x: {}). Both: {experiment}, `--sink null`, so the batches are built and dropped.", verdict(r, 1.15));
+        let _ = writeln!(out, "- Generating the contacts preset costs {:.2}x the CPU of the hand-written contacts, its rounds from {:.2}x to {:.2}x (target <= 1.15x: {}). Both: {experiment}, `--sink null`, so the batches are built and dropped.", r.median, r.lowest, r.highest, r.verdict(1.15));
     }
     if let Some(r) = ratio("spec-write", "contacts-write", |m| m.cpu_s) {
-        let _ = writeln!(out, "- The whole `pipeline --spec specs/contacts.json` run takes {r:.2}x the CPU of the hand-written contacts' (target <= 1.15x: {}), {experiment} both.", verdict(r, 1.15));
+        let _ = writeln!(out, "- The whole `pipeline --spec specs/contacts.json` run takes {:.2}x the CPU of the hand-written contacts', its rounds from {:.2}x to {:.2}x (target <= 1.15x: {}), {experiment} both.", r.median, r.lowest, r.highest, r.verdict(1.15));
     }
     if let (Some(ours), Some(theirs)) = (cells.get("lineitem-spec"), cells.get("tpchgen-cli")) {
         let per_cpu = |m: &Medians| m.rows as f64 / m.cpu_s;
         let per_wall = |m: &Medians| m.rows as f64 / m.wall_s;
-        let r = per_cpu(ours) / per_cpu(theirs);
+        let per_run_cpu = |r: &TimedRun| r.rows as f64 / r.cpu_s;
+        let r = ratio("lineitem-spec", "tpchgen-cli", per_run_cpu).map_or(f64::NAN, |r| r.median);
         let _ = writeln!(
             out,
             "- Lineitem: the preset through `pipeline` writes {:.2} M rows/s ({:.2} M rows per CPU second), `tpchgen-cli` {:.2} M rows/s ({:.2} M per CPU second): {r:.2}x per CPU second (target >= 2x: {}), {:.2}x in wall time. The data differs: tpchgen-cli computes dbgen's exact rows (prices from parts, comments from a text grammar), the preset draws from the same columns' ranges; files {:.0} MB against {:.0} MB.",
@@ -187,30 +191,45 @@ fn targets(metadata: &serde_json::Value, cells: &BTreeMap<String, Medians>, out:
             ours.bytes as f64 / 1e6, theirs.bytes as f64 / 1e6,
         );
     }
-    generation_table(metadata, &experiment, cells, out);
+    generation_table(results, &experiment, cells, out);
+}
+
+/// A workload's generation: its name, its cell and medians, the base's cell and medians of the
+/// same preset.
+type GenerationRow<'a> = (&'a str, &'a str, &'a Medians, Option<(String, &'a Medians)>);
+
+/// The workloads generated alone (`--sink null`): the hand-written contacts, the contacts
+/// preset and every other preset, each with its base commit's cell where it has one.
+fn generation_rows(cells: &BTreeMap<String, Medians>) -> Vec<GenerationRow<'_>> {
+    cells
+        .iter()
+        .filter_map(|(cell, m)| {
+            let (workload, base) = match cell.as_str() {
+                "contacts-generate" => ("contacts, hand-written", None),
+                "spec-generate" => ("contacts", Some("base-contacts".to_string())),
+                other => {
+                    let preset = other.strip_prefix("preset-")?;
+                    (preset, Some(format!("base-{preset}")))
+                }
+            };
+            let base = base.and_then(|b| cells.get(&b).map(|m| (b, m)));
+            Some((workload, cell.as_str(), m, base))
+        })
+        .collect()
 }
 
 /// Generation alone per workload, CPU per million rows: the figure issue 47 holds each preset
 /// to (at most half its first run's). With a base commit's cells (`base-<preset>`, the contacts
 /// preset's `base-contacts`), each preset's ratio to the base's in the same rounds.
 fn generation_table(
-    metadata: &serde_json::Value,
+    results: &SpecBenchResults,
     experiment: &str,
     cells: &BTreeMap<String, Medians>,
     out: &mut String,
 ) {
+    let metadata = &results.metadata;
     let per_million = |m: &Medians| m.cpu_s / (m.rows as f64 / 1e6);
-    // (workload, its medians, the base's medians of the same preset)
-    let generation: Vec<(&str, &Medians, Option<&Medians>)> = cells
-        .iter()
-        .filter_map(|(cell, m)| match cell.as_str() {
-            "contacts-generate" => Some(("contacts, hand-written", m, None)),
-            "spec-generate" => Some(("contacts", m, cells.get("base-contacts"))),
-            other => other
-                .strip_prefix("preset-")
-                .map(|preset| (preset, m, cells.get(&format!("base-{preset}")))),
-        })
-        .collect();
+    let generation = generation_rows(cells);
     if generation.is_empty() {
         return;
     }
@@ -239,7 +258,7 @@ fn generation_table(
     }
     let mut table = Table::new(header);
     let mut other_data = Vec::new();
-    for (workload, m, of_base) in generation {
+    for (workload, cell, m, of_base) in generation {
         let mut row = vec![
             workload.to_string(),
             m.rows.to_string(),
@@ -247,7 +266,11 @@ fn generation_table(
             format!("{:.3}", per_million(m)),
         ];
         if base.is_some() {
-            let ratio = of_base.map(|b| per_million(m) / per_million(b));
+            let per_run = |r: &TimedRun| r.cpu_s / r.rows as f64;
+            let ratio = of_base
+                .as_ref()
+                .and_then(|(base, _)| paired_ratio(&results.runs, cell, base, per_run))
+                .map(|r| r.median);
             let same_data = metadata["base_same_data"][workload].as_bool();
             if same_data == Some(false) {
                 other_data.push(workload);
@@ -257,7 +280,7 @@ fn generation_table(
                 _ => verdict(r, 0.5).to_string(),
             };
             row.extend([
-                of_base.map_or(String::new(), |b| format!("{:.3}", per_million(b))),
+                of_base.map_or(String::new(), |(_, b)| format!("{:.3}", per_million(b))),
                 ratio.map_or(String::new(), |r| format!("{r:.2}x")),
                 ratio.map_or(String::new(), judged),
             ]);
@@ -307,7 +330,7 @@ pub fn markdown(results: &SpecBenchResults) -> String {
     let cells = medians(&results.runs);
     let mut out = String::from("# The spec generator, measured\n\n");
     cell_table(&results.metadata, &cells, &mut out);
-    targets(&results.metadata, &cells, &mut out);
+    targets(results, &cells, &mut out);
     closeness_table(&results.closeness, &mut out);
     out
 }
@@ -326,6 +349,7 @@ mod tests {
 
     fn run(cell: &str, wall_s: f64, cpu_s: f64) -> TimedRun {
         TimedRun {
+            round: 0,
             cell: cell.into(),
             wall_s,
             cpu_s,
