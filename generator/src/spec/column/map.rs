@@ -12,7 +12,7 @@ use arrow_buffer::{BooleanBuffer, NullBuffer};
 use arrow_schema::DataType;
 
 use super::{Column, Kind};
-use crate::spec::arrays::{dictionary_array, offsets, written_bytes, ByteValues};
+use crate::spec::arrays::{dictionary_array, offsets, written_bytes, ByteValues, Ends};
 use crate::spec::bytes::Bytes;
 use crate::spec::draw::{Draw, Lengths, Slot};
 use crate::spec::error::error;
@@ -33,7 +33,7 @@ pub(super) struct MapKeys<'a> {
 struct MapItems {
     items: Vec<Slot>,
     /// Where each map ends in `items`.
-    ends: Vec<usize>,
+    ends: Ends,
     /// Each kept item's vocabulary pick, when the key column is made from them.
     picks: Option<Vec<usize>>,
 }

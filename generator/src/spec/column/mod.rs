@@ -7,7 +7,7 @@ use arrow_array::{ArrayRef, FixedSizeListArray, StructArray};
 use arrow_buffer::{BooleanBuffer, NullBuffer};
 use arrow_schema::{ArrowError, DataType, FieldRef};
 
-use super::arrays::{dictionary_array, key_capacity, list_array};
+use super::arrays::{dictionary_array, key_capacity, list_array, Ends};
 use super::draw::{fraction_threshold, splitmix, Draw, Lengths, Slot, Stream};
 use super::error::error;
 use super::leaf::Leaf;
@@ -334,8 +334,8 @@ impl Column {
         slots: &[Slot],
         validity: Option<&BooleanBuffer>,
         mut list: impl FnMut(Slot, u64) -> usize,
-    ) -> Vec<usize> {
-        let mut ends = Vec::with_capacity(slots.len());
+    ) -> Ends {
+        let mut ends = Ends::with_capacity(slots.len());
         let mut end = 0;
         for (i, &slot) in slots.iter().enumerate() {
             if validity.is_none_or(|v| v.value(i)) {
