@@ -1,5 +1,5 @@
 """Shared by the package's tests: the `pipeline` binary the package must agree with, the spec
-presets, this process's thread count, and Ctrl-C on a timer."""
+presets, this process's thread count and its generating threads, and Ctrl-C on a timer."""
 
 from __future__ import annotations
 
@@ -34,6 +34,20 @@ def pipeline_digest(tmp_path: Path, *arguments: str) -> str:
 def thread_count() -> int:
     """This process's threads, as the kernel counts them (Rust threads included)."""
     return len(os.listdir("/proc/self/task"))
+
+
+def generating_threads() -> int:
+    """This process's threads that generate batches (`shredlab-generate-N`, cut to the kernel's
+    15 characters): counted by name, so that a thread an earlier test left, ending meanwhile,
+    does not change the count."""
+    names = []
+    for task in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{task}/comm", encoding="utf-8") as comm:
+                names.append(comm.read().strip())
+        except FileNotFoundError:  # the thread ended while the tasks were listed
+            continue
+    return sum(name.startswith("shredlab-gen") for name in names)
 
 
 def settled(expected: int, within: float = 5.0) -> int:
