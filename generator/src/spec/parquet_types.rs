@@ -100,19 +100,28 @@ impl Conversion {
 /// library call, a twentieth of the deep preset's instructions.
 #[inline]
 pub(super) fn narrow_quotient(value: i128, divisor: i128) -> i128 {
-    match (i64::try_from(value), i64::try_from(divisor)) {
-        // The one 64-bit overflow, i64::MIN / -1, is left to i128.
-        (Ok(value), Ok(divisor)) if divisor > 0 => i128::from(value / divisor),
-        _ => value / divisor,
-    }
+    narrow(value, divisor, |v, d| v / d, |v, d| v / d)
 }
 
 /// `value.rem_euclid(divisor)` in 64 bits where both fit, as [`narrow_quotient`] divides.
 #[inline]
 pub(super) fn narrow_euclid_remainder(value: i128, divisor: i128) -> i128 {
+    narrow(value, divisor, i64::rem_euclid, i128::rem_euclid)
+}
+
+/// `wide(value, divisor)`, computed as `short` where both fit 64 bits and the divisor is
+/// positive; `short` must give the same value as `wide` there.
+#[inline(always)]
+fn narrow(
+    value: i128,
+    divisor: i128,
+    short: impl Fn(i64, i64) -> i64,
+    wide: impl Fn(i128, i128) -> i128,
+) -> i128 {
     match (i64::try_from(value), i64::try_from(divisor)) {
-        (Ok(value), Ok(divisor)) if divisor > 0 => i128::from(value.rem_euclid(divisor)),
-        _ => value.rem_euclid(divisor),
+        // A positive divisor leaves out the one 64-bit overflow, i64::MIN / -1, for i128.
+        (Ok(value), Ok(divisor)) if divisor > 0 => i128::from(short(value, divisor)),
+        _ => wide(value, divisor),
     }
 }
 
