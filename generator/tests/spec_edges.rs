@@ -4,7 +4,7 @@
 //! once rows were made. Each is generated as its keys say, or refused up front with the fix.
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Float16Type, Float64Type};
+use arrow_array::types::{Float16Type, Float64Type, Int32Type};
 use arrow_array::{Array, RecordBatch};
 use shredlab_generator::spec::{parse, SpecGenerator};
 
@@ -387,4 +387,53 @@ fn sequential_keys_cut_to_a_fixed_width_are_refused() {
         message.contains("fields[0].children[0].children[0]: sequential fixedsizebinary keys are cut to the width, and cut keys repeat"),
         "{message}"
     );
+}
+
+/// Maps longer than a word of key marks, over a vocabulary of several words, keep each key's
+/// first item and only that: the same keys a list of the same entries draws, less the repeats.
+#[test]
+fn long_maps_keep_the_first_item_of_each_key() {
+    let key = r#"{"name": "key", "nullable": false, "type": {"name": "utf8"}, "metadata": {"distribution": "zipf", "zipf_s": 0.6, "cardinality": 300}}"#;
+    let value = r#"{"name": "value", "nullable": false, "type": {"name": "int", "bitWidth": 32}}"#;
+    let lengths = r#""metadata": {"min_length": 0, "max_length": 150}"#;
+    let map = generated(
+        &format!(
+            r#"{{"name": "m", "type": {{"name": "map"}}, {lengths}, "children": [
+                {{"name": "entries", "nullable": false, "type": {{"name": "struct"}}, "children": [{key}, {value}]}}]}}"#
+        ),
+        400,
+    );
+    let list = generated(
+        &format!(
+            r#"{{"name": "m", "type": {{"name": "list"}}, {lengths}, "children": [
+                {{"name": "entries", "nullable": false, "type": {{"name": "struct"}}, "children": [{key}, {value}]}}]}}"#
+        ),
+        400,
+    );
+    let (maps, lists) = (map.column(0).as_map(), list.column(0).as_list::<i32>());
+    let mut dropped = 0;
+    for row in 0..maps.len() {
+        let drawn = lists.value(row);
+        let drawn = drawn.as_struct();
+        let mut seen = std::collections::HashSet::new();
+        let first: Vec<(&str, i32)> = drawn
+            .column(0)
+            .as_string::<i32>()
+            .iter()
+            .zip(drawn.column(1).as_primitive::<Int32Type>().values().iter())
+            .map(|(key, &value)| (key.unwrap(), value))
+            .filter(|(key, _)| seen.insert(*key))
+            .collect();
+        let kept = maps.value(row);
+        let kept: Vec<(&str, i32)> = kept
+            .column(0)
+            .as_string::<i32>()
+            .iter()
+            .zip(kept.column(1).as_primitive::<Int32Type>().values().iter())
+            .map(|(key, &value)| (key.unwrap(), value))
+            .collect();
+        assert_eq!(kept, first, "row {row}");
+        dropped += drawn.len() - kept.len();
+    }
+    assert!(dropped > 1_000, "{dropped}");
 }

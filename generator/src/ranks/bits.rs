@@ -196,6 +196,11 @@ impl<P: WordPoint, E: GuideEntry> BitGuidedIndex<P, E> {
         })
     }
 
+    /// How many indices it draws from: one per weight.
+    pub fn indices(&self) -> usize {
+        self.cumulative.len() + 1
+    }
+
     /// The index whose weight covers the point of `word`.
     #[inline]
     pub fn index_of_word(&self, word: u64) -> usize {

@@ -55,6 +55,11 @@ pub struct GuidedIndex {
 }
 
 impl GuidedIndex {
+    /// How many indices it draws from: one per weight.
+    pub fn indices(&self) -> usize {
+        self.cumulative.len() + 1
+    }
+
     /// Sum of all weights: draws are points in `[0, total)`.
     pub fn total(&self) -> f64 {
         self.total

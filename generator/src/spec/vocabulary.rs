@@ -58,6 +58,15 @@ impl Picker {
         };
     }
 
+    /// How many indices it picks from: every pick is below this.
+    pub fn indices(&self) -> usize {
+        match self {
+            Self::Point(table) => table.indices(),
+            Self::Bits(table) => table.indices(),
+            Self::NarrowBits(table) => table.indices(),
+        }
+    }
+
     /// The index for `slot`, from draw `draw`.
     #[inline(always)]
     pub fn pick(&self, stream: Stream, slot: Slot, draw: Draw) -> usize {

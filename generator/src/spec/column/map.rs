@@ -14,9 +14,10 @@ use arrow_schema::DataType;
 use super::{Column, Kind};
 use crate::spec::arrays::{dictionary_array, offsets, written_bytes, ByteValues, Ends};
 use crate::spec::bytes::Bytes;
-use crate::spec::draw::{Draw, Lengths, Slot};
+use crate::spec::draw::{Draw, Lengths, Slot, Stream};
 use crate::spec::error::error;
 use crate::spec::leaf::Leaf;
+use crate::spec::vocabulary::Picker;
 use crate::spec::SpecError;
 
 /// What a map column draws its entries by.
@@ -92,36 +93,51 @@ impl Column {
     ) -> MapItems {
         let lengths = keys.lengths;
         let mut items = Vec::with_capacity(self.expected_items(lengths, slots));
-        let mut picks = record_picks.then(|| Vec::with_capacity(items.capacity()));
-        // A key's identifier by its picker where it has one (the first entry of its value):
-        // a call per key through the column's, the leaf's and the values' identifiers
-        // otherwise.
-        let key_picker = key.picker();
-        let key_id = |item: Slot| match key_picker {
+        // A key with a picker is told by its pick (the first entry of its value); any other
+        // through the column's, the leaf's and the values' identifiers, a call per key.
+        match key.picker() {
             Some(picker) => {
-                let pick = picker.pick(key.stream, item, Draw::Value);
-                Some(keys.first_equal.map_or(pick, |first| first[pick]) as i128)
+                let capacity = items.capacity();
+                let mut filter = PickedKeys::new(picker, key.stream, keys.first_equal, capacity);
+                let ends = self.kept_items(lengths, slots, validity, &mut items, &mut filter);
+                let picks = record_picks.then_some(filter.picks);
+                MapItems { items, ends, picks }
             }
-            None => key.key_identity(item),
-        };
-        let mut seen = SeenKeys::new(lengths.max());
-        let ends = self.lists(lengths, slots, validity, |slot, length| {
-            seen.clear();
+            None => {
+                let mut filter = IdentifiedKeys {
+                    key,
+                    seen: SeenKeys::new(lengths.max()),
+                };
+                let ends = self.kept_items(lengths, slots, validity, &mut items, &mut filter);
+                MapItems {
+                    items,
+                    ends,
+                    picks: None,
+                }
+            }
+        }
+    }
+
+    /// Appends to `items` the items of the maps in `slots` that `filter` keeps; where each
+    /// map ends among them.
+    fn kept_items(
+        &self,
+        lengths: &Lengths,
+        slots: &[Slot],
+        validity: Option<&BooleanBuffer>,
+        items: &mut Vec<Slot>,
+        filter: &mut impl KeyFilter,
+    ) -> Ends {
+        self.lists(lengths, slots, validity, |slot, length| {
+            filter.next_map();
             for k in 0..length {
                 let item = slot.item(k, lengths.max());
-                if key_id(item).is_some_and(|id| !seen.insert(id)) {
-                    continue;
+                if filter.keep(item) {
+                    items.push(item);
                 }
-                items.push(item);
-            }
-            // Picks are recorded only for keys with a picker: every kept item's is in `seen`,
-            // a vocabulary index.
-            if let Some(picks) = &mut picks {
-                picks.extend(seen.kept.iter().map(|&pick| pick as usize));
             }
             items.len()
-        });
-        MapItems { items, ends, picks }
+        })
     }
 
     /// For each vocabulary entry of these map entries' key, the first entry of the same value,
@@ -235,8 +251,93 @@ fn byte_entries<'a, T: AsRef<[u8]> + ?Sized + 'a>(
         .collect()
 }
 
-/// The identities of the keys kept in one map, in order: found by a scan while maps are
-/// short, through a set when they can be long (a scan per key would be quadratic).
+/// Which of a map's drawn items it keeps: those whose key's value the map does not hold yet.
+trait KeyFilter {
+    /// Starts the next map.
+    fn next_map(&mut self);
+
+    /// Whether to keep `item`, the next of the map: if so, the map holds its key from now on.
+    fn keep(&mut self, item: Slot) -> bool;
+}
+
+/// Keys told apart by their vocabulary picks: a bit per vocabulary entry, set while the map
+/// holds it, so that a key is looked up at once however long its map is.
+struct PickedKeys<'a> {
+    picker: &'a Picker,
+    stream: Stream,
+    /// For each entry, the first of the same value ([`Column::first_equal_keys`]).
+    first_equal: Option<&'a [usize]>,
+    /// Bit `i` of `marks[i / 64]`: whether the map holds entry `i`'s value.
+    marks: Vec<u64>,
+    /// Every kept item's pick (its value's first entry), map after map.
+    picks: Vec<usize>,
+    /// Where the current map's picks start.
+    map_start: usize,
+}
+
+impl<'a> PickedKeys<'a> {
+    /// For maps of about `items` items in all.
+    fn new(
+        picker: &'a Picker,
+        stream: Stream,
+        first_equal: Option<&'a [usize]>,
+        items: usize,
+    ) -> Self {
+        Self {
+            picker,
+            stream,
+            first_equal,
+            marks: vec![0; picker.indices().div_ceil(64)],
+            picks: Vec::with_capacity(items),
+            map_start: 0,
+        }
+    }
+}
+
+impl KeyFilter for PickedKeys<'_> {
+    fn next_map(&mut self) {
+        // Clearing only the map's own picks keeps the cost per key, whatever the vocabulary.
+        for &pick in &self.picks[self.map_start..] {
+            self.marks[pick / 64] &= !(1 << (pick % 64));
+        }
+        self.map_start = self.picks.len();
+    }
+
+    #[inline(always)]
+    fn keep(&mut self, item: Slot) -> bool {
+        let pick = self.picker.pick(self.stream, item, Draw::Value);
+        let pick = self.first_equal.map_or(pick, |first| first[pick]);
+        let (word, bit) = (pick / 64, 1 << (pick % 64));
+        let new = self.marks[word] & bit == 0;
+        if new {
+            self.marks[word] |= bit;
+            self.picks.push(pick);
+        }
+        new
+    }
+}
+
+/// Keys told apart by their values' identities ([`Column::key_identity`]).
+struct IdentifiedKeys<'a> {
+    key: &'a Column,
+    seen: SeenKeys,
+}
+
+impl KeyFilter for IdentifiedKeys<'_> {
+    fn next_map(&mut self) {
+        self.seen.clear();
+    }
+
+    fn keep(&mut self, item: Slot) -> bool {
+        // Values distinct by construction have no identity: always kept.
+        self.key
+            .key_identity(item)
+            .is_none_or(|id| self.seen.insert(id))
+    }
+}
+
+/// The identities of the keys kept in one map: found by a scan while maps are short, through
+/// a set when they can be long (a scan per key would be quadratic).
 struct SeenKeys {
     kept: Vec<i128>,
     set: Option<HashSet<i128>>,
