@@ -26,10 +26,12 @@ impl Slot {
     }
 
     /// The slot of item `index` of a list in this slot whose lists hold at most `stride` items,
-    /// its draw keys shared if this slot's are.
-    pub fn item(self, index: u64, stride: u64) -> Self {
+    /// its draw keys shared if this slot's are; `index_hash` is `splitmix(index)`
+    /// ([`ItemSlots`] keeps them).
+    #[inline(always)]
+    fn item(self, index_hash: u64, index: u64, stride: u64) -> Self {
         Self::at(
-            splitmix(self.address.wrapping_mul(0x100_0000_01B3) ^ splitmix(index)),
+            splitmix(self.address.wrapping_mul(0x100_0000_01B3) ^ index_hash),
             self.ordinal.wrapping_mul(stride).wrapping_add(index),
             self.shared_keys.is_some(),
         )
@@ -56,6 +58,37 @@ impl Slot {
     #[inline]
     fn key(self, draw: Draw) -> u64 {
         splitmix(self.address ^ draw.salt().wrapping_mul(0xD6E8_FEB8_6659_FD93))
+    }
+}
+
+/// The slots of list items, their index hashes computed once for the first indices rather
+/// than once per item: lists are mostly short, and every list of a column shares them.
+pub(super) struct ItemSlots {
+    index_hashes: Vec<u64>,
+    /// At most this many items per list: the parent's stride.
+    stride: u64,
+}
+
+impl ItemSlots {
+    /// Index hashes kept for at most this many first items.
+    const KEPT: u64 = 256;
+
+    /// For lists of at most `stride` items.
+    pub fn new(stride: u64) -> Self {
+        Self {
+            index_hashes: (0..stride.min(Self::KEPT)).map(splitmix).collect(),
+            stride,
+        }
+    }
+
+    /// The slot of item `index` of the list at `slot`.
+    #[inline(always)]
+    pub fn item(&self, slot: Slot, index: u64) -> Slot {
+        let hash = match self.index_hashes.get(index as usize) {
+            Some(&hash) => hash,
+            None => splitmix(index),
+        };
+        slot.item(hash, index, self.stride)
     }
 }
 
@@ -342,6 +375,20 @@ mod tests {
                 random_bytes(&mut out, stream, slot, length, text);
                 assert_eq!(&out[..4], b"kept");
                 assert_eq!(out[4..], byte_by_byte(stream, slot, length, text));
+            }
+        }
+    }
+
+    #[test]
+    fn item_slots_hash_every_index_alike_kept_or_not() {
+        use super::{splitmix, ItemSlots};
+        let stride = ItemSlots::KEPT + 10;
+        let items = ItemSlots::new(stride);
+        for shared in [false, true] {
+            let slot = Slot::row(12345, shared);
+            for index in [0, 1, ItemSlots::KEPT - 1, ItemSlots::KEPT, stride - 1] {
+                let expected = slot.item(splitmix(index), index, stride);
+                assert_eq!(items.item(slot, index), expected, "{index}");
             }
         }
     }

@@ -14,7 +14,7 @@ use arrow_schema::DataType;
 use super::{Column, Kind};
 use crate::spec::arrays::{dictionary_array, offsets, written_bytes, ByteValues, Ends};
 use crate::spec::bytes::Bytes;
-use crate::spec::draw::{Draw, Lengths, Slot, Stream};
+use crate::spec::draw::{Draw, ItemSlots, Lengths, Slot, Stream};
 use crate::spec::error::error;
 use crate::spec::leaf::Leaf;
 use crate::spec::vocabulary::Picker;
@@ -128,10 +128,11 @@ impl Column {
         items: &mut Vec<Slot>,
         filter: &mut impl KeyFilter,
     ) -> Ends {
+        let item_slots = ItemSlots::new(lengths.max());
         self.lists(lengths, slots, validity, |slot, length| {
             filter.next_map();
             for k in 0..length {
-                let item = slot.item(k, lengths.max());
+                let item = item_slots.item(slot, k);
                 if filter.keep(item) {
                     items.push(item);
                 }

@@ -8,7 +8,7 @@ use arrow_buffer::{BooleanBuffer, NullBuffer};
 use arrow_schema::{ArrowError, DataType, FieldRef};
 
 use super::arrays::{dictionary_array, key_capacity, list_array, Ends};
-use super::draw::{fraction_threshold, splitmix, Draw, Lengths, Slot, Stream};
+use super::draw::{fraction_threshold, splitmix, Draw, ItemSlots, Lengths, Slot, Stream};
 use super::error::error;
 use super::leaf::Leaf;
 use super::maps::check_map;
@@ -302,11 +302,12 @@ impl Column {
         nulls: Option<NullBuffer>,
     ) -> Result<ArrayRef, SpecError> {
         let mut items = Vec::with_capacity(self.expected_items(lengths, slots));
+        let item_slots = ItemSlots::new(lengths.max());
         let ends = self.lists(lengths, slots, validity, |slot, length| {
             // Pushed one by one: most lists are short, and `extend`'s set-up per list cost more
             // than the pushes' capacity checks.
             for k in 0..length {
-                items.push(slot.item(k, lengths.max()));
+                items.push(item_slots.item(slot, k));
             }
             items.len()
         });
@@ -357,9 +358,10 @@ impl Column {
         let mut items = Vec::with_capacity(slots.len() * size as usize);
         // A plain loop: a flattened iterator's `extend` checked the capacity item by item
         // through a call.
-        for slot in slots {
+        let item_slots = ItemSlots::new(size);
+        for &slot in slots {
             for k in 0..size {
-                items.push(slot.item(k, size));
+                items.push(item_slots.item(slot, k));
             }
         }
         let DataType::FixedSizeList(field, size) = self.field.data_type() else {
