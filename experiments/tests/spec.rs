@@ -197,7 +197,7 @@ fn bad_specs_and_contacts_settings_fail_with_the_fix() {
         ),
         (
             vec!["--spec", &long_list, "--batch-size", "1024"],
-            "long.json: fields[0]: a batch of 1024 rows could take 4505600000 bytes (4400000 a row), beyond the 1 GiB a batch may take: use batches of at most 244 rows (this run's --batch-size is 1024)",
+            "long.json: fields[0]: a batch of 1024 rows could take 3686400000 bytes (3600000 a row), beyond the 1 GiB a batch may take: use batches of at most 298 rows (this run's --batch-size is 1024)",
         ),
         (
             vec!["--spec", &vocabulary],

@@ -591,7 +591,7 @@ fn sizes_beyond_arrow_or_memory_are_refused_before_anything_is_generated() {
         ),
         (
             r#"{"name": "l", "type": {"name": "fixedsizelist", "listSize": 100000000}, "children": [{"name": "item", "type": {"name": "int", "bitWidth": 32}}]}"#,
-            "fields[0]: one row could take 4400000000 bytes",
+            "fields[0]: one row could take 3600000000 bytes",
         ),
         (
             r#"{"name": "x", "type": {"name": "utf8"}, "metadata": {"cardinality": 4194304, "min_length": 1000, "max_length": 1000}}"#,
@@ -610,7 +610,7 @@ fn sizes_beyond_arrow_or_memory_are_refused_before_anything_is_generated() {
     let message = generator.check_batch_rows(1_024).unwrap_err().to_string();
     assert_eq!(
         message,
-        "fields[1]: a batch of 1024 rows could take 5529608192 bytes (5400008 a row), beyond the 1 GiB a batch may take: use batches of at most 198 rows"
+        "fields[1]: a batch of 1024 rows could take 4710408192 bytes (4600008 a row), beyond the 1 GiB a batch may take: use batches of at most 233 rows"
     );
     let message = generator.check_batch_rows(4_096).unwrap_err().to_string();
     assert!(message.starts_with("fields[2]: a batch could hold 4096000000 bytes, beyond the 2^31 that FixedSizeBinary(1000000) addresses"), "{message}");

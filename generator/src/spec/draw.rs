@@ -15,25 +15,28 @@ pub(super) struct Slot {
     address: u64,
     pub ordinal: u64,
     /// The address hashed with the NULL draw's salt and with the value draw's, once for every
-    /// column at the slot (`spec-shared-slot-keys`); `None`: each draw hashes it itself.
-    shared_keys: Option<[u64; 2]>,
+    /// column at the slot (`spec-shared-slot-keys`): read by streams that share keys
+    /// ([`Stream::sharing_keys`]), and 0 in the slots of a generator whose streams do not.
+    /// Not an `Option`: a stream knows whether it shares, and the slot stays 32 bytes.
+    keys: [u64; 2],
 }
 
 impl Slot {
-    /// The slot of a top-level row, its draw keys computed once if `shared`.
+    /// The slot of a top-level row, its draw keys computed once if `shared` (as the
+    /// generator's streams share keys).
     pub fn row(row: u64, shared: bool) -> Self {
         Self::at(row, row, shared)
     }
 
     /// The slot of item `index` of a list in this slot whose lists hold at most `stride` items,
-    /// its draw keys shared if this slot's are; `index_hash` is `splitmix(index)`
+    /// its draw keys computed once if `shared`; `index_hash` is `splitmix(index)`
     /// ([`ItemSlots`] keeps them).
     #[inline(always)]
-    fn item(self, index_hash: u64, index: u64, stride: u64) -> Self {
+    fn item(self, index_hash: u64, index: u64, stride: u64, shared: bool) -> Self {
         Self::at(
             splitmix(self.address.wrapping_mul(0x100_0000_01B3) ^ index_hash),
             self.ordinal.wrapping_mul(stride).wrapping_add(index),
-            self.shared_keys.is_some(),
+            shared,
         )
     }
 
@@ -46,10 +49,10 @@ impl Slot {
         let mut slot = Self {
             address,
             ordinal,
-            shared_keys: None,
+            keys: [0; 2],
         };
         if shared {
-            slot.shared_keys = Some([slot.key(Draw::Null), slot.key(Draw::Value)]);
+            slot.keys = [slot.key(Draw::Null), slot.key(Draw::Value)];
         }
         slot
     }
@@ -67,17 +70,21 @@ pub(super) struct ItemSlots {
     index_hashes: Vec<u64>,
     /// At most this many items per list: the parent's stride.
     stride: u64,
+    /// Whether the items' draw keys are computed once ([`Stream::shares_keys`]).
+    shared: bool,
 }
 
 impl ItemSlots {
     /// Index hashes kept for at most this many first items.
     const KEPT: u64 = 256;
 
-    /// For lists of at most `stride` items.
-    pub fn new(stride: u64) -> Self {
+    /// For lists of at most `stride` items, drawn from by streams that share keys if
+    /// `shared`.
+    pub fn new(stride: u64, shared: bool) -> Self {
         Self {
             index_hashes: (0..stride.min(Self::KEPT)).map(splitmix).collect(),
             stride,
+            shared,
         }
     }
 
@@ -88,7 +95,7 @@ impl ItemSlots {
             Some(&hash) => hash,
             None => splitmix(index),
         };
-        slot.item(hash, index, self.stride)
+        slot.item(hash, index, self.stride, self.shared)
     }
 }
 
@@ -122,24 +129,46 @@ impl Draw {
 
 /// One column's random stream.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Stream(u64);
+pub(super) struct Stream {
+    seed: u64,
+    /// Whether the NULL and value draws read the keys their slot computed once
+    /// (`spec-shared-slot-keys`): the same bits either way.
+    shared_keys: bool,
+}
 
 impl Stream {
     /// The stream of the column at `position` (a hash of its position in the schema) for
-    /// `seed`.
+    /// `seed`, hashing every draw's key itself.
     pub fn new(seed: u64, position: u64) -> Self {
-        Self(splitmix(seed ^ splitmix(position)))
+        Self {
+            seed: splitmix(seed ^ splitmix(position)),
+            shared_keys: false,
+        }
+    }
+
+    /// This stream reading its slots' shared keys if `shared`; its slots must then have them
+    /// ([`Slot::row`], [`ItemSlots::new`]).
+    pub fn sharing_keys(self, shared: bool) -> Self {
+        Self {
+            shared_keys: shared,
+            ..self
+        }
+    }
+
+    /// Whether it reads its slots' shared keys.
+    pub fn shares_keys(self) -> bool {
+        self.shared_keys
     }
 
     /// A uniform u64.
     #[inline]
     pub fn bits(self, slot: Slot, draw: Draw) -> u64 {
-        let key = match (slot.shared_keys, draw) {
-            (Some([null, _]), Draw::Null) => null,
-            (Some([_, value]), Draw::Value) => value,
+        let key = match (self.shared_keys, draw) {
+            (true, Draw::Null) => slot.keys[0],
+            (true, Draw::Value) => slot.keys[1],
             _ => slot.key(draw),
         };
-        splitmix(self.0 ^ key)
+        splitmix(self.seed ^ key)
     }
 
     /// A uniform f64 in [0, 1).
@@ -150,7 +179,7 @@ impl Stream {
 
     /// A bijective scramble of `ordinal`: distinct ordinals give distinct values.
     pub fn scramble(self, ordinal: u64) -> u64 {
-        splitmix(ordinal ^ self.0)
+        splitmix(ordinal ^ self.seed)
     }
 }
 
@@ -383,11 +412,11 @@ mod tests {
     fn item_slots_hash_every_index_alike_kept_or_not() {
         use super::{splitmix, ItemSlots};
         let stride = ItemSlots::KEPT + 10;
-        let items = ItemSlots::new(stride);
         for shared in [false, true] {
+            let items = ItemSlots::new(stride, shared);
             let slot = Slot::row(12345, shared);
             for index in [0, 1, ItemSlots::KEPT - 1, ItemSlots::KEPT, stride - 1] {
-                let expected = slot.item(splitmix(index), index, stride);
+                let expected = slot.item(splitmix(index), index, stride, shared);
                 assert_eq!(items.item(slot, index), expected, "{index}");
             }
         }

@@ -156,14 +156,14 @@ mod tests {
     #[test]
     fn a_slot_s_value_does_not_depend_on_anything_else() {
         let stream = Stream::new(1, 2);
-        let once = standard_normal(stream, Slot::row(99, true));
+        let once = standard_normal(stream.sharing_keys(true), Slot::row(99, true));
         assert_eq!(
             once.to_bits(),
             standard_normal(stream, Slot::row(99, false)).to_bits()
         );
         assert_ne!(
             once,
-            standard_normal(Stream::new(1, 3), Slot::row(99, true))
+            standard_normal(Stream::new(1, 3).sharing_keys(true), Slot::row(99, true))
         );
     }
 }

@@ -128,7 +128,7 @@ impl Column {
         items: &mut Vec<Slot>,
         filter: &mut impl KeyFilter,
     ) -> Ends {
-        let item_slots = ItemSlots::new(lengths.max());
+        let item_slots = ItemSlots::new(lengths.max(), self.stream.shares_keys());
         self.lists(lengths, slots, validity, |slot, length| {
             filter.next_map();
             for k in 0..length {

@@ -149,6 +149,7 @@ impl Column {
     /// [`Leaf::set_paths`] for every leaf of the column; lists and maps draw their lengths by
     /// the paths too.
     pub fn set_paths(&mut self, paths: SpecPaths) {
+        self.stream = self.stream.sharing_keys(paths.shared_slot_keys);
         self.skip_nulls = paths.null_skips;
         self.resolved_draws = paths.resolved_draws;
         self.map_key_picks = paths.map_key_picks;
@@ -302,7 +303,7 @@ impl Column {
         nulls: Option<NullBuffer>,
     ) -> Result<ArrayRef, SpecError> {
         let mut items = Vec::with_capacity(self.expected_items(lengths, slots));
-        let item_slots = ItemSlots::new(lengths.max());
+        let item_slots = ItemSlots::new(lengths.max(), self.stream.shares_keys());
         let ends = self.lists(lengths, slots, validity, |slot, length| {
             // Pushed one by one: most lists are short, and `extend`'s set-up per list cost more
             // than the pushes' capacity checks.
@@ -358,7 +359,7 @@ impl Column {
         let mut items = Vec::with_capacity(slots.len() * size as usize);
         // A plain loop: a flattened iterator's `extend` checked the capacity item by item
         // through a call.
-        let item_slots = ItemSlots::new(size);
+        let item_slots = ItemSlots::new(size, self.stream.shares_keys());
         for &slot in slots {
             for k in 0..size {
                 items.push(item_slots.item(slot, k));
