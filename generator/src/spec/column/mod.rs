@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use arrow_array::{ArrayRef, FixedSizeListArray, StructArray};
-use arrow_buffer::{BooleanBuffer, NullBuffer};
+use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer};
 use arrow_schema::{ArrowError, DataType, FieldRef};
 
 use super::arrays::{dictionary_array, key_capacity, list_array, Ends};
@@ -204,15 +204,16 @@ impl Column {
         if self.null_probability <= 0.0 {
             return None;
         }
+        let stream = self.stream;
         Some(match self.resolved_draws {
             true => {
                 let threshold = fraction_threshold(self.null_probability);
-                BooleanBuffer::collect_bool(slots.len(), |i| {
-                    self.stream.bits(slots[i], Draw::Null) >> 11 >= threshold
+                validity_bits(slots, |slot| {
+                    stream.bits(slot, Draw::Null) >> 11 >= threshold
                 })
             }
-            false => BooleanBuffer::collect_bool(slots.len(), |i| {
-                self.stream.fraction(slots[i], Draw::Null) >= self.null_probability
+            false => validity_bits(slots, |slot| {
+                stream.fraction(slot, Draw::Null) >= self.null_probability
             }),
         })
     }
@@ -417,4 +418,19 @@ fn dictionary_kind(
         ));
     }
     Ok(Kind::Dictionary { values, dictionary })
+}
+
+/// Validity bits for `slots`, set where `valid` holds, packed a word of 64 at a time. A loop
+/// over the slots themselves: through Arrow's `collect_bool`, the draw's settings were read
+/// from its closure at every bit, and every slot index was checked against the length.
+fn validity_bits(slots: &[Slot], valid: impl Fn(Slot) -> bool) -> BooleanBuffer {
+    let mut words = Vec::with_capacity(slots.len().div_ceil(64));
+    for chunk in slots.chunks(64) {
+        let mut word = 0;
+        for (bit, &slot) in chunk.iter().enumerate() {
+            word |= u64::from(valid(slot)) << bit;
+        }
+        words.push(word);
+    }
+    BooleanBuffer::new(Buffer::from_vec(words), 0, slots.len())
 }
