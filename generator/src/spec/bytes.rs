@@ -18,6 +18,8 @@ use crate::vocab::{first_names, last_names};
 
 /// How a byte column's values come about.
 #[derive(Debug, Clone)]
+// An explicit tag, as `Picker` has: read at every value.
+#[repr(u8)]
 enum Source {
     /// One entry of each word list, joined by spaces (one list: the entry alone).
     Words(Vec<(Picker, WordList)>),

@@ -10,6 +10,8 @@ use super::{Distribution, Number, Params, SpecPaths};
 
 /// How a numeric column's values come about.
 #[derive(Debug, Clone)]
+// An explicit tag, as `Picker` has: read at every value.
+#[repr(u8)]
 pub(super) enum Source<T> {
     /// One of these entries.
     Vocabulary(Picker, Vec<T>),

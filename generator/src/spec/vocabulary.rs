@@ -6,7 +6,10 @@ use crate::{BitGuidedIndex, GuidedIndex, RankTable, ScaledFraction};
 
 /// Draws an index with probability proportional to its weight: the entry of a vocabulary, or
 /// a length by `length_weights`.
+// An explicit tag: with the niche of a table's vector as the tag, telling the variants apart
+// took eight instructions at every pick.
 #[derive(Debug, Clone)]
+#[repr(u8)]
 pub(super) enum Picker {
     /// A guide table indexed by the draw's point in `[0, total)`.
     Point(GuidedIndex),
