@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use arrow_array::{ArrayRef, BooleanArray, Decimal128Array, Float64Array, NullArray};
+use arrow_buffer::bit_util::get_bit;
 use arrow_buffer::{BooleanBuffer, NullBuffer};
 use arrow_schema::DataType;
 use half::f16;
@@ -191,7 +192,11 @@ impl Leaf {
         drawn: Option<&BooleanBuffer>,
         path: &str,
     ) -> Result<ArrayRef, SpecError> {
-        let drawn = |i: usize| drawn.is_none_or(|d| d.value(i));
+        // A slot's bit read straight from the bytes, captured once: `BooleanBuffer::value`
+        // checked the index and read the buffer's fields again at every slot.
+        let drawn_bits = drawn.map(|d| (d.values(), d.offset()));
+        let drawn =
+            move |i: usize| drawn_bits.is_none_or(|(bits, offset)| get_bit(bits, offset + i));
         Ok(match self {
             Leaf::Null => Arc::new(NullArray::new(slots.len())),
             // Packed 64 values to a word: collecting an iterator appends them bit by bit.
