@@ -50,6 +50,16 @@ def generating_threads() -> int:
     return sum(name.startswith("shredlab-gen") for name in names)
 
 
+def generating(expected: int, within: float = 5.0) -> int:
+    """The count of generating threads once it is `expected` (or after `within` seconds). Not
+    read at once: a thread takes its name when it first runs, so on a busy machine the first
+    batch can arrive before the last thread is named."""
+    deadline = time.monotonic() + within
+    while generating_threads() != expected and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return generating_threads()
+
+
 def settled(expected: int, within: float = 5.0) -> int:
     """The thread count once it is back to `expected` or below (or after `within` seconds).
     Below, because a thread an earlier test left (a runtime's idle pool thread, a timer) may

@@ -13,7 +13,7 @@ import pytest
 
 import shredlab
 
-from helpers import ROOT, generating_threads, interrupt_after, settled
+from helpers import ROOT, generating, interrupt_after, settled
 
 BIG = 2_000_000_000  # the most contacts, far more than a test can read: only an interruption ends it
 
@@ -21,7 +21,7 @@ BIG = 2_000_000_000  # the most contacts, far more than a test can read: only an
 def test_a_reader_dropped_early_stops_its_threads(threads_before: int):
     reader = shredlab.contacts(BIG, threads=3)
     next(iter(reader))
-    assert generating_threads() == 3
+    assert generating(3) == 3
     del reader
     gc.collect()
     assert settled(threads_before) <= threads_before
@@ -47,7 +47,7 @@ def test_close_stops_the_threads_and_later_reads_raise(threads_before: int):
 def test_leaving_a_with_block_stops_the_threads(threads_before: int):
     with shredlab.generate(ROOT / "specs" / "otel-logs.json", BIG // 1000, threads=2) as reader:
         assert reader.read_next_batch().num_rows > 0
-        assert generating_threads() == 2
+        assert generating(2) == 2
     assert settled(threads_before) <= threads_before
 
 
