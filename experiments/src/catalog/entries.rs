@@ -252,7 +252,7 @@ catalog! {
     /// A spec row's draw keys hashed once for all its columns.
     41 adds SpecSharedSlotKeys "spec-shared-slot-keys" on any_workload {
         summary: "a spec slot's (a row's, a list item's) NULL and value draw keys, its address hashed with each draw's salt, computed once when the slot is made and shared by every column at it (the contacts spec's name and phones, number and phone_type; the wide preset's 100 columns) instead of hashed again in each column's draws (identical data)",
-        mechanism: "every draw is splitmix(column stream ^ splitmix(address ^ salt)): the inner hash depends on the slot and the draw only, so the slot carries the NULL and value draws' inner hashes and each column's draw is one splitmix instead of two; the slot grows from 16 to 40 bytes (the study's one seed per row shared by the row's columns, for any spec)",
+        mechanism: "every draw is splitmix(column stream ^ splitmix(address ^ salt)): the inner hash depends on the slot and the draw only, so the slot carries the NULL and value draws' inner hashes and each column's draw is one splitmix instead of two; the slot grows from 16 to 32 bytes, and each column's stream says whether it reads them (the study's one seed per row shared by the row's columns, for any spec)",
         study: None,
     },
     /// A spec column's per-value choices made once per batch.
