@@ -396,44 +396,37 @@ fn long_maps_keep_the_first_item_of_each_key() {
     let key = r#"{"name": "key", "nullable": false, "type": {"name": "utf8"}, "metadata": {"distribution": "zipf", "zipf_s": 0.6, "cardinality": 300}}"#;
     let value = r#"{"name": "value", "nullable": false, "type": {"name": "int", "bitWidth": 32}}"#;
     let lengths = r#""metadata": {"min_length": 0, "max_length": 150}"#;
-    let map = generated(
-        &format!(
-            r#"{{"name": "m", "type": {{"name": "map"}}, {lengths}, "children": [
+    // The same entries as a map and as a list: one stream each, as both sit at field 0.
+    let column = |kind: &str| {
+        let field = format!(
+            r#"{{"name": "m", "type": {{"name": "{kind}"}}, {lengths}, "children": [
                 {{"name": "entries", "nullable": false, "type": {{"name": "struct"}}, "children": [{key}, {value}]}}]}}"#
-        ),
-        400,
-    );
-    let list = generated(
-        &format!(
-            r#"{{"name": "m", "type": {{"name": "list"}}, {lengths}, "children": [
-                {{"name": "entries", "nullable": false, "type": {{"name": "struct"}}, "children": [{key}, {value}]}}]}}"#
-        ),
-        400,
-    );
+        );
+        generated(&field, 400)
+    };
+    let (map, list) = (column("map"), column("list"));
     let (maps, lists) = (map.column(0).as_map(), list.column(0).as_list::<i32>());
     let mut dropped = 0;
     for row in 0..maps.len() {
         let drawn = lists.value(row);
-        let drawn = drawn.as_struct();
         let mut seen = std::collections::HashSet::new();
-        let first: Vec<(&str, i32)> = drawn
-            .column(0)
-            .as_string::<i32>()
-            .iter()
-            .zip(drawn.column(1).as_primitive::<Int32Type>().values().iter())
-            .map(|(key, &value)| (key.unwrap(), value))
+        let first: Vec<(&str, i32)> = key_values(drawn.as_struct())
+            .into_iter()
             .filter(|(key, _)| seen.insert(*key))
             .collect();
         let kept = maps.value(row);
-        let kept: Vec<(&str, i32)> = kept
-            .column(0)
-            .as_string::<i32>()
-            .iter()
-            .zip(kept.column(1).as_primitive::<Int32Type>().values().iter())
-            .map(|(key, &value)| (key.unwrap(), value))
-            .collect();
-        assert_eq!(kept, first, "row {row}");
+        assert_eq!(key_values(&kept), first, "row {row}");
         dropped += drawn.len() - kept.len();
     }
     assert!(dropped > 1_000, "{dropped}");
+}
+
+/// The (key, value) pairs of map entries or of list items of the same struct.
+fn key_values(entries: &arrow_array::StructArray) -> Vec<(&str, i32)> {
+    let keys = entries.column(0).as_string::<i32>();
+    let values = entries.column(1).as_primitive::<Int32Type>().values();
+    keys.iter()
+        .zip(values.iter())
+        .map(|(key, &value)| (key.unwrap(), value))
+        .collect()
 }
