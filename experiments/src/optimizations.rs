@@ -103,6 +103,7 @@ impl Optimizations {
             resolved_draws: self.has(Optimization::SpecResolvedDraws),
             narrow_guides: self.has(Optimization::SpecNarrowGuides),
             map_key_picks: self.has(Optimization::SpecMapKeyPicks),
+            wide_hashes: self.has(Optimization::SpecWideHashes),
         }
     }
 

@@ -18,14 +18,18 @@ use rand::TryRng;
 
 /// The 64-bit golden ratio: multiplying by it (odd) maps distinct rows to distinct keys. It is
 /// also SplitMix64's increment.
-const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+pub(crate) const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// SplitMix64's two multipliers, in the order [`splitmix`] applies them (after shifts of 30
+/// and 27 bits; a shift of 31 ends it).
+pub(crate) const SPLITMIX_MULTIPLIERS: [u64; 2] = [0xBF58_476D_1CE4_E5B9, 0x94D0_49BB_1331_11EB];
 
 /// SplitMix64's output for the state before `z`: a bijection of u64 with full avalanche.
 #[inline]
 pub(crate) fn splitmix(mut z: u64) -> u64 {
     z = z.wrapping_add(GOLDEN);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z = (z ^ (z >> 30)).wrapping_mul(SPLITMIX_MULTIPLIERS[0]);
+    z = (z ^ (z >> 27)).wrapping_mul(SPLITMIX_MULTIPLIERS[1]);
     z ^ (z >> 31)
 }
 

@@ -273,4 +273,10 @@ catalog! {
         mechanism: "a map keeps a key's first entry only, so every item's key is picked once to find the repeats; the key column then drew every kept key again, a hash and a guide-table read per key, and wrote it through the per-value match on the source; the deduplication now records each kept key's pick, and the key column copies those vocabulary entries, while the value column is drawn as before; keys of several words, integers or NULLs keep the drawn path",
         study: None,
     },
+    /// A spec slot's hashes computed eight slots at a time in AVX-512 registers.
+    45 adds SpecWideHashes "spec-wide-hashes" on any_workload {
+        summary: "the hashes every spec slot takes (a row's or list item's two draw keys, an item's address, each column's NULL draw: the contacts spec's name, phones, number and phone_type) computed in passes over the batch's slots, eight at a time in AVX-512 registers where the processor has AVX-512 F and DQ, instead of one by one as each slot is made or drawn from (identical data)",
+        mechanism: "every spec value costs SplitMix64 hashes that depend on its slot alone: a row's NULL and value keys (41), an item's address and keys, each column's NULL draw; one hash is about nine dependent scalar instructions, two of them 64-bit multiplies; an AVX-512 register holds eight 64-bit lanes and DQ's vpmullq multiplies them, so a pass loads eight 32-byte slots, transposes their fields into lanes, hashes all eight at once and writes the keys back (or packs the eight NULL draws into one validity byte by one unsigned compare); list items are gathered unhashed and hashed in one pass at the end; on processors without AVX-512 (and under valgrind, which hides it) the passes run the scalar hashes; map items keep hashing as they come, since the deduplication reads each key",
+        study: None,
+    },
 }

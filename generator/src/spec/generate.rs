@@ -22,6 +22,8 @@ pub struct SpecGenerator {
     columns: Vec<Column>,
     /// Each slot's draw keys computed once for all its columns (`spec-shared-slot-keys`).
     shared_keys: bool,
+    /// The slots' keys computed eight rows at a time (`spec-wide-hashes`).
+    wide_hashes: bool,
 }
 
 impl SpecGenerator {
@@ -45,6 +47,7 @@ impl SpecGenerator {
             schema: Arc::new(Schema::new(fields)),
             columns,
             shared_keys: false,
+            wide_hashes: false,
         })
     }
 
@@ -52,6 +55,7 @@ impl SpecGenerator {
     /// [`SpecGenerator::new`] makes it): the same rows either way.
     pub fn with_paths(mut self, paths: SpecPaths) -> Self {
         self.shared_keys = paths.shared_slot_keys;
+        self.wide_hashes = paths.wide_hashes;
         self.columns
             .iter_mut()
             .for_each(|column| column.set_paths(paths));
@@ -77,7 +81,7 @@ impl SpecGenerator {
 
     /// The batch of rows `rows`.
     pub fn batch(&self, rows: Range<u64>) -> Result<RecordBatch, SpecError> {
-        let slots: Vec<Slot> = rows.map(|row| Slot::row(row, self.shared_keys)).collect();
+        let slots = Slot::rows(rows, self.shared_keys, self.wide_hashes);
         let columns = self
             .columns
             .iter()

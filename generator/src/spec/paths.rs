@@ -31,6 +31,11 @@ pub struct SpecPaths {
     /// A map's keys made from the vocabulary picks that kept them distinct within each map
     /// (`spec-map-key-picks`) rather than drawn again by the key column.
     pub map_key_picks: bool,
+    /// The hashes every slot takes (its draw keys, an item's address, each column's NULL draw)
+    /// computed in passes over a batch's slots, eight at a time in AVX-512 registers where the
+    /// processor has AVX-512 F and DQ (`spec-wide-hashes`), rather than one by one as each
+    /// slot is made or drawn from.
+    pub wide_hashes: bool,
 }
 
 impl SpecPaths {
@@ -44,5 +49,6 @@ impl SpecPaths {
         resolved_draws: true,
         narrow_guides: true,
         map_key_picks: true,
+        wide_hashes: true,
     };
 }

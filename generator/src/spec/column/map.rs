@@ -128,7 +128,8 @@ impl Column {
         items: &mut Vec<Slot>,
         filter: &mut impl KeyFilter,
     ) -> Ends {
-        let item_slots = ItemSlots::new(lengths.max(), self.stream.shares_keys());
+        // Hashed as they come, not at the end (`spec-wide-hashes`): the filter reads each item's key.
+        let item_slots = ItemSlots::new(lengths.max(), self.stream.shares_keys(), false);
         self.lists(lengths, slots, validity, |slot, length| {
             filter.next_map();
             for k in 0..length {

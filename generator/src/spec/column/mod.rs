@@ -8,7 +8,9 @@ use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer};
 use arrow_schema::{ArrowError, DataType, FieldRef};
 
 use super::arrays::{dictionary_array, key_capacity, list_array, Ends};
-use super::draw::{fraction_threshold, splitmix, Draw, ItemSlots, Lengths, Slot, Stream};
+use super::draw::{
+    fraction_threshold, splitmix, validity_bytes, Draw, ItemSlots, Lengths, Slot, Stream,
+};
 use super::error::error;
 use super::leaf::Leaf;
 use super::maps::check_map;
@@ -108,6 +110,8 @@ pub(super) struct Column {
     resolved_draws: bool,
     /// A map's keys made from the picks that kept them distinct (`spec-map-key-picks`).
     map_key_picks: bool,
+    /// Slot hashes and NULL draws computed eight slots at a time (`spec-wide-hashes`).
+    wide_hashes: bool,
     kind: Kind,
 }
 
@@ -142,6 +146,7 @@ impl Column {
             skip_nulls: false,
             resolved_draws: false,
             map_key_picks: false,
+            wide_hashes: false,
             kind: Kind::new(spec, stream, parquet_types, children)?,
         })
     }
@@ -153,6 +158,7 @@ impl Column {
         self.skip_nulls = paths.null_skips;
         self.resolved_draws = paths.resolved_draws;
         self.map_key_picks = paths.map_key_picks;
+        self.wide_hashes = paths.wide_hashes;
         match &mut self.kind {
             Kind::Leaf(leaf) | Kind::Dictionary { values: leaf, .. } => leaf.set_paths(paths),
             Kind::List { item, lengths }
@@ -205,6 +211,11 @@ impl Column {
             return None;
         }
         let stream = self.stream;
+        if self.wide_hashes {
+            let threshold = fraction_threshold(self.null_probability);
+            let bytes = validity_bytes(slots, stream, threshold);
+            return Some(BooleanBuffer::new(Buffer::from_vec(bytes), 0, slots.len()));
+        }
         Some(match self.resolved_draws {
             true => {
                 let threshold = fraction_threshold(self.null_probability);
@@ -303,17 +314,12 @@ impl Column {
         validity: Option<&BooleanBuffer>,
         nulls: Option<NullBuffer>,
     ) -> Result<ArrayRef, SpecError> {
-        let mut items = Vec::with_capacity(self.expected_items(lengths, slots));
-        let item_slots = ItemSlots::new(lengths.max(), self.stream.shares_keys());
+        let item_slots = self.item_slots(lengths.max());
+        let mut items = item_slots.collect(self.expected_items(lengths, slots));
         let ends = self.lists(lengths, slots, validity, |slot, length| {
-            // Pushed one by one: most lists are short, and `extend`'s set-up per list cost more
-            // than the pushes' capacity checks.
-            for k in 0..length {
-                items.push(item_slots.item(slot, k));
-            }
-            items.len()
+            items.push_list(slot, length)
         });
-        let values = item.array(&items)?;
+        let values = item.array(&items.finish())?;
         match self.field.data_type() {
             DataType::LargeList(field) => {
                 list_array::<i64>(field, &ends, values, nulls, &self.path)
@@ -321,6 +327,11 @@ impl Column {
             DataType::List(field) => list_array::<i32>(field, &ends, values, nulls, &self.path),
             _ => unreachable!("a list column has a list type"),
         }
+    }
+
+    /// The slots of the column's list items, at most `stride` to a list.
+    fn item_slots(&self, stride: u64) -> ItemSlots {
+        ItemSlots::new(stride, self.stream.shares_keys(), self.wide_hashes)
     }
 
     /// About how many items the lists of `slots` hold together: what their vector is sized for.
@@ -356,16 +367,13 @@ impl Column {
         slots: &[Slot],
         nulls: Option<NullBuffer>,
     ) -> Result<ArrayRef, SpecError> {
+        let item_slots = self.item_slots(size);
         // Sized ahead: the vector never grows.
-        let mut items = Vec::with_capacity(slots.len() * size as usize);
-        // A plain loop: a flattened iterator's `extend` checked the capacity item by item
-        // through a call.
-        let item_slots = ItemSlots::new(size, self.stream.shares_keys());
+        let mut items = item_slots.collect(slots.len() * size as usize);
         for &slot in slots {
-            for k in 0..size {
-                items.push(item_slots.item(slot, k));
-            }
+            items.push_list(slot, size);
         }
+        let items = items.finish();
         let DataType::FixedSizeList(field, size) = self.field.data_type() else {
             unreachable!("a fixed-size list column has a fixed-size list type")
         };

@@ -5,108 +5,13 @@ use super::vocabulary::Picker;
 use super::words::append_cut;
 use super::{Params, SpecPaths};
 
+mod lanes;
+mod slot;
+
 pub(super) use crate::rng::splitmix;
 use crate::rng::unit_fraction;
-
-/// Where a value sits: the address its draws hash, and its ordinal (the row at the top level;
-/// `parent * stride + index` for list items), which sequential and unique values count with.
-///
-/// The two keys are apart in memory on purpose (`repr(C)` keeps the order): side by side, the
-/// compiler computed both hashes in SSE registers, which have no 64-bit multiply (about nine
-/// instructions make one).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(C)]
-pub(super) struct Slot {
-    address: u64,
-    /// The address hashed with the NULL draw's salt, once for every column at the slot
-    /// (`spec-shared-slot-keys`): read by streams that share keys ([`Stream::sharing_keys`]),
-    /// and 0 in the slots of a generator whose streams do not. Not in an `Option`: a stream
-    /// knows whether it shares, and the slot stays 32 bytes.
-    null_key: u64,
-    pub ordinal: u64,
-    /// The address hashed with the value draw's salt, as `null_key` is.
-    value_key: u64,
-}
-
-impl Slot {
-    /// The slot of a top-level row, its draw keys computed once if `shared` (as the
-    /// generator's streams share keys).
-    pub fn row(row: u64, shared: bool) -> Self {
-        Self::at(row, row, shared)
-    }
-
-    /// The slot of item `index` of a list in this slot whose lists hold at most `stride` items,
-    /// its draw keys computed once if `shared`; `index_hash` is `splitmix(index)`
-    /// ([`ItemSlots`] keeps them).
-    #[inline(always)]
-    fn item(self, index_hash: u64, index: u64, stride: u64, shared: bool) -> Self {
-        Self::at(
-            splitmix(self.address.wrapping_mul(0x100_0000_01B3) ^ index_hash),
-            self.ordinal.wrapping_mul(stride).wrapping_add(index),
-            shared,
-        )
-    }
-
-    /// A slot for vocabulary entry `rank`, outside every row's address space in practice.
-    pub fn rank(rank: u64) -> Self {
-        Self::at(splitmix(!rank), rank, false)
-    }
-
-    fn at(address: u64, ordinal: u64, shared: bool) -> Self {
-        let mut slot = Self {
-            address,
-            null_key: 0,
-            ordinal,
-            value_key: 0,
-        };
-        if shared {
-            slot.null_key = slot.key(Draw::Null);
-            slot.value_key = slot.key(Draw::Value);
-        }
-        slot
-    }
-
-    /// The address hashed with `draw`'s salt: what every column's stream mixes into its draw.
-    #[inline]
-    fn key(self, draw: Draw) -> u64 {
-        splitmix(self.address ^ draw.salt().wrapping_mul(0xD6E8_FEB8_6659_FD93))
-    }
-}
-
-/// The slots of list items, their index hashes computed once for the first indices rather
-/// than once per item: lists are mostly short, and every list of a column shares them.
-pub(super) struct ItemSlots {
-    index_hashes: Vec<u64>,
-    /// At most this many items per list: the parent's stride.
-    stride: u64,
-    /// Whether the items' draw keys are computed once ([`Stream::shares_keys`]).
-    shared: bool,
-}
-
-impl ItemSlots {
-    /// Index hashes kept for at most this many first items.
-    const KEPT: u64 = 256;
-
-    /// For lists of at most `stride` items, drawn from by streams that share keys if
-    /// `shared`.
-    pub fn new(stride: u64, shared: bool) -> Self {
-        Self {
-            index_hashes: (0..stride.min(Self::KEPT)).map(splitmix).collect(),
-            stride,
-            shared,
-        }
-    }
-
-    /// The slot of item `index` of the list at `slot`.
-    #[inline(always)]
-    pub fn item(&self, slot: Slot, index: u64) -> Slot {
-        let hash = match self.index_hashes.get(index as usize) {
-            Some(&hash) => hash,
-            None => splitmix(index),
-        };
-        slot.item(hash, index, self.stride, self.shared)
-    }
-}
+pub(super) use lanes::validity_bytes;
+pub(super) use slot::{ItemSlots, Slot};
 
 /// Which of a cell's independent draws.
 #[derive(Debug, Clone, Copy)]
@@ -125,6 +30,12 @@ pub(super) enum Draw {
 }
 
 impl Draw {
+    /// The salt, mixed: what a slot's address is xored with before it is hashed into the
+    /// draw's key ([`Slot::key`]).
+    fn salt_mix(self) -> u64 {
+        self.salt().wrapping_mul(0xD6E8_FEB8_6659_FD93)
+    }
+
     fn salt(self) -> u64 {
         match self {
             Self::Null => 1,
@@ -413,20 +324,6 @@ mod tests {
                 random_bytes(&mut out, stream, slot, length, text);
                 assert_eq!(&out[..4], b"kept");
                 assert_eq!(out[4..], byte_by_byte(stream, slot, length, text));
-            }
-        }
-    }
-
-    #[test]
-    fn item_slots_hash_every_index_alike_kept_or_not() {
-        use super::{splitmix, ItemSlots};
-        let stride = ItemSlots::KEPT + 10;
-        for shared in [false, true] {
-            let items = ItemSlots::new(stride, shared);
-            let slot = Slot::row(12345, shared);
-            for index in [0, 1, ItemSlots::KEPT - 1, ItemSlots::KEPT, stride - 1] {
-                let expected = slot.item(splitmix(index), index, stride, shared);
-                assert_eq!(items.item(slot, index), expected, "{index}");
             }
         }
     }
