@@ -6,7 +6,7 @@ use std::io::Write;
 use arrow_schema::DataType;
 
 use super::digits::{push_decimal, push_hex};
-use super::draw::{random_bytes, Lengths, Slot, Stream};
+use super::draw::{draw_bits, random_bytes, Lengths, Slot, Stream};
 use super::error::error;
 use super::exact::Rounding;
 use super::paths::SpecPaths;
@@ -163,10 +163,32 @@ impl Bytes {
         random_bytes(out, stream, slot, length, self.text);
     }
 
-    /// Appends the value of `slot` to `out`. Inlined into each of the loops that write a
-    /// column's values (one per offset width).
+    /// With `spec-wide-hashes`, the draws of each word of the values of `slots` (word `n` of
+    /// slot `i` at `[n][i]`), computed in passes over the slots ([`draw_bits`]); `None` without
+    /// it, or for values that are not vocabulary words.
+    pub fn word_bits(&self, stream: Stream, slots: &[Slot]) -> Option<Vec<Vec<u64>>> {
+        match &self.source {
+            Source::Words(lists) if self.paths.wide_hashes => Some(
+                (0..lists.len())
+                    .map(|word| draw_bits(slots, stream, word_draw(word)))
+                    .collect(),
+            ),
+            _ => None,
+        }
+    }
+
+    /// Appends the value of `slot` to `out`, `word_bits(n)` the draw that picks its word `n`
+    /// when it is made of vocabulary words: `stream.bits(slot, word_draw(n))`, or the same
+    /// bits computed beforehand ([`Self::word_bits`]). Inlined into each of the loops that
+    /// write a column's values (one per offset width).
     #[inline(always)]
-    pub fn write(&self, out: &mut Vec<u8>, stream: Stream, slot: Slot) {
+    pub fn write(
+        &self,
+        out: &mut Vec<u8>,
+        stream: Stream,
+        slot: Slot,
+        word_bits: impl Fn(usize) -> u64,
+    ) {
         let start = out.len();
         match &self.source {
             Source::Words(lists) => {
@@ -174,7 +196,7 @@ impl Bytes {
                     if word > 0 {
                         out.push(b' ');
                     }
-                    let index = picker.pick(stream, slot, word_draw(word));
+                    let index = picker.pick_bits(word_bits(word));
                     entries.append(index, out, self.paths.word_moves);
                 }
             }

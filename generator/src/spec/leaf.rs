@@ -17,7 +17,7 @@ use super::error::error;
 use super::floats::Floats;
 use super::numbers::Integers;
 use super::parquet_types::Conversion;
-use super::vocabulary::Picker;
+use super::vocabulary::{word_draw, Picker};
 use super::{Params, SpecError, SpecPaths};
 
 /// A leaf's values, by kind of type.
@@ -235,30 +235,49 @@ impl Leaf {
                 }
             }
             Leaf::Bytes(bytes) => {
-                let values = DrawnBytes {
-                    bytes,
-                    stream,
-                    slots,
-                    drawn,
-                };
                 // SAFETY: a text value is made of UTF-8 pieces only (word lists, a spec's
                 // strings, ASCII characters and digits), cut nowhere.
-                unsafe { written_bytes(data_type, &values, nulls, path)? }
+                match bytes.word_bits(stream, slots) {
+                    Some(words) => {
+                        let word_bits = |word: usize, i: usize| words[word][i];
+                        let values = DrawnBytes::new(bytes, stream, slots, drawn, word_bits);
+                        unsafe { written_bytes(data_type, &values, nulls, path)? }
+                    }
+                    None => {
+                        let word_bits =
+                            |word: usize, i: usize| stream.bits(slots[i], word_draw(word));
+                        let values = DrawnBytes::new(bytes, stream, slots, drawn, word_bits);
+                        unsafe { written_bytes(data_type, &values, nulls, path)? }
+                    }
+                }
             }
         })
     }
 }
 
 /// The byte values of `slots`: drawn where `drawn` says, none (or a fixed width's zeros)
-/// elsewhere.
-struct DrawnBytes<'a, D> {
+/// elsewhere; `word_bits(n, i)` is the draw of word `n` of slot `i`'s value.
+struct DrawnBytes<'a, D, W> {
     bytes: &'a Bytes,
     stream: Stream,
     slots: &'a [Slot],
     drawn: D,
+    word_bits: W,
 }
 
-impl<D: Fn(usize) -> bool> ByteValues for DrawnBytes<'_, D> {
+impl<'a, D, W> DrawnBytes<'a, D, W> {
+    fn new(bytes: &'a Bytes, stream: Stream, slots: &'a [Slot], drawn: D, word_bits: W) -> Self {
+        Self {
+            bytes,
+            stream,
+            slots,
+            drawn,
+            word_bits,
+        }
+    }
+}
+
+impl<D: Fn(usize) -> bool, W: Fn(usize, usize) -> u64> ByteValues for DrawnBytes<'_, D, W> {
     fn count(&self) -> usize {
         self.slots.len()
     }
@@ -270,7 +289,10 @@ impl<D: Fn(usize) -> bool> ByteValues for DrawnBytes<'_, D> {
     #[inline(always)]
     fn write(&self, i: usize, out: &mut Vec<u8>) {
         match (self.drawn)(i) {
-            true => self.bytes.write(out, self.stream, self.slots[i]),
+            true => {
+                let word_bits = |word| (self.word_bits)(word, i);
+                self.bytes.write(out, self.stream, self.slots[i], word_bits)
+            }
             false => self.bytes.write_nothing(out),
         }
     }

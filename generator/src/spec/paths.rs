@@ -31,10 +31,10 @@ pub struct SpecPaths {
     /// A map's keys made from the vocabulary picks that kept them distinct within each map
     /// (`spec-map-key-picks`) rather than drawn again by the key column.
     pub map_key_picks: bool,
-    /// The hashes every slot takes (its draw keys, an item's address, each column's NULL draw)
-    /// computed in passes over a batch's slots, eight at a time in AVX-512 registers where the
-    /// processor has AVX-512 F and DQ (`spec-wide-hashes`), rather than one by one as each
-    /// slot is made or drawn from.
+    /// Hashes computed in passes over a batch's slots, eight at a time in AVX-512 registers
+    /// where the processor has AVX-512 F and DQ (`spec-wide-hashes`): slots' draw keys and
+    /// item addresses, NULL draws, list lengths, dictionary keys and vocabulary words, rather
+    /// than one by one as each value is made.
     pub wide_hashes: bool,
 }
 

@@ -2,6 +2,7 @@
 
 use super::draw::{Draw, Slot, Stream};
 use super::{Distribution, Params, SpecPaths};
+use crate::rng::unit_fraction;
 use crate::{BitGuidedIndex, GuidedIndex, RankTable, ScaledFraction};
 
 /// Draws an index with probability proportional to its weight: the entry of a vocabulary, or
@@ -73,10 +74,16 @@ impl Picker {
     /// The index for `slot`, from draw `draw`.
     #[inline(always)]
     pub fn pick(&self, stream: Stream, slot: Slot, draw: Draw) -> usize {
+        self.pick_bits(stream.bits(slot, draw))
+    }
+
+    /// The index a draw of these random `bits` picks ([`Stream::bits`]).
+    #[inline(always)]
+    pub fn pick_bits(&self, bits: u64) -> usize {
         match self {
-            Self::Point(table) => table.index_of(stream.fraction(slot, draw) * table.total()),
-            Self::Bits(table) => table.index_of_word(stream.bits(slot, draw)),
-            Self::NarrowBits(table) => table.index_of_word(stream.bits(slot, draw)),
+            Self::Point(table) => table.index_of(unit_fraction(bits) * table.total()),
+            Self::Bits(table) => table.index_of_word(bits),
+            Self::NarrowBits(table) => table.index_of_word(bits),
         }
     }
 }

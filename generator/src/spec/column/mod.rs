@@ -9,7 +9,7 @@ use arrow_schema::{ArrowError, DataType, FieldRef};
 
 use super::arrays::{dictionary_array, key_capacity, list_array, Ends};
 use super::draw::{
-    fraction_threshold, splitmix, validity_bytes, Draw, ItemSlots, Lengths, Slot, Stream,
+    draw_bits, fraction_threshold, splitmix, validity_bytes, Draw, ItemSlots, Lengths, Slot, Stream,
 };
 use super::error::error;
 use super::leaf::Leaf;
@@ -296,12 +296,24 @@ impl Column {
         };
         // Drawn in a loop of its own, the pick inlined: drawn inside the collection of each key
         // type's array, it was a call per key.
-        let keys: Vec<usize> = (0..slots.len())
-            .map(|i| match drawn.is_none_or(|d| d.value(i)) {
-                true => picker.pick(self.stream, slots[i], Draw::Value),
-                false => 0,
-            })
-            .collect();
+        let keys: Vec<usize> = match self.wide_hashes {
+            true => {
+                let bits = draw_bits(slots, self.stream, Draw::Value);
+                let drawn_keys = bits.iter().enumerate();
+                drawn_keys
+                    .map(|(i, &bits)| match drawn.is_none_or(|d| d.value(i)) {
+                        true => picker.pick_bits(bits),
+                        false => 0,
+                    })
+                    .collect()
+            }
+            false => (0..slots.len())
+                .map(|i| match drawn.is_none_or(|d| d.value(i)) {
+                    true => picker.pick(self.stream, slots[i], Draw::Value),
+                    false => 0,
+                })
+                .collect(),
+        };
         dictionary_array(key_type, keys.iter().copied(), nulls, dictionary.clone())
             .map_err(|e| self.assembly_error(e))
     }
@@ -351,9 +363,16 @@ impl Column {
     ) -> Ends {
         let mut ends = Ends::with_capacity(slots.len());
         let mut end = 0;
+        let length_bits = self
+            .wide_hashes
+            .then(|| draw_bits(slots, self.stream, Draw::Length));
         for (i, &slot) in slots.iter().enumerate() {
             if validity.is_none_or(|v| v.value(i)) {
-                end = list(slot, lengths.draw(self.stream, slot));
+                let length = match &length_bits {
+                    Some(bits) => lengths.of_bits(bits[i]),
+                    None => lengths.draw(self.stream, slot),
+                };
+                end = list(slot, length);
             }
             ends.push(end);
         }

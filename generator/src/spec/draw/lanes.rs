@@ -81,6 +81,20 @@ pub(in crate::spec) fn validity_bytes(slots: &[Slot], stream: Stream, threshold:
     bytes
 }
 
+/// `stream`'s draw `draw` for each of `slots` ([`Stream::bits`]).
+pub(in crate::spec) fn draw_bits(slots: &[Slot], stream: Stream, draw: Draw) -> Vec<u64> {
+    let mut bits = Vec::with_capacity(slots.len());
+    #[cfg(target_arch = "x86_64")]
+    if available() {
+        // SAFETY: the processor has the features.
+        unsafe { avx512::draw_bits(slots.as_chunks::<8>().0, stream, draw, &mut bits) };
+    }
+    // The slots the kernels did not do: all of them without the kernels.
+    let rest = &slots[bits.len()..];
+    bits.extend(rest.iter().map(|&slot| stream.bits(slot, draw)));
+    bits
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use std::arch::x86_64::*;
@@ -230,6 +244,24 @@ mod avx512 {
         }
     }
 
+    /// Appends `stream`'s draw `draw` for each slot of `blocks` to `out`.
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) fn draw_bits(blocks: &[[Slot; 8]], stream: Stream, draw: Draw, out: &mut Vec<u64>) {
+        let seed = splat(stream.seed);
+        for block in blocks {
+            let fields = load(block);
+            let keys = match (stream.shared_keys, draw) {
+                (true, Draw::Null) => fields.null_key,
+                (true, Draw::Value) => fields.value_key,
+                _ => key(fields.address, draw),
+            };
+            // SAFETY: eight u64 lanes are the vector's 64 bytes, any bits a valid u64.
+            let lanes: [u64; 8] =
+                unsafe { std::mem::transmute(splitmix(_mm512_xor_si512(seed, keys))) };
+            out.extend_from_slice(&lanes);
+        }
+    }
+
     /// Appends to `masks` a byte for each block, bit `i` set where slot `i`'s NULL draw in
     /// `stream` reaches `threshold`.
     #[target_feature(enable = "avx512f,avx512dq")]
@@ -254,7 +286,7 @@ mod avx512 {
 
 #[cfg(test)]
 mod tests {
-    use super::{hash_items, row_slots, validity_bytes};
+    use super::{draw_bits, hash_items, row_slots, validity_bytes};
     use crate::spec::draw::{fraction_threshold, Draw, Slot, Stream};
 
     /// Slots of every kind: rows without keys, rows with, and unhashed-looking addresses.
@@ -279,6 +311,32 @@ mod tests {
                         let valid = stream.fraction(*slot, Draw::Null) >= probability;
                         assert_eq!(bytes[i / 8] >> (i % 8) & 1 == 1, valid, "{count} {i}");
                     }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn drawn_bits_are_each_slots_draw() {
+        let draws = [
+            Draw::Null,
+            Draw::Value,
+            Draw::Length,
+            Draw::Extra(1),
+            Draw::Extra(9),
+        ];
+        for count in [0, 3, 8, 17, 1000] {
+            for shared in [false, true] {
+                let stream = Stream::new(7, count).sharing_keys(shared);
+                let slots: Vec<Slot> = slots(count).iter().map(|s| s.hashed(shared)).collect();
+                for draw in draws {
+                    let one_by_one: Vec<u64> =
+                        slots.iter().map(|&s| stream.bits(s, draw)).collect();
+                    assert_eq!(
+                        draw_bits(&slots, stream, draw),
+                        one_by_one,
+                        "{count} {draw:?}"
+                    );
                 }
             }
         }

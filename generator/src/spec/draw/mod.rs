@@ -10,7 +10,7 @@ mod slot;
 
 pub(super) use crate::rng::splitmix;
 use crate::rng::unit_fraction;
-pub(super) use lanes::validity_bytes;
+pub(super) use lanes::{draw_bits, validity_bytes};
 pub(super) use slot::{ItemSlots, Slot};
 
 /// Which of a cell's independent draws.
@@ -200,9 +200,15 @@ impl Lengths {
     /// The length of `slot`'s value.
     #[inline(always)]
     pub fn draw(&self, stream: Stream, slot: Slot) -> u64 {
+        self.of_bits(stream.bits(slot, Draw::Length))
+    }
+
+    /// The length a value's [`Draw::Length`] of these random `bits` draws.
+    #[inline(always)]
+    pub fn of_bits(&self, bits: u64) -> u64 {
         match &self.weights {
-            Some(picker) => self.min + picker.pick(stream, slot, Draw::Length) as u64,
-            None => self.min + below(stream.bits(slot, Draw::Length), self.max - self.min + 1),
+            Some(picker) => self.min + picker.pick_bits(bits) as u64,
+            None => self.min + below(bits, self.max - self.min + 1),
         }
     }
 }
