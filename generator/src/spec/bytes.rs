@@ -6,7 +6,9 @@ use std::io::Write;
 use arrow_schema::DataType;
 
 use super::digits::{push_decimal, push_hex};
-use super::draw::{draw_bits, random_bytes, Lengths, Slot, Stream};
+use super::draw::{
+    random_bytes, random_words, Hashed, Lengths, Predrawn, Slot, Stream, ValueDraws,
+};
 use super::error::error;
 use super::exact::Rounding;
 use super::paths::SpecPaths;
@@ -15,6 +17,11 @@ use super::vocabulary::{word_draw, Picker};
 use super::words::WordList;
 use super::{Distribution, Params, SpecError};
 use crate::vocab::{first_names, last_names};
+
+/// At most this many words of a random value are drawn beforehand (`spec-wide-hashes`): 40
+/// characters or 32 bytes, as long as most random values run; the words past them are hashed
+/// where they are written, so that a batch's draws stay in the caches.
+const PREDRAWN_WORDS: u64 = 4;
 
 /// How a byte column's values come about.
 #[derive(Debug, Clone)]
@@ -130,7 +137,8 @@ impl Bytes {
                     let entries = (0..count)
                         .map(|rank| {
                             let mut entry = Vec::new();
-                            bytes.random(&mut entry, stream, Slot::rank(rank));
+                            let slot = Slot::rank(rank);
+                            bytes.random(&mut entry, &Hashed { stream, slot });
                             entry
                         })
                         .collect::<Vec<_>>();
@@ -156,39 +164,39 @@ impl Bytes {
 
     /// Appends random characters (text) or bytes of a drawn length to `out`; for a fixed
     /// width, no more than the width (the value is cut to it, and a byte's draw does not depend
-    /// on the length: the same bytes as drawing them all).
-    fn random(&self, out: &mut Vec<u8>, stream: Stream, slot: Slot) {
-        let length = self.lengths.draw(stream, slot);
+    /// on the length: the same bytes as drawing them all). `draws` gives the value's draws.
+    /// Not inlined: inlined into the value loops of every source, it slowed the others.
+    #[inline(never)]
+    fn random(&self, out: &mut Vec<u8>, draws: &impl ValueDraws) {
+        let length = self.lengths.of_bits(draws.length());
         let length = self.width.map_or(length, |width| length.min(width as u64));
-        random_bytes(out, stream, slot, length, self.text);
+        random_bytes(out, draws, length, self.text);
     }
 
-    /// With `spec-wide-hashes`, the draws of each word of the values of `slots` (word `n` of
-    /// slot `i` at `[n][i]`), computed in passes over the slots ([`draw_bits`]); `None` without
-    /// it, or for values that are not vocabulary words.
-    pub fn word_bits(&self, stream: Stream, slots: &[Slot]) -> Option<Vec<Vec<u64>>> {
+    /// Draws the values of `slots` read, computed in passes over the slots
+    /// (`spec-wide-hashes`): each word's for vocabulary words, the length's and the first
+    /// [`PREDRAWN_WORDS`] words' for random bytes; `None` without it, or for values made of
+    /// none (sequential, unique).
+    pub fn predrawn(&self, stream: Stream, slots: &[Slot]) -> Option<Predrawn> {
+        if !self.paths.wide_hashes {
+            return None;
+        }
         match &self.source {
-            Source::Words(lists) if self.paths.wide_hashes => Some(
-                (0..lists.len())
-                    .map(|word| draw_bits(slots, stream, word_draw(word)))
-                    .collect(),
-            ),
-            _ => None,
+            Source::Words(lists) => Some(Predrawn::new(slots, stream, lists.len(), false, 0)),
+            Source::Random => {
+                let longest = self.width.map_or(self.lengths.max(), |w| w as u64);
+                let words = random_words(longest, self.text).min(PREDRAWN_WORDS);
+                Some(Predrawn::new(slots, stream, 0, true, words))
+            }
+            Source::Sequential(_) | Source::Unique => None,
         }
     }
 
-    /// Appends the value of `slot` to `out`, `word_bits(n)` the draw that picks its word `n`
-    /// when it is made of vocabulary words: `stream.bits(slot, word_draw(n))`, or the same
-    /// bits computed beforehand ([`Self::word_bits`]). Inlined into each of the loops that
-    /// write a column's values (one per offset width).
+    /// Appends the value of `slot` to `out`, made of `draws`: its draws hashed, or the same
+    /// bits computed beforehand ([`Self::predrawn`]).
+    /// Inlined into each of the loops that write a column's values (one per offset width).
     #[inline(always)]
-    pub fn write(
-        &self,
-        out: &mut Vec<u8>,
-        stream: Stream,
-        slot: Slot,
-        word_bits: impl Fn(usize) -> u64,
-    ) {
+    pub fn write(&self, out: &mut Vec<u8>, stream: Stream, slot: Slot, draws: &impl ValueDraws) {
         let start = out.len();
         match &self.source {
             Source::Words(lists) => {
@@ -196,11 +204,11 @@ impl Bytes {
                     if word > 0 {
                         out.push(b' ');
                     }
-                    let index = picker.pick_bits(word_bits(word));
+                    let index = picker.pick_bits(draws.word(word));
                     entries.append(index, out, self.paths.word_moves);
                 }
             }
-            Source::Random => self.random(out, stream, slot),
+            Source::Random => self.random(out, draws),
             Source::Sequential(sequence) => {
                 self.prefix.append(0, out, self.paths.word_moves);
                 let number = sequence.number(slot.ordinal);

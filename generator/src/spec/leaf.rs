@@ -12,12 +12,12 @@ use half::f16;
 use super::arrays::{float_array, integer_array, written_bytes, ByteValues};
 use super::booleans::Booleans;
 use super::bytes::Bytes;
-use super::draw::{Draw, Slot, Stream};
+use super::draw::{Draw, Hashed, Slot, Stream, ValueDraws};
 use super::error::error;
 use super::floats::Floats;
 use super::numbers::Integers;
 use super::parquet_types::Conversion;
-use super::vocabulary::{word_draw, Picker};
+use super::vocabulary::Picker;
 use super::{Params, SpecError, SpecPaths};
 
 /// A leaf's values, by kind of type.
@@ -237,16 +237,18 @@ impl Leaf {
             Leaf::Bytes(bytes) => {
                 // SAFETY: a text value is made of UTF-8 pieces only (word lists, a spec's
                 // strings, ASCII characters and digits), cut nowhere.
-                match bytes.word_bits(stream, slots) {
-                    Some(words) => {
-                        let word_bits = |word: usize, i: usize| words[word][i];
-                        let values = DrawnBytes::new(bytes, stream, slots, drawn, word_bits);
+                match bytes.predrawn(stream, slots) {
+                    Some(predrawn) => {
+                        let draws = |i: usize| predrawn.at(i, slots, stream);
+                        let values = DrawnBytes::new(bytes, stream, slots, drawn, draws);
                         unsafe { written_bytes(data_type, &values, nulls, path)? }
                     }
                     None => {
-                        let word_bits =
-                            |word: usize, i: usize| stream.bits(slots[i], word_draw(word));
-                        let values = DrawnBytes::new(bytes, stream, slots, drawn, word_bits);
+                        let draws = |i: usize| Hashed {
+                            stream,
+                            slot: slots[i],
+                        };
+                        let values = DrawnBytes::new(bytes, stream, slots, drawn, draws);
                         unsafe { written_bytes(data_type, &values, nulls, path)? }
                     }
                 }
@@ -256,28 +258,28 @@ impl Leaf {
 }
 
 /// The byte values of `slots`: drawn where `drawn` says, none (or a fixed width's zeros)
-/// elsewhere; `word_bits(n, i)` is the draw of word `n` of slot `i`'s value.
+/// elsewhere; `draws(i)` gives slot `i`'s draws.
 struct DrawnBytes<'a, D, W> {
     bytes: &'a Bytes,
     stream: Stream,
     slots: &'a [Slot],
     drawn: D,
-    word_bits: W,
+    draws: W,
 }
 
 impl<'a, D, W> DrawnBytes<'a, D, W> {
-    fn new(bytes: &'a Bytes, stream: Stream, slots: &'a [Slot], drawn: D, word_bits: W) -> Self {
+    fn new(bytes: &'a Bytes, stream: Stream, slots: &'a [Slot], drawn: D, draws: W) -> Self {
         Self {
             bytes,
             stream,
             slots,
             drawn,
-            word_bits,
+            draws,
         }
     }
 }
 
-impl<D: Fn(usize) -> bool, W: Fn(usize, usize) -> u64> ByteValues for DrawnBytes<'_, D, W> {
+impl<D: Fn(usize) -> bool, V: ValueDraws, W: Fn(usize) -> V> ByteValues for DrawnBytes<'_, D, W> {
     fn count(&self) -> usize {
         self.slots.len()
     }
@@ -289,10 +291,9 @@ impl<D: Fn(usize) -> bool, W: Fn(usize, usize) -> u64> ByteValues for DrawnBytes
     #[inline(always)]
     fn write(&self, i: usize, out: &mut Vec<u8>) {
         match (self.drawn)(i) {
-            true => {
-                let word_bits = |word| (self.word_bits)(word, i);
-                self.bytes.write(out, self.stream, self.slots[i], word_bits)
-            }
+            true => self
+                .bytes
+                .write(out, self.stream, self.slots[i], &(self.draws)(i)),
             false => self.bytes.write_nothing(out),
         }
     }

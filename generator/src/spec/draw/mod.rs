@@ -6,11 +6,13 @@ use super::words::append_cut;
 use super::{Params, SpecPaths};
 
 mod lanes;
+mod predrawn;
 mod slot;
 
 pub(super) use crate::rng::splitmix;
 use crate::rng::unit_fraction;
 pub(super) use lanes::{draw_bits, validity_bytes};
+pub(super) use predrawn::{Hashed, Predrawn, ValueDraws};
 pub(super) use slot::{ItemSlots, Slot};
 
 /// Which of a cell's independent draws.
@@ -220,16 +222,25 @@ const TEXT_ALPHABET: &[u8; 64] =
 /// Appends `length` random characters (`text`) or bytes to `out`: a draw's word makes 10
 /// characters (6 bits each) or 8 bytes, each word's appended as one copy of known size (the
 /// last one's cut to what is left) rather than byte by byte with a capacity check each.
-pub(super) fn random_bytes(out: &mut Vec<u8>, stream: Stream, slot: Slot, length: u64, text: bool) {
+/// Word `k` is the value's random word `k` in `draws`.
+pub(super) fn random_bytes(out: &mut Vec<u8>, draws: &impl ValueDraws, length: u64, text: bool) {
     let length = length as usize;
     // Exactly the value's bytes: a batch's buffer sized for its values never grows.
     out.reserve(length);
     // A loop for each kind, so that each word's copy has a size known at compile time (one
     // loop for both copied a word by a call to `memcpy`).
     match text {
-        true => append_words(out, stream, slot, length, text_of),
-        false => append_words(out, stream, slot, length, u64::to_le_bytes),
+        true => append_words(out, draws, length, text_of),
+        false => append_words(out, draws, length, u64::to_le_bytes),
     }
+}
+
+/// How many draws a random value of at most `length` characters (`text`) or bytes takes.
+pub(super) fn random_words(length: u64, text: bool) -> u64 {
+    length.div_ceil(match text {
+        true => TEXT_PER_WORD as u64,
+        false => 8,
+    })
 }
 
 /// Appends `length` bytes made of the words `bytes_of` makes of the value's draws, `N` bytes
@@ -237,13 +248,12 @@ pub(super) fn random_bytes(out: &mut Vec<u8>, stream: Stream, slot: Slot, length
 #[inline(always)]
 fn append_words<const N: usize>(
     out: &mut Vec<u8>,
-    stream: Stream,
-    slot: Slot,
+    draws: &impl ValueDraws,
     length: usize,
     bytes_of: impl Fn(u64) -> [u8; N],
 ) {
     for chunk in 0..length.div_ceil(N) {
-        let bits = stream.bits(slot, Draw::Extra(chunk as u64));
+        let bits = draws.random_word(chunk as u64);
         append_cut(out, &bytes_of(bits), (length - chunk * N).min(N));
     }
 }
@@ -263,7 +273,7 @@ fn text_of(mut bits: u64) -> [u8; TEXT_PER_WORD] {
 
 #[cfg(test)]
 mod tests {
-    use super::{random_bytes, Draw, Slot, Stream, TEXT_ALPHABET};
+    use super::{random_bytes, Draw, Hashed, Slot, Stream, TEXT_ALPHABET};
 
     /// What the characters of a value are: draw `k`'s word gives characters `10k..10k+10`
     /// (bytes `8k..8k+8`), the lowest bits first.
@@ -327,7 +337,7 @@ mod tests {
             for (text, spare) in [(true, 0), (false, 0), (true, 64), (false, 64)] {
                 let mut out = Vec::with_capacity(4 + spare);
                 out.extend_from_slice(b"kept");
-                random_bytes(&mut out, stream, slot, length, text);
+                random_bytes(&mut out, &Hashed { stream, slot }, length, text);
                 assert_eq!(&out[..4], b"kept");
                 assert_eq!(out[4..], byte_by_byte(stream, slot, length, text));
             }
