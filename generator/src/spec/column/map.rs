@@ -134,9 +134,11 @@ impl Column {
             filter.next_map();
             for k in 0..length {
                 let item = item_slots.item(slot, k);
-                if filter.keep(item) {
-                    items.push(item);
-                }
+                // Pushed, then taken back unless kept: no branch on whether a key repeats,
+                // which the processor cannot predict.
+                let kept = filter.keep(item);
+                items.push(item);
+                items.truncate(items.len() - usize::from(!kept));
             }
             items.len()
         })
@@ -311,10 +313,11 @@ impl KeyFilter for PickedKeys<'_> {
         let pick = self.first_equal.map_or(pick, |first| first[pick]);
         let (word, bit) = (pick / 64, 1 << (pick % 64));
         let new = self.marks[word] & bit == 0;
-        if new {
-            self.marks[word] |= bit;
-            self.picks.push(pick);
-        }
+        // Marked and pushed either way, the pick taken back unless new: without a branch
+        // the processor cannot predict.
+        self.marks[word] |= bit;
+        self.picks.push(pick);
+        self.picks.truncate(self.picks.len() - usize::from(!new));
         new
     }
 }
