@@ -7,20 +7,22 @@ use arrow_array::{ArrayRef, FixedSizeListArray, StructArray};
 use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer};
 use arrow_schema::{ArrowError, DataType, FieldRef};
 
-use super::arrays::{dictionary_array, key_capacity, list_array, Ends};
+use super::arrays::{list_array, Ends};
 use super::draw::{
     draw_bits, fraction_threshold, splitmix, validity_bytes, Draw, ItemSlots, Lengths, Slot, Stream,
 };
 use super::error::error;
 use super::leaf::Leaf;
 use super::maps::check_map;
-use super::parquet_types::{parquet_field, parquet_type, Conversion};
+use super::parquet_types::{parquet_field, Conversion};
 use super::vocabulary::Picker;
 use super::{FieldSpec, SpecError, SpecPaths};
 
 mod bounds;
+mod dictionary;
 mod map;
 
+use dictionary::dictionary_kind;
 use map::MapKeys;
 
 /// What a column is made of.
@@ -276,48 +278,6 @@ impl Column {
         error(&self.path, format!("cannot assemble the column: {e}"))
     }
 
-    fn dictionary_array(
-        &self,
-        dictionary: &ArrayRef,
-        slots: &[Slot],
-        drawn: Option<&BooleanBuffer>,
-        nulls: Option<NullBuffer>,
-    ) -> Result<ArrayRef, SpecError> {
-        let DataType::Dictionary(key_type, _) = self.field.data_type() else {
-            unreachable!("a dictionary column has a dictionary type")
-        };
-        // Every key is in range: the vocabulary is the dictionary, one list of entries, which a
-        // picker draws from. A NULL slot's key is 0 when it is not drawn.
-        let Some(picker) = self.picker() else {
-            return Err(error(
-                &self.path,
-                "a dictionary draws from one vocabulary list",
-            ));
-        };
-        // Drawn in a loop of its own, the pick inlined: drawn inside the collection of each key
-        // type's array, it was a call per key.
-        let keys: Vec<usize> = match self.wide_hashes {
-            true => {
-                let bits = draw_bits(slots, self.stream, Draw::Value);
-                let drawn_keys = bits.iter().enumerate();
-                drawn_keys
-                    .map(|(i, &bits)| match drawn.is_none_or(|d| d.value(i)) {
-                        true => picker.pick_bits(bits),
-                        false => 0,
-                    })
-                    .collect()
-            }
-            false => (0..slots.len())
-                .map(|i| match drawn.is_none_or(|d| d.value(i)) {
-                    true => picker.pick(self.stream, slots[i], Draw::Value),
-                    false => 0,
-                })
-                .collect(),
-        };
-        dictionary_array(key_type, keys.iter().copied(), nulls, dictionary.clone())
-            .map_err(|e| self.assembly_error(e))
-    }
-
     fn list_array(
         &self,
         lengths: &Lengths,
@@ -414,37 +374,6 @@ impl Column {
             .map_err(|e| self.assembly_error(e))?;
         Ok(Arc::new(array))
     }
-}
-
-/// The dictionary-encoded column of `spec`: its values' leaf, whose vocabulary is the
-/// dictionary, which keys of `key_type` must address.
-fn dictionary_kind(
-    key_type: &DataType,
-    value_type: &DataType,
-    spec: &FieldSpec,
-    stream: Stream,
-    parquet_types: bool,
-) -> Result<Kind, SpecError> {
-    let path = spec.path.as_str();
-    let conversion = Conversion::of(value_type, parquet_types);
-    let values = Leaf::new(value_type, conversion, &spec.params, stream, path)?;
-    let value_type = if parquet_types {
-        parquet_type(value_type)
-    } else {
-        value_type.clone()
-    };
-    let dictionary = values.dictionary(&value_type, path)?;
-    let capacity = key_capacity(key_type);
-    if dictionary.len() as u64 > capacity {
-        return Err(error(
-            path,
-            format!(
-                "{} dictionary entries do not fit {key_type} keys (at most {capacity}): use a wider indexType",
-                dictionary.len()
-            ),
-        ));
-    }
-    Ok(Kind::Dictionary { values, dictionary })
 }
 
 /// Validity bits for `slots`, set where `valid` holds, packed a word of 64 at a time. A loop
