@@ -2,9 +2,9 @@
 //! AVX-512 registers, on processors with AVX-512 F and DQ (DQ has the 64-bit multiply), and
 //! the scalar code elsewhere. Integer arithmetic in either, so the same bits.
 //!
-//! The kernels work on what is hashed for every slot whatever the column: the slots' draw keys
-//! ([`row_slots`], [`hash_items`]) and their NULL draws ([`validity_bytes`]). A slot takes
-//! about nine scalar instructions per hash, a lane about one.
+//! The kernels compute the slots' draw keys ([`row_slots`], [`hash_items`]), a column's NULL
+//! draws packed into validity bytes ([`validity_bytes`]) and any of its draws for every slot
+//! ([`draw_bits`]). A slot takes about nine scalar instructions per hash, a lane about one.
 
 use std::ops::Range;
 
@@ -46,15 +46,18 @@ pub(super) fn row_slots(rows: Range<u64>) -> Vec<Slot> {
 
 /// Makes unhashed items' slots whole ([`Slot::hashed`]), their keys computed if `shared`.
 pub(super) fn hash_items(items: &mut [Slot], shared: bool) {
-    let mut tail = &mut items[..];
+    // The slots the kernels leave: all of them without the kernels.
     #[cfg(target_arch = "x86_64")]
-    if available() {
-        let (blocks, rest) = items.as_chunks_mut::<8>();
-        // SAFETY: the processor has the features.
-        unsafe { avx512::hash_items(blocks, shared) };
-        tail = rest;
-    }
-    tail.iter_mut().for_each(|slot| *slot = slot.hashed(shared));
+    let items = match available() {
+        true => {
+            let (blocks, rest) = items.as_chunks_mut::<8>();
+            // SAFETY: the processor has the features.
+            unsafe { avx512::hash_items(blocks, shared) };
+            rest
+        }
+        false => items,
+    };
+    items.iter_mut().for_each(|slot| *slot = slot.hashed(shared));
 }
 
 /// Arrow validity bytes for `slots` (bit `i % 8` of byte `i / 8` for slot `i`): set where the
