@@ -57,7 +57,9 @@ pub(super) fn hash_items(items: &mut [Slot], shared: bool) {
         }
         false => items,
     };
-    items.iter_mut().for_each(|slot| *slot = slot.hashed(shared));
+    items
+        .iter_mut()
+        .for_each(|slot| *slot = slot.hashed(shared));
 }
 
 /// Arrow validity bytes for `slots` (bit `i % 8` of byte `i / 8` for slot `i`): set where the
