@@ -7,7 +7,7 @@ use arrow_schema::DataType;
 
 use super::{Column, Kind};
 use crate::spec::arrays::{dictionary_array, key_capacity};
-use crate::spec::draw::{draw_bits, Draw, Slot, Stream};
+use crate::spec::draw::{Draw, Slot, SlotDraws, Stream};
 use crate::spec::error::error;
 use crate::spec::leaf::Leaf;
 use crate::spec::parquet_types::{parquet_type, Conversion};
@@ -36,24 +36,13 @@ impl Column {
         };
         // Drawn in a loop of its own, the pick inlined: drawn inside the collection of each key
         // type's array, it was a call per key.
-        let keys: Vec<usize> = match self.wide_hashes {
-            true => {
-                let bits = draw_bits(slots, self.stream, Draw::Value);
-                let drawn_keys = bits.iter().enumerate();
-                drawn_keys
-                    .map(|(i, &bits)| match drawn.is_none_or(|d| d.value(i)) {
-                        true => picker.pick_bits(bits),
-                        false => 0,
-                    })
-                    .collect()
-            }
-            false => (0..slots.len())
-                .map(|i| match drawn.is_none_or(|d| d.value(i)) {
-                    true => picker.pick(self.stream, slots[i], Draw::Value),
-                    false => 0,
-                })
-                .collect(),
-        };
+        let draws = SlotDraws::new(slots, self.stream, Draw::Value, self.wide_hashes);
+        let keys: Vec<usize> = (0..slots.len())
+            .map(|i| match drawn.is_none_or(|d| d.value(i)) {
+                true => picker.pick_bits(draws.bits(i, slots[i])),
+                false => 0,
+            })
+            .collect();
         dictionary_array(key_type, keys.iter().copied(), nulls, dictionary.clone())
             .map_err(|e| self.assembly_error(e))
     }

@@ -9,7 +9,7 @@ use arrow_schema::{ArrowError, DataType, FieldRef};
 
 use super::arrays::{list_array, Ends};
 use super::draw::{
-    draw_bits, fraction_threshold, splitmix, validity_bytes, Draw, ItemSlots, Lengths, Slot, Stream,
+    fraction_threshold, splitmix, validity_bytes, Draw, ItemSlots, Lengths, Slot, SlotDraws, Stream,
 };
 use super::error::error;
 use super::leaf::Leaf;
@@ -323,16 +323,10 @@ impl Column {
     ) -> Ends {
         let mut ends = Ends::with_capacity(slots.len());
         let mut end = 0;
-        let length_bits = self
-            .wide_hashes
-            .then(|| draw_bits(slots, self.stream, Draw::Length));
+        let draws = SlotDraws::new(slots, self.stream, Draw::Length, self.wide_hashes);
         for (i, &slot) in slots.iter().enumerate() {
             if validity.is_none_or(|v| v.value(i)) {
-                let length = match &length_bits {
-                    Some(bits) => lengths.of_bits(bits[i]),
-                    None => lengths.draw(self.stream, slot),
-                };
-                end = list(slot, length);
+                end = list(slot, lengths.of_bits(draws.bits(i, slot)));
             }
             ends.push(end);
         }

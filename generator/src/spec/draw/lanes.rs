@@ -87,7 +87,7 @@ pub(in crate::spec) fn validity_bytes(slots: &[Slot], stream: Stream, threshold:
 }
 
 /// `stream`'s draw `draw` for each of `slots` ([`Stream::bits`]).
-pub(in crate::spec) fn draw_bits(slots: &[Slot], stream: Stream, draw: Draw) -> Vec<u64> {
+pub(super) fn draw_bits(slots: &[Slot], stream: Stream, draw: Draw) -> Vec<u64> {
     let mut bits = Vec::with_capacity(slots.len());
     #[cfg(target_arch = "x86_64")]
     if available() {

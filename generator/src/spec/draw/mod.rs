@@ -11,8 +11,8 @@ mod slot;
 
 pub(super) use crate::rng::splitmix;
 use crate::rng::unit_fraction;
-pub(super) use lanes::{draw_bits, validity_bytes};
-pub(super) use predrawn::{Hashed, Predrawn, ValueDraws};
+pub(super) use lanes::validity_bytes;
+pub(super) use predrawn::{Hashed, Predrawn, SlotDraws, ValueDraws};
 pub(super) use slot::{ItemSlots, Slot};
 
 /// Which of a cell's independent draws.
@@ -197,12 +197,6 @@ impl Lengths {
         if let Some(picker) = &mut self.weights {
             picker.set_paths(paths);
         }
-    }
-
-    /// The length of `slot`'s value.
-    #[inline(always)]
-    pub fn draw(&self, stream: Stream, slot: Slot) -> u64 {
-        self.of_bits(stream.bits(slot, Draw::Length))
     }
 
     /// The length a value's [`Draw::Length`] of these random `bits` draws.

@@ -123,9 +123,48 @@ impl ValueDraws for PredrawnAt<'_> {
     }
 }
 
+/// One draw of every slot of a batch, for a loop over the slots to read: computed beforehand
+/// in a pass over them (`spec-wide-hashes`), or hashed as each is read.
+pub(in crate::spec) enum SlotDraws {
+    Computed(Vec<u64>),
+    Hashed { stream: Stream, draw: Draw },
+}
+
+impl SlotDraws {
+    /// `stream`'s draw `draw` of `slots`, computed beforehand if `wide`.
+    pub fn new(slots: &[Slot], stream: Stream, draw: Draw, wide: bool) -> Self {
+        match wide {
+            true => Self::Computed(draw_bits(slots, stream, draw)),
+            false => Self::Hashed { stream, draw },
+        }
+    }
+
+    /// The draw of `slot`, slot `i` of the slots these are for.
+    #[inline(always)]
+    pub fn bits(&self, i: usize, slot: Slot) -> u64 {
+        match self {
+            Self::Computed(bits) => bits[i],
+            Self::Hashed { stream, draw } => stream.bits(slot, *draw),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{Hashed, Predrawn, Slot, Stream, ValueDraws};
+
+    #[test]
+    fn slot_draws_are_the_slots_draws_computed_or_not() {
+        use super::{Draw, SlotDraws};
+        let stream = Stream::new(8, 2);
+        let slots: Vec<Slot> = (7..30).map(|row| Slot::row(row, false)).collect();
+        for wide in [false, true] {
+            let draws = SlotDraws::new(&slots, stream, Draw::Length, wide);
+            for (i, &slot) in slots.iter().enumerate() {
+                assert_eq!(draws.bits(i, slot), stream.bits(slot, Draw::Length), "{i}");
+            }
+        }
+    }
 
     #[test]
     fn every_draw_is_the_slots_draw_computed_or_not() {
