@@ -104,6 +104,7 @@ impl Optimizations {
             narrow_guides: self.has(Optimization::SpecNarrowGuides),
             map_key_picks: self.has(Optimization::SpecMapKeyPicks),
             wide_hashes: self.has(Optimization::SpecWideHashes),
+            map_key_chunks: self.has(Optimization::SpecMapKeyChunks),
         }
     }
 

@@ -100,7 +100,7 @@ pub(super) fn float_array(
 
 /// Where each list of a column ends among its items, in order: never decreasing, as
 /// [`Ends::push`] keeps them, so that the offsets made of them need no check of their order.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub(super) struct Ends(Vec<usize>);
 
 impl Ends {

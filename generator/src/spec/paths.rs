@@ -36,6 +36,11 @@ pub struct SpecPaths {
     /// item addresses, NULL draws, list lengths, dictionary keys and vocabulary words, rather
     /// than one by one as each value is made.
     pub wide_hashes: bool,
+    /// A map's items gathered a chunk of maps at a time, hashed and their keys drawn in
+    /// passes over the chunk, then deduplicated by a loop that reads the draws, with the marks
+    /// of a vocabulary of at most 128 entries in registers (`spec-map-key-chunks`), rather than
+    /// each item hashed, drawn and deduplicated in turn.
+    pub map_key_chunks: bool,
 }
 
 impl SpecPaths {
@@ -50,5 +55,6 @@ impl SpecPaths {
         narrow_guides: true,
         map_key_picks: true,
         wide_hashes: true,
+        map_key_chunks: true,
     };
 }

@@ -2,7 +2,7 @@
 //! keys come from one vocabulary list, the key column made from the picks that kept them
 //! distinct rather than drawn a second time (`spec-map-key-picks`).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::Arc;
 
@@ -11,13 +11,13 @@ use arrow_array::{Array, ArrayRef, MapArray, StructArray};
 use arrow_buffer::{BooleanBuffer, NullBuffer};
 use arrow_schema::DataType;
 
+use super::map_keys::{FewMarks, IdentifiedKeys, KeyFilter, ManyMarks, Marks, PickedKeys};
 use super::{Column, Kind};
 use crate::spec::arrays::{dictionary_array, offsets, written_bytes, ByteValues, Ends};
 use crate::spec::bytes::Bytes;
-use crate::spec::draw::{Draw, ItemSlots, Lengths, Slot, Stream};
+use crate::spec::draw::{ItemSlots, Lengths, Slot};
 use crate::spec::error::error;
 use crate::spec::leaf::Leaf;
-use crate::spec::vocabulary::Picker;
 use crate::spec::SpecError;
 
 /// What a map column draws its entries by.
@@ -38,6 +38,19 @@ struct MapItems {
     /// Each kept item's vocabulary pick, when the key column is made from them.
     picks: Option<Vec<usize>>,
 }
+
+/// The maps of a batch: their lengths, slots and which are not NULL.
+#[derive(Clone, Copy)]
+struct Maps<'a> {
+    lengths: &'a Lengths,
+    slots: &'a [Slot],
+    validity: Option<&'a BooleanBuffer>,
+}
+
+/// About how many map items a chunk gathers before they are filtered
+/// (`spec-map-key-chunks`): their slots and draws stay in the first-level cache (16 KiB of
+/// slots, 4 KiB of draws), where a batch's would not.
+const CHUNK_ITEMS: usize = 512;
 
 impl Column {
     /// The map of `keys.entries` (a struct of key and value) for `slots`.
@@ -91,46 +104,58 @@ impl Column {
         validity: Option<&BooleanBuffer>,
         record_picks: bool,
     ) -> MapItems {
-        let lengths = keys.lengths;
-        let mut items = Vec::with_capacity(self.expected_items(lengths, slots));
+        let maps = Maps {
+            lengths: keys.lengths,
+            slots,
+            validity,
+        };
         // A key with a picker is told by its pick (the first entry of its value); any other
         // through the column's, the leaf's and the values' identifiers, a call per key.
-        match key.picker() {
-            Some(picker) => {
-                let capacity = items.capacity();
-                let mut filter = PickedKeys::new(picker, key.stream, keys.first_equal, capacity);
-                let ends = self.kept_items(lengths, slots, validity, &mut items, &mut filter);
-                let picks = record_picks.then_some(filter.picks);
-                MapItems { items, ends, picks }
-            }
-            None => {
-                let mut filter = IdentifiedKeys {
-                    key,
-                    seen: SeenKeys::new(lengths.max()),
-                };
-                let ends = self.kept_items(lengths, slots, validity, &mut items, &mut filter);
-                MapItems {
-                    items,
-                    ends,
-                    picks: None,
-                }
-            }
+        let Some(picker) = key.picker() else {
+            let mut filter = IdentifiedKeys::new(key, keys.lengths.max());
+            let (items, ends) = self.kept_items(maps, &mut filter);
+            return MapItems {
+                items,
+                ends,
+                picks: None,
+            };
+        };
+        let (stream, first_equal) = (key.stream, keys.first_equal);
+        let capacity = self.expected_items(keys.lengths, slots);
+        // Marks in registers, where the chunks' loop keeps them (`spec-map-key-chunks`).
+        if self.map_key_chunks && picker.indices() <= FewMarks::ENTRIES {
+            let marks = FewMarks::default();
+            let filter = PickedKeys::new(picker, stream, first_equal, marks, capacity);
+            return self.picked_items(maps, filter, record_picks);
         }
+        let marks = ManyMarks::new(picker.indices());
+        let filter = PickedKeys::new(picker, stream, first_equal, marks, capacity);
+        self.picked_items(maps, filter, record_picks)
     }
 
-    /// Appends to `items` the items of the maps in `slots` that `filter` keeps; where each
-    /// map ends among them.
-    fn kept_items(
+    /// The items `filter` keeps, and with `record_picks` their picks: a chunk of maps at a time
+    /// with `spec-map-key-chunks`, else item by item.
+    fn picked_items<M: Marks>(
         &self,
-        lengths: &Lengths,
-        slots: &[Slot],
-        validity: Option<&BooleanBuffer>,
-        items: &mut Vec<Slot>,
-        filter: &mut impl KeyFilter,
-    ) -> Ends {
+        maps: Maps,
+        mut filter: PickedKeys<M>,
+        record_picks: bool,
+    ) -> MapItems {
+        let (items, ends) = match self.map_key_chunks {
+            true => self.kept_in_chunks(maps, &mut filter),
+            false => self.kept_items(maps, &mut filter),
+        };
+        let picks = record_picks.then(|| filter.into_picks());
+        MapItems { items, ends, picks }
+    }
+
+    /// The items of `maps` that `filter` keeps, hashed and filtered one by one; where each
+    /// map ends among them.
+    fn kept_items(&self, maps: Maps, filter: &mut impl KeyFilter) -> (Vec<Slot>, Ends) {
+        let mut items = Vec::with_capacity(self.expected_items(maps.lengths, maps.slots));
         // Hashed as they come, not at the end (`spec-wide-hashes`): the filter reads each item's key.
-        let item_slots = ItemSlots::new(lengths.max(), self.stream.shares_keys(), false);
-        self.lists(lengths, slots, validity, |slot, length| {
+        let item_slots = ItemSlots::new(maps.lengths.max(), self.stream.shares_keys(), false);
+        let ends = self.lists(maps.lengths, maps.slots, maps.validity, |slot, length| {
             filter.next_map();
             for k in 0..length {
                 let item = item_slots.item(slot, k);
@@ -141,7 +166,36 @@ impl Column {
                 items.truncate(items.len() - usize::from(!kept));
             }
             items.len()
-        })
+        });
+        (items, ends)
+    }
+
+    /// [`Self::kept_items`] a chunk of maps at a time (`spec-map-key-chunks`): the chunk's
+    /// items gathered unhashed, then hashed and their keys' value draws computed in passes
+    /// (eight at a time with `spec-wide-hashes`), then filtered by a loop that reads them.
+    fn kept_in_chunks<M: Marks>(
+        &self,
+        maps: Maps,
+        filter: &mut PickedKeys<M>,
+    ) -> (Vec<Slot>, Ends) {
+        let item_slots = self.item_slots(maps.lengths.max());
+        let mut items = item_slots.collect(self.expected_items(maps.lengths, maps.slots));
+        let mut ends = Ends::with_capacity(maps.slots.len());
+        // The lengths of the maps gathered and not yet filtered, and their items' count.
+        let mut chunk = Vec::with_capacity(CHUNK_ITEMS);
+        let mut gathered = 0;
+        self.each_list(maps.lengths, maps.slots, maps.validity, |slot, length| {
+            items.push_list(slot, length);
+            chunk.push(length);
+            gathered += length as usize;
+            if gathered >= CHUNK_ITEMS {
+                filter.keep_chunk(&mut items, &chunk, self.wide_hashes, &mut ends);
+                chunk.clear();
+                gathered = 0;
+            }
+        });
+        filter.keep_chunk(&mut items, &chunk, self.wide_hashes, &mut ends);
+        (items.finish(), ends)
     }
 
     /// For each vocabulary entry of these map entries' key, the first entry of the same value,
@@ -169,7 +223,7 @@ impl Column {
     /// An identifier of `slot`'s value as a map key, equal only for equal values: its
     /// vocabulary index, or the value's own identity ([`Leaf::value_identity`]); `None` for
     /// values distinct by construction (unique strings).
-    fn key_identity(&self, slot: Slot) -> Option<i128> {
+    pub(super) fn key_identity(&self, slot: Slot) -> Option<i128> {
         if let Some(index) = self.vocabulary_index(slot) {
             return Some(index as i128);
         }
@@ -253,129 +307,6 @@ fn byte_entries<'a, T: AsRef<[u8]> + ?Sized + 'a>(
     entries
         .map(|entry| entry.map_or(&[][..], AsRef::as_ref))
         .collect()
-}
-
-/// Which of a map's drawn items it keeps: those whose key's value the map does not hold yet.
-trait KeyFilter {
-    /// Starts the next map.
-    fn next_map(&mut self);
-
-    /// Whether to keep `item`, the next of the map: if so, the map holds its key from now on.
-    fn keep(&mut self, item: Slot) -> bool;
-}
-
-/// Keys told apart by their vocabulary picks: a bit per vocabulary entry, set while the map
-/// holds it, so that a key is looked up at once however long its map is.
-struct PickedKeys<'a> {
-    picker: &'a Picker,
-    stream: Stream,
-    /// For each entry, the first of the same value ([`Column::first_equal_keys`]).
-    first_equal: Option<&'a [usize]>,
-    /// Bit `i` of `marks[i / 64]`: whether the map holds entry `i`'s value.
-    marks: Vec<u64>,
-    /// Every kept item's pick (its value's first entry), map after map.
-    picks: Vec<usize>,
-    /// Where the current map's picks start.
-    map_start: usize,
-}
-
-impl<'a> PickedKeys<'a> {
-    /// For maps of about `items` items in all.
-    fn new(
-        picker: &'a Picker,
-        stream: Stream,
-        first_equal: Option<&'a [usize]>,
-        items: usize,
-    ) -> Self {
-        Self {
-            picker,
-            stream,
-            first_equal,
-            marks: vec![0; picker.indices().div_ceil(64)],
-            picks: Vec::with_capacity(items),
-            map_start: 0,
-        }
-    }
-}
-
-impl KeyFilter for PickedKeys<'_> {
-    fn next_map(&mut self) {
-        // Clearing only the map's own picks keeps the cost per key, whatever the vocabulary.
-        for &pick in &self.picks[self.map_start..] {
-            self.marks[pick / 64] &= !(1 << (pick % 64));
-        }
-        self.map_start = self.picks.len();
-    }
-
-    #[inline(always)]
-    fn keep(&mut self, item: Slot) -> bool {
-        let pick = self.picker.pick(self.stream, item, Draw::Value);
-        let pick = self.first_equal.map_or(pick, |first| first[pick]);
-        let (word, bit) = (pick / 64, 1 << (pick % 64));
-        let new = self.marks[word] & bit == 0;
-        // Marked and pushed either way, the pick taken back unless new: without a branch
-        // the processor cannot predict.
-        self.marks[word] |= bit;
-        self.picks.push(pick);
-        self.picks.truncate(self.picks.len() - usize::from(!new));
-        new
-    }
-}
-
-/// Keys told apart by their values' identities ([`Column::key_identity`]).
-struct IdentifiedKeys<'a> {
-    key: &'a Column,
-    seen: SeenKeys,
-}
-
-impl KeyFilter for IdentifiedKeys<'_> {
-    fn next_map(&mut self) {
-        self.seen.clear();
-    }
-
-    fn keep(&mut self, item: Slot) -> bool {
-        // Values distinct by construction have no identity: always kept.
-        self.key
-            .key_identity(item)
-            .is_none_or(|id| self.seen.insert(id))
-    }
-}
-
-/// The identities of the keys kept in one map: found by a scan while maps are short, through
-/// a set when they can be long (a scan per key would be quadratic).
-struct SeenKeys {
-    kept: Vec<i128>,
-    set: Option<HashSet<i128>>,
-}
-
-impl SeenKeys {
-    /// Maps at most `longest` long: a set past 32 keys.
-    fn new(longest: u64) -> Self {
-        Self {
-            kept: Vec::new(),
-            set: (longest > 32).then(HashSet::new),
-        }
-    }
-
-    /// Starts the next map.
-    fn clear(&mut self) {
-        self.kept.clear();
-        if let Some(set) = &mut self.set {
-            set.clear();
-        }
-    }
-
-    /// Keeps `id` unless the map holds it already; whether it was new.
-    fn insert(&mut self, id: i128) -> bool {
-        let new = match &mut self.set {
-            Some(set) => set.insert(id),
-            None => !self.kept.contains(&id),
-        };
-        if new {
-            self.kept.push(id);
-        }
-        new
-    }
 }
 
 /// Byte values by their vocabulary picks.

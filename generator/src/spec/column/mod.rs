@@ -21,6 +21,7 @@ use super::{FieldSpec, SpecError, SpecPaths};
 mod bounds;
 mod dictionary;
 mod map;
+mod map_keys;
 
 use dictionary::dictionary_kind;
 use map::MapKeys;
@@ -114,6 +115,8 @@ pub(super) struct Column {
     map_key_picks: bool,
     /// Slot hashes and NULL draws computed eight slots at a time (`spec-wide-hashes`).
     wide_hashes: bool,
+    /// A map's items filtered a chunk at a time (`spec-map-key-chunks`).
+    map_key_chunks: bool,
     kind: Kind,
 }
 
@@ -149,6 +152,7 @@ impl Column {
             resolved_draws: false,
             map_key_picks: false,
             wide_hashes: false,
+            map_key_chunks: false,
             kind: Kind::new(spec, stream, parquet_types, children)?,
         })
     }
@@ -161,6 +165,7 @@ impl Column {
         self.resolved_draws = paths.resolved_draws;
         self.map_key_picks = paths.map_key_picks;
         self.wide_hashes = paths.wide_hashes;
+        self.map_key_chunks = paths.map_key_chunks;
         match &mut self.kind {
             Kind::Leaf(leaf) | Kind::Dictionary { values: leaf, .. } => leaf.set_paths(paths),
             Kind::List { item, lengths }
@@ -322,15 +327,28 @@ impl Column {
         mut list: impl FnMut(Slot, u64) -> usize,
     ) -> Ends {
         let mut ends = Ends::with_capacity(slots.len());
-        let mut end = 0;
+        self.each_list(lengths, slots, validity, |slot, length| {
+            ends.push(list(slot, length))
+        });
+        ends
+    }
+
+    /// Calls `list` with the slot and drawn length of each list in `slots`, 0 for a NULL list.
+    fn each_list(
+        &self,
+        lengths: &Lengths,
+        slots: &[Slot],
+        validity: Option<&BooleanBuffer>,
+        mut list: impl FnMut(Slot, u64),
+    ) {
         let draws = SlotDraws::new(slots, self.stream, Draw::Length, self.wide_hashes);
         for (i, &slot) in slots.iter().enumerate() {
-            if validity.is_none_or(|v| v.value(i)) {
-                end = list(slot, lengths.of_bits(draws.bits(i, slot)));
-            }
-            ends.push(end);
+            let length = match validity.is_none_or(|v| v.value(i)) {
+                true => lengths.of_bits(draws.bits(i, slot)),
+                false => 0,
+            };
+            list(slot, length);
         }
-        ends
     }
 
     fn fixed_size_list_array(

@@ -13,7 +13,7 @@ pub(super) use crate::rng::splitmix;
 use crate::rng::unit_fraction;
 pub(super) use lanes::validity_bytes;
 pub(super) use predrawn::{Hashed, Predrawn, SlotDraws, ValueDraws};
-pub(super) use slot::{ItemSlots, Slot};
+pub(super) use slot::{ItemSlots, Items, Slot};
 
 /// Which of a cell's independent draws.
 #[derive(Debug, Clone, Copy)]

@@ -143,6 +143,7 @@ impl ItemSlots {
         Items {
             slots: self,
             items: Vec::with_capacity(capacity),
+            whole: 0,
         }
     }
 }
@@ -153,6 +154,8 @@ pub(in crate::spec) struct Items<'a> {
     /// Whole slots, or with `spec-wide-hashes` unhashed ones ([`Slot::unhashed_item`]) until
     /// [`Items::finish`].
     items: Vec<Slot>,
+    /// How many of the first items are whole ([`Items::finish_pending`]).
+    whole: usize,
 }
 
 impl Items<'_> {
@@ -172,11 +175,20 @@ impl Items<'_> {
         self.items.len()
     }
 
+    /// Makes whole the items pushed since the last call, then hands every item and where
+    /// the new ones start to `read`, which may cut the vector back.
+    pub fn finish_pending(&mut self, read: impl FnOnce(&mut Vec<Slot>, usize)) {
+        let start = self.whole;
+        if self.slots.wide {
+            lanes::hash_items(&mut self.items[start..], self.slots.shared);
+        }
+        read(&mut self.items, start);
+        self.whole = self.items.len();
+    }
+
     /// The items' slots, whole.
     pub fn finish(mut self) -> Vec<Slot> {
-        if self.slots.wide {
-            lanes::hash_items(&mut self.items, self.slots.shared);
-        }
+        self.finish_pending(|_, _| ());
         self.items
     }
 }
