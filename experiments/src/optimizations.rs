@@ -105,6 +105,7 @@ impl Optimizations {
             map_key_picks: self.has(Optimization::SpecMapKeyPicks),
             wide_hashes: self.has(Optimization::SpecWideHashes),
             map_key_chunks: self.has(Optimization::SpecMapKeyChunks),
+            laid_vocabulary: self.has(Optimization::SpecLaidVocabulary),
         }
     }
 

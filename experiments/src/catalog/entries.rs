@@ -285,4 +285,10 @@ catalog! {
         mechanism: "a map keeps a key's first entry only, so 45 left map items hashing as they came: each item's address, NULL and value keys and its key's draw, four dependent scalar hashes, then a guide-table read and the test of the map's marks, which lived in memory, so each key's test waited on the store of the one before and a new map cleared its keys one by one; now about 512 items at a time (16 KiB of slots, in the first-level cache where a batch's items were not) are gathered unhashed, made whole and drawn by the eight-lane passes, and the loop that keeps the first of each key reads a draw, a guide entry and a bit of a 128-bit mark held in registers, cleared by one assignment per map; larger vocabularies keep their marks in memory",
         study: None,
     },
+    /// A spec's strings of one vocabulary list laid out in passes, not appended one by one.
+    47 adds SpecLaidVocabulary "spec-laid-vocabulary" on any_workload {
+        summary: "a spec's string and binary values of one vocabulary list (the otel-logs preset's bodies, attribute keys and resource attribute values, the contacts spec's phone types, lineitem's flags, instructions and modes, any `values`, `cardinality` or one-word-list column not cut to a width) made in passes: every value's pick, where each value ends summed from its entry's length, then each entry copied to its place (identical data)",
+        mechanism: "a value appended to the batch's buffer reads the buffer's length, copies the entry and writes the length back, and the compiler keeps that length in memory (the vector's address escapes into its growth path), so each copy waited for the store of the one before; now the picks are drawn in one loop, the offsets summed from the entries' lengths in a second, kept in a register, and the bytes copied in a third, each copy to a place already known, into a buffer sized exactly plus one block of slack, so the copies no longer depend on each other; short entries still move as one 32-byte block (38)",
+        study: None,
+    },
 }

@@ -234,7 +234,7 @@ fn checked_offsets<O: OffsetSizeTrait>(
 ///
 /// # Safety
 /// For Utf8, `data` is valid UTF-8 between every two offsets.
-unsafe fn narrow_byte_array(
+pub(super) unsafe fn narrow_byte_array(
     data_type: &DataType,
     data: Vec<u8>,
     offsets: Vec<i32>,
@@ -254,7 +254,7 @@ unsafe fn narrow_byte_array(
 ///
 /// # Safety
 /// For the string types, `data` is valid UTF-8 between every two offsets.
-unsafe fn wide_byte_array(
+pub(super) unsafe fn wide_byte_array(
     data_type: &DataType,
     data: Vec<u8>,
     offsets: Vec<i64>,
@@ -277,7 +277,7 @@ unsafe fn wide_byte_array(
 }
 
 /// The error for a batch whose values pass what the offsets of its type address.
-fn beyond_offsets(path: &str) -> SpecError {
+pub(super) fn beyond_offsets(path: &str) -> SpecError {
     error(
         path,
         "a batch holds more than 32-bit offsets address: use a smaller batch size, or the Large variant of the type",

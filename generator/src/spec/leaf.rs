@@ -15,6 +15,7 @@ use super::bytes::Bytes;
 use super::draw::{Draw, Hashed, Slot, Stream, ValueDraws};
 use super::error::error;
 use super::floats::Floats;
+use super::laid::{laid_entries, NO_ENTRY};
 use super::numbers::Integers;
 use super::parquet_types::Conversion;
 use super::vocabulary::Picker;
@@ -235,21 +236,17 @@ impl Leaf {
                 }
             }
             Leaf::Bytes(bytes) => {
-                // SAFETY: a text value is made of UTF-8 pieces only (word lists, a spec's
-                // strings, ASCII characters and digits), cut nowhere.
+                let values = DrawnBytes::new(bytes, stream, slots, drawn);
                 match bytes.predrawn(stream, slots) {
                     Some(predrawn) => {
-                        let draws = |i: usize| predrawn.at(i, slots, stream);
-                        let values = DrawnBytes::new(bytes, stream, slots, drawn, draws);
-                        unsafe { written_bytes(data_type, &values, nulls, path)? }
+                        values.array(data_type, |i| predrawn.at(i, slots, stream), nulls, path)?
                     }
                     None => {
                         let draws = |i: usize| Hashed {
                             stream,
                             slot: slots[i],
                         };
-                        let values = DrawnBytes::new(bytes, stream, slots, drawn, draws);
-                        unsafe { written_bytes(data_type, &values, nulls, path)? }
+                        values.array(data_type, draws, nulls, path)?
                     }
                 }
             }
@@ -258,43 +255,78 @@ impl Leaf {
 }
 
 /// The byte values of `slots`: drawn where `drawn` says, none (or a fixed width's zeros)
-/// elsewhere; `draws(i)` gives slot `i`'s draws.
-struct DrawnBytes<'a, D, W> {
+/// elsewhere.
+struct DrawnBytes<'a, D> {
     bytes: &'a Bytes,
     stream: Stream,
     slots: &'a [Slot],
     drawn: D,
-    draws: W,
 }
 
-impl<'a, D, W> DrawnBytes<'a, D, W> {
-    fn new(bytes: &'a Bytes, stream: Stream, slots: &'a [Slot], drawn: D, draws: W) -> Self {
+impl<'a, D: Fn(usize) -> bool> DrawnBytes<'a, D> {
+    fn new(bytes: &'a Bytes, stream: Stream, slots: &'a [Slot], drawn: D) -> Self {
         Self {
             bytes,
             stream,
             slots,
             drawn,
-            draws,
         }
+    }
+
+    /// The values as an array of `data_type`, `draws(i)` giving slot `i`'s draws: entries of
+    /// one list laid out in passes (`spec-laid-vocabulary`), any other written one by one.
+    fn array<V: ValueDraws>(
+        self,
+        data_type: &DataType,
+        draws: impl Fn(usize) -> V,
+        nulls: Option<NullBuffer>,
+        path: &str,
+    ) -> Result<ArrayRef, SpecError> {
+        // SAFETY (both): a text value is made of UTF-8 pieces only (word lists, a spec's
+        // strings, ASCII characters and digits), cut nowhere.
+        if let Some((picker, entries, moves)) = self.bytes.laid_vocabulary() {
+            let picks: Vec<usize> = (0..self.slots.len())
+                .map(|i| match (self.drawn)(i) {
+                    true => picker.pick_bits(draws(i).word(0)),
+                    false => NO_ENTRY,
+                })
+                .collect();
+            return unsafe { laid_entries(data_type, entries, &picks, moves, nulls, path) };
+        }
+        let values = Written {
+            values: self,
+            draws,
+        };
+        unsafe { written_bytes(data_type, &values, nulls, path) }
     }
 }
 
-impl<D: Fn(usize) -> bool, V: ValueDraws, W: Fn(usize) -> V> ByteValues for DrawnBytes<'_, D, W> {
+/// [`DrawnBytes`] written one by one, `draws(i)` giving slot `i`'s draws.
+struct Written<'a, D, W> {
+    values: DrawnBytes<'a, D>,
+    draws: W,
+}
+
+impl<D: Fn(usize) -> bool, V: ValueDraws, W: Fn(usize) -> V> ByteValues for Written<'_, D, W> {
     fn count(&self) -> usize {
-        self.slots.len()
+        self.values.slots.len()
     }
 
     fn capacity(&self) -> usize {
-        self.slots.len() * self.bytes.typical_len()
+        self.values.slots.len() * self.values.bytes.typical_len()
     }
 
     #[inline(always)]
     fn write(&self, i: usize, out: &mut Vec<u8>) {
-        match (self.drawn)(i) {
-            true => self
-                .bytes
-                .write(out, self.stream, self.slots[i], &(self.draws)(i)),
-            false => self.bytes.write_nothing(out),
+        let DrawnBytes {
+            bytes,
+            stream,
+            slots,
+            drawn,
+        } = &self.values;
+        match drawn(i) {
+            true => bytes.write(out, *stream, slots[i], &(self.draws)(i)),
+            false => bytes.write_nothing(out),
         }
     }
 }

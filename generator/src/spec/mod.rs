@@ -35,6 +35,7 @@ mod error;
 mod exact;
 mod floats;
 mod generate;
+mod laid;
 mod leaf;
 mod maps;
 mod memory;

@@ -41,6 +41,10 @@ pub struct SpecPaths {
     /// of a vocabulary of at most 128 entries in registers (`spec-map-key-chunks`), rather than
     /// each item hashed, drawn and deduplicated in turn.
     pub map_key_chunks: bool,
+    /// String and binary values of one vocabulary list laid out in passes
+    /// (`spec-laid-vocabulary`): their picks, where each ends (summed from the entries'
+    /// lengths), then each entry copied to its place, rather than appended one by one.
+    pub laid_vocabulary: bool,
 }
 
 impl SpecPaths {
@@ -56,5 +60,6 @@ impl SpecPaths {
         map_key_picks: true,
         wide_hashes: true,
         map_key_chunks: true,
+        laid_vocabulary: true,
     };
 }

@@ -1,10 +1,12 @@
 //! [`WordList`]: a vocabulary of byte strings kept back to back in one buffer, so that a drawn
 //! entry is appended to a value by one copy of known size where it is short.
 
+use std::mem::MaybeUninit;
+
 use super::arrays::ByteValues;
 
 /// Entries up to this long are copied as one block of this many bytes.
-const BLOCK: usize = 32;
+pub(super) const BLOCK: usize = 32;
 
 /// The entries of one vocabulary.
 #[derive(Debug, Clone)]
@@ -63,6 +65,42 @@ impl WordList {
         match self.bytes[start..].first_chunk::<BLOCK>() {
             Some(block) if moves && end - start <= BLOCK => append_cut(out, block, end - start),
             _ => out.extend_from_slice(&self.bytes[start..end]),
+        }
+    }
+
+    /// The length of entry `index`; 0 past the entries (a slot without a value).
+    #[inline(always)]
+    pub fn entry_len(&self, index: usize) -> usize {
+        match self.ends.get(index) {
+            Some(&end) => end - self.start(index),
+            None => 0,
+        }
+    }
+
+    /// Copies entry `index` to the start of `out`; nothing past the entries. With `moves`, a
+    /// short entry is copied as the [`BLOCK`] bytes from its start where `out` has room for
+    /// them ([`Self::append`]'s block move): the bytes past its end are the next value's
+    /// place, written after it.
+    #[inline(always)]
+    pub fn copy_to(&self, index: usize, out: &mut [MaybeUninit<u8>], moves: bool) {
+        let Some(&end) = self.ends.get(index) else {
+            return;
+        };
+        let start = self.start(index);
+        let block = self.bytes[start..].first_chunk::<BLOCK>();
+        match (block, out.first_chunk_mut::<BLOCK>()) {
+            (Some(block), Some(room)) if moves && end - start <= BLOCK => {
+                *room = block.map(MaybeUninit::new);
+            }
+            _ => {
+                let bytes = self.bytes[start..end].iter();
+                out[..end - start]
+                    .iter_mut()
+                    .zip(bytes)
+                    .for_each(|(o, &b)| {
+                        o.write(b);
+                    });
+            }
         }
     }
 

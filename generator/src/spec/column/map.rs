@@ -17,6 +17,7 @@ use crate::spec::arrays::{dictionary_array, offsets, written_bytes, ByteValues, 
 use crate::spec::bytes::Bytes;
 use crate::spec::draw::{ItemSlots, Lengths, Slot};
 use crate::spec::error::error;
+use crate::spec::laid::laid_entries;
 use crate::spec::leaf::Leaf;
 use crate::spec::SpecError;
 
@@ -251,12 +252,17 @@ impl Column {
     fn picked_array(&self, picks: &[usize]) -> Result<ArrayRef, SpecError> {
         let data_type = self.field.data_type();
         match &self.kind {
-            Kind::Leaf(Leaf::Bytes(bytes)) => {
-                let values = PickedBytes { bytes, picks };
-                // SAFETY: a vocabulary's entries are a spec's strings, a shipped word list's
-                // or random ASCII characters: UTF-8.
-                unsafe { written_bytes(data_type, &values, None, &self.path) }
-            }
+            // SAFETY (both): a vocabulary's entries are a spec's strings, a shipped word
+            // list's or random ASCII characters: UTF-8.
+            Kind::Leaf(Leaf::Bytes(bytes)) => match bytes.laid_vocabulary() {
+                Some((_, entries, moves)) => unsafe {
+                    laid_entries(data_type, entries, picks, moves, None, &self.path)
+                },
+                None => {
+                    let values = PickedBytes { bytes, picks };
+                    unsafe { written_bytes(data_type, &values, None, &self.path) }
+                }
+            },
             Kind::Dictionary { dictionary, .. } => {
                 let DataType::Dictionary(key_type, _) = data_type else {
                     unreachable!("a dictionary column has a dictionary type")
