@@ -85,30 +85,8 @@ mod tests {
     use arrow_schema::DataType;
 
     use super::{laid_entries, NO_ENTRY};
-    use crate::spec::arrays::{written_bytes, ByteValues};
+    use crate::spec::arrays::written_bytes;
     use crate::spec::words::WordList;
-
-    /// The same entries written one by one, as the drawn paths write them.
-    struct Written<'a> {
-        entries: &'a WordList,
-        picks: &'a [usize],
-    }
-
-    impl ByteValues for Written<'_> {
-        fn count(&self) -> usize {
-            self.picks.len()
-        }
-
-        fn capacity(&self) -> usize {
-            0
-        }
-
-        fn write(&self, i: usize, out: &mut Vec<u8>) {
-            if self.picks[i] != NO_ENTRY {
-                self.entries.append(self.picks[i], out, false);
-            }
-        }
-    }
 
     #[test]
     fn laid_entries_are_the_entries_written_one_by_one() {
@@ -124,16 +102,17 @@ mod tests {
                 _ => (i * i + 7 * i) % texts.len(),
             })
             .collect();
+        // The values written one by one: a list of them, as the drawn paths append entries.
+        let values = WordList::new(picks.iter().map(|&pick| match pick {
+            NO_ENTRY => "",
+            pick => &texts[pick],
+        }));
         let types = [DataType::Utf8, DataType::LargeBinary, DataType::Utf8View];
         for data_type in types {
             for moves in [false, true] {
-                let written = Written {
-                    entries: &entries,
-                    picks: &picks,
-                };
                 // SAFETY: the entries are UTF-8.
                 let expected: ArrayRef =
-                    unsafe { written_bytes(&data_type, &written, None, "t") }.unwrap();
+                    unsafe { written_bytes(&data_type, &values, None, "t") }.unwrap();
                 let laid = unsafe { laid_entries(&data_type, &entries, &picks, moves, None, "t") }
                     .unwrap();
                 assert_eq!(
