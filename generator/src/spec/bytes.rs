@@ -312,15 +312,11 @@ impl Bytes {
     /// of one vocabulary list, not cut to a fixed width, with that path on; and whether short
     /// entries are copied as blocks (`spec-word-moves`).
     pub fn laid_vocabulary(&self) -> Option<(&Picker, &WordList, bool)> {
-        match &self.source {
-            Source::Words(lists) if self.paths.laid_vocabulary && self.width.is_none() => {
-                let [(picker, entries)] = &lists[..] else {
-                    return None;
-                };
-                Some((picker, entries, self.paths.word_moves))
-            }
-            _ => None,
+        if !self.paths.laid_vocabulary || self.width.is_some() {
+            return None;
         }
+        let (picker, entries) = self.picker().zip(self.vocabulary())?;
+        Some((picker, entries, self.paths.word_moves))
     }
 
     /// What picks a value's entry by its value draw, when values are drawn from one list.

@@ -9,10 +9,8 @@ use arrow_schema::DataType;
 
 use super::arrays::{beyond_offsets, narrow_byte_array, wide_byte_array};
 use super::error::SpecError;
+pub(super) use super::words::NO_ENTRY;
 use super::words::{WordList, BLOCK};
-
-/// The pick of a slot without a value: no entry, so no bytes.
-pub(super) const NO_ENTRY: usize = usize::MAX;
 
 /// A string or binary array of `data_type` (not a fixed width) whose value `i` is entry
 /// `picks[i]` of `entries`, or empty where that is [`NO_ENTRY`]: the bytes and offsets

@@ -5,6 +5,10 @@ use std::mem::MaybeUninit;
 
 use super::arrays::ByteValues;
 
+/// The index of no entry: what a slot without a value picks ([`WordList::entry_len`],
+/// [`WordList::copy_to`]).
+pub(super) const NO_ENTRY: usize = usize::MAX;
+
 /// Entries up to this long are copied as one block of this many bytes.
 pub(super) const BLOCK: usize = 32;
 
@@ -68,39 +72,32 @@ impl WordList {
         }
     }
 
-    /// The length of entry `index`; 0 past the entries (a slot without a value).
+    /// The length of entry `index`; 0 for [`NO_ENTRY`] (a slot without a value).
     #[inline(always)]
     pub fn entry_len(&self, index: usize) -> usize {
-        match self.ends.get(index) {
-            Some(&end) => end - self.start(index),
-            None => 0,
+        match index {
+            NO_ENTRY => 0,
+            _ => self.ends[index] - self.start(index),
         }
     }
 
-    /// Copies entry `index` to the start of `out`; nothing past the entries. With `moves`, a
+    /// Copies entry `index` to the start of `out`; nothing for [`NO_ENTRY`]. With `moves`, a
     /// short entry is copied as the [`BLOCK`] bytes from its start where `out` has room for
     /// them ([`Self::append`]'s block move): the bytes past its end are the next value's
     /// place, written after it.
     #[inline(always)]
     pub fn copy_to(&self, index: usize, out: &mut [MaybeUninit<u8>], moves: bool) {
-        let Some(&end) = self.ends.get(index) else {
+        if index == NO_ENTRY {
             return;
-        };
-        let start = self.start(index);
-        let block = self.bytes[start..].first_chunk::<BLOCK>();
-        match (block, out.first_chunk_mut::<BLOCK>()) {
-            (Some(block), Some(room)) if moves && end - start <= BLOCK => {
-                *room = block.map(MaybeUninit::new);
-            }
-            _ => {
-                let bytes = self.bytes[start..end].iter();
-                out[..end - start]
-                    .iter_mut()
-                    .zip(bytes)
-                    .for_each(|(o, &b)| {
-                        o.write(b);
-                    });
-            }
+        }
+        let (start, end) = (self.start(index), self.ends[index]);
+        let entry = &self.bytes[start..end];
+        match (
+            self.bytes[start..].first_chunk::<BLOCK>(),
+            out.first_chunk_mut(),
+        ) {
+            (Some(block), Some(room)) if moves && entry.len() <= BLOCK => copy_block(block, room),
+            _ => copy_bytes(entry, out),
         }
     }
 
@@ -125,6 +122,25 @@ impl ByteValues for WordList {
     fn write(&self, i: usize, out: &mut Vec<u8>) {
         out.extend_from_slice(self.entry(i));
     }
+}
+
+/// Copies `block` into `room`: as one value, a few moves.
+#[inline(always)]
+fn copy_block(block: &[u8; BLOCK], room: &mut [MaybeUninit<u8>; BLOCK]) {
+    // SAFETY: `room` is `BLOCK` bytes, laid out as `[u8; BLOCK]`, with no alignment to keep.
+    unsafe { std::ptr::write(room.as_mut_ptr().cast::<[u8; BLOCK]>(), *block) };
+}
+
+/// Copies `bytes` to the start of `out`, which is as long at least: a `memcpy` call, out of
+/// line so that the compiler does not merge it with [`copy_block`]'s moves into one call of
+/// either size (as with [`append_cut`]); a loop over the bytes stayed a loop, slow for long
+/// entries.
+#[inline(never)]
+fn copy_bytes(bytes: &[u8], out: &mut [MaybeUninit<u8>]) {
+    let out = &mut out[..bytes.len()];
+    // SAFETY: both are `bytes.len()` long and apart (a list's bytes, the caller's buffer);
+    // `MaybeUninit<u8>` is laid out as `u8`.
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), out.as_mut_ptr().cast(), bytes.len()) };
 }
 
 /// Appends the first `len` bytes of `block` (`len` at most `N`): as the whole block, then cut

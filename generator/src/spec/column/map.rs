@@ -46,6 +46,8 @@ struct Maps<'a> {
     lengths: &'a Lengths,
     slots: &'a [Slot],
     validity: Option<&'a BooleanBuffer>,
+    /// About how many items they hold: what the vectors of items are sized for.
+    capacity: usize,
 }
 
 /// About how many map items a chunk gathers before they are filtered
@@ -109,6 +111,7 @@ impl Column {
             lengths: keys.lengths,
             slots,
             validity,
+            capacity: self.expected_items(keys.lengths, slots),
         };
         // A key with a picker is told by its pick (the first entry of its value); any other
         // through the column's, the leaf's and the values' identifiers, a call per key.
@@ -122,7 +125,7 @@ impl Column {
             };
         };
         let (stream, first_equal) = (key.stream, keys.first_equal);
-        let capacity = self.expected_items(keys.lengths, slots);
+        let capacity = maps.capacity;
         // Marks in registers, where the chunks' loop keeps them (`spec-map-key-chunks`).
         if self.map_key_chunks && picker.indices() <= FewMarks::ENTRIES {
             let marks = FewMarks::default();
@@ -153,7 +156,7 @@ impl Column {
     /// The items of `maps` that `filter` keeps, hashed and filtered one by one; where each
     /// map ends among them.
     fn kept_items(&self, maps: Maps, filter: &mut impl KeyFilter) -> (Vec<Slot>, Ends) {
-        let mut items = Vec::with_capacity(self.expected_items(maps.lengths, maps.slots));
+        let mut items = Vec::with_capacity(maps.capacity);
         // Hashed as they come, not at the end (`spec-wide-hashes`): the filter reads each item's key.
         let item_slots = ItemSlots::new(maps.lengths.max(), self.stream.shares_keys(), false);
         let ends = self.lists(maps.lengths, maps.slots, maps.validity, |slot, length| {
@@ -180,7 +183,7 @@ impl Column {
         filter: &mut PickedKeys<M>,
     ) -> (Vec<Slot>, Ends) {
         let item_slots = self.item_slots(maps.lengths.max());
-        let mut items = item_slots.collect(self.expected_items(maps.lengths, maps.slots));
+        let mut items = item_slots.collect(maps.capacity);
         let mut ends = Ends::with_capacity(maps.slots.len());
         // The lengths of the maps gathered and not yet filtered, and their items' count.
         let mut chunk = Vec::with_capacity(CHUNK_ITEMS);

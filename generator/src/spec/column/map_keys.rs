@@ -28,7 +28,7 @@ pub(super) struct PickedKeys<'a, M> {
     marks: M,
     /// Every kept item's pick (its value's first entry), map after map.
     picks: Vec<usize>,
-    /// Where the current map's picks start.
+    /// Where the current map's picks start (the item-by-item path's [`KeyFilter::next_map`]).
     map_start: usize,
 }
 
@@ -61,10 +61,11 @@ impl<'a, M: Marks> PickedKeys<'a, M> {
     /// the last call: makes them whole, draws their keys (computed in a pass if `wide`), cuts
     /// the repeats out and pushes each map's end to `ends`.
     pub fn keep_chunk(&mut self, items: &mut Items, lengths: &[u64], wide: bool, ends: &mut Ends) {
-        items.finish_pending(|items, first| {
-            let draws = SlotDraws::new(&items[first..], self.stream, Draw::Value, wide);
-            let kept = self.keep_drawn(&mut items[first..], &draws, lengths, first, ends);
-            items.truncate(first + kept);
+        let first = items.whole();
+        items.finish_pending(|pending| {
+            debug_assert_eq!(lengths.iter().sum::<u64>(), pending.len() as u64);
+            let draws = SlotDraws::new(pending, self.stream, Draw::Value, wide);
+            self.keep_drawn(pending, &draws, lengths, first, ends)
         });
     }
 
@@ -126,7 +127,8 @@ impl<M: Marks> KeyFilter for PickedKeys<'_, M> {
     }
 }
 
-/// The vocabulary entries one map holds.
+/// The vocabulary entries one map holds. `Default` is a placeholder left in a
+/// [`PickedKeys`] while its marks are in a local ([`PickedKeys::keep_chunk`]), never marked.
 pub(super) trait Marks: Default {
     /// Marks entry `pick` as held; whether it was not held yet.
     fn mark(&mut self, pick: usize) -> bool;

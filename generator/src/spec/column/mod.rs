@@ -4,12 +4,13 @@
 use std::sync::Arc;
 
 use arrow_array::{ArrayRef, FixedSizeListArray, StructArray};
-use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer};
+use arrow_buffer::{BooleanBuffer, NullBuffer};
 use arrow_schema::{ArrowError, DataType, FieldRef};
 
 use super::arrays::{list_array, Ends};
 use super::draw::{
-    fraction_threshold, splitmix, validity_bytes, Draw, ItemSlots, Lengths, Slot, SlotDraws, Stream,
+    fraction_threshold, null_validity, splitmix, validity_bits, Draw, ItemSlots, Lengths, Slot,
+    SlotDraws, Stream,
 };
 use super::error::error;
 use super::leaf::Leaf;
@@ -218,22 +219,15 @@ impl Column {
             return None;
         }
         let stream = self.stream;
-        if self.wide_hashes {
+        // NULL draws compared as integers (`spec-resolved-draws`), eight at a time with
+        // `spec-wide-hashes`.
+        if self.resolved_draws || self.wide_hashes {
             let threshold = fraction_threshold(self.null_probability);
-            let bytes = validity_bytes(slots, stream, threshold);
-            return Some(BooleanBuffer::new(Buffer::from_vec(bytes), 0, slots.len()));
+            return Some(null_validity(slots, stream, threshold, self.wide_hashes));
         }
-        Some(match self.resolved_draws {
-            true => {
-                let threshold = fraction_threshold(self.null_probability);
-                validity_bits(slots, |slot| {
-                    stream.bits(slot, Draw::Null) >> 11 >= threshold
-                })
-            }
-            false => validity_bits(slots, |slot| {
-                stream.fraction(slot, Draw::Null) >= self.null_probability
-            }),
-        })
+        Some(validity_bits(slots, |slot| {
+            stream.fraction(slot, Draw::Null) >= self.null_probability
+        }))
     }
 
     /// The column's values for `slots`.
@@ -316,9 +310,9 @@ impl Column {
         lengths.expected_total(slots.len() as f64 * (1.0 - self.null_probability))
     }
 
-    /// Calls `list` with the slot and drawn length of each list in `slots` that is not NULL,
-    /// and returns where each list ends: the count `list` returns after it, or the last one
-    /// for a NULL list.
+    /// Calls `list` with the slot and drawn length of each list in `slots` (0 for a NULL list,
+    /// [`Self::each_list`]) and returns where each list ends: the count `list` returns after
+    /// it.
     fn lists(
         &self,
         lengths: &Lengths,
@@ -386,19 +380,4 @@ impl Column {
             .map_err(|e| self.assembly_error(e))?;
         Ok(Arc::new(array))
     }
-}
-
-/// Validity bits for `slots`, set where `valid` holds, packed a word of 64 at a time. A loop
-/// over the slots themselves: through Arrow's `collect_bool`, the draw's settings were read
-/// from its closure at every bit, and every slot index was checked against the length.
-fn validity_bits(slots: &[Slot], valid: impl Fn(Slot) -> bool) -> BooleanBuffer {
-    let mut words = Vec::with_capacity(slots.len().div_ceil(64));
-    for chunk in slots.chunks(64) {
-        let mut word = 0;
-        for (bit, &slot) in chunk.iter().enumerate() {
-            word |= u64::from(valid(slot)) << bit;
-        }
-        words.push(word);
-    }
-    BooleanBuffer::new(Buffer::from_vec(words), 0, slots.len())
 }

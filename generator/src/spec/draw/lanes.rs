@@ -3,13 +3,17 @@
 //! the scalar code elsewhere. Integer arithmetic in either, so the same bits.
 //!
 //! The kernels compute the slots' draw keys ([`row_slots`], [`hash_items`]), a column's NULL
-//! draws packed into validity bytes ([`validity_bytes`]) and any of its draws for every slot
+//! draws packed into validity bytes ([`null_validity`]) and any of its draws for every slot
 //! ([`draw_bits`]). A slot takes about nine scalar instructions per hash, a lane about one.
 
 use std::ops::Range;
 
+use arrow_buffer::BooleanBuffer;
+#[cfg(target_arch = "x86_64")]
+use arrow_buffer::Buffer;
+
 use super::slot::Slot;
-use super::{Draw, Stream};
+use super::{packed_bits, validity_bits, Draw, Stream};
 
 /// Whether this processor runs the eight-lane kernels (checked once by the standard library,
 /// then read from a cache).
@@ -62,28 +66,28 @@ pub(super) fn hash_items(items: &mut [Slot], shared: bool) {
         .for_each(|slot| *slot = slot.hashed(shared));
 }
 
-/// Arrow validity bytes for `slots` (bit `i % 8` of byte `i / 8` for slot `i`): set where the
-/// slot's NULL draw in `stream`, its top 53 bits, is at least `threshold`
-/// ([`super::fraction_threshold`]).
-pub(in crate::spec) fn validity_bytes(slots: &[Slot], stream: Stream, threshold: u64) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(slots.len().div_ceil(8));
-    let (blocks, tail) = slots.as_chunks::<8>();
+/// Validity bits for `slots`: set where the slot's NULL draw in `stream`, its top 53 bits, is
+/// at least `threshold` ([`super::fraction_threshold`]); with `wide`, eight slots to a byte by
+/// the kernels where the processor has them.
+pub(in crate::spec) fn null_validity(
+    slots: &[Slot],
+    stream: Stream,
+    threshold: u64,
+    wide: bool,
+) -> BooleanBuffer {
+    let valid = |slot: Slot| stream.bits(slot, Draw::Null) >> 11 >= threshold;
     #[cfg(target_arch = "x86_64")]
-    if available() {
+    if wide && available() {
+        let mut bytes = Vec::with_capacity(slots.len().div_ceil(8));
+        let (blocks, tail) = slots.as_chunks::<8>();
         // SAFETY: the processor has the features.
         unsafe { avx512::valid_masks(blocks, stream, threshold, &mut bytes) };
+        if !tail.is_empty() {
+            bytes.push(packed_bits(tail, valid) as u8);
+        }
+        return BooleanBuffer::new(Buffer::from_vec(bytes), 0, slots.len());
     }
-    let valid = |slot: &Slot| stream.bits(*slot, Draw::Null) >> 11 >= threshold;
-    let byte = |slots: &[Slot]| {
-        let bits = slots.iter().enumerate();
-        bits.map(|(bit, slot)| u8::from(valid(slot)) << bit).sum()
-    };
-    // The blocks the kernels did not do: all of them without the kernels.
-    bytes.extend(blocks[bytes.len()..].iter().map(|block| byte(block)));
-    if !tail.is_empty() {
-        bytes.push(byte(tail));
-    }
-    bytes
+    validity_bits(slots, valid)
 }
 
 /// `stream`'s draw `draw` for each of `slots` ([`Stream::bits`]).
@@ -291,7 +295,7 @@ mod avx512 {
 
 #[cfg(test)]
 mod tests {
-    use super::{draw_bits, hash_items, row_slots, validity_bytes};
+    use super::{draw_bits, hash_items, null_validity, row_slots};
     use crate::spec::draw::{fraction_threshold, Draw, Slot, Stream};
 
     /// Slots of every kind: rows without keys, rows with, and unhashed-looking addresses.
@@ -302,7 +306,7 @@ mod tests {
     }
 
     #[test]
-    fn validity_bytes_are_each_slots_null_draw() {
+    fn validity_bits_are_each_slots_null_draw() {
         for count in [0, 1, 7, 8, 9, 64, 100, 1027] {
             let slots = slots(count);
             for shared in [false, true] {
@@ -310,11 +314,13 @@ mod tests {
                 let slots: Vec<Slot> = slots.iter().map(|s| s.hashed(shared)).collect();
                 for probability in [0.0, 0.05, 0.5, 0.999, 1.0] {
                     let threshold = fraction_threshold(probability);
-                    let bytes = validity_bytes(&slots, stream, threshold);
-                    assert_eq!(bytes.len() as u64, count.div_ceil(8));
-                    for (i, slot) in slots.iter().enumerate() {
-                        let valid = stream.fraction(*slot, Draw::Null) >= probability;
-                        assert_eq!(bytes[i / 8] >> (i % 8) & 1 == 1, valid, "{count} {i}");
+                    for wide in [false, true] {
+                        let bits = null_validity(&slots, stream, threshold, wide);
+                        assert_eq!(bits.len() as u64, count);
+                        for (i, slot) in slots.iter().enumerate() {
+                            let valid = stream.fraction(*slot, Draw::Null) >= probability;
+                            assert_eq!(bits.value(i), valid, "{count} {i} wide {wide}");
+                        }
                     }
                 }
             }

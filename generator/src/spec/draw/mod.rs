@@ -1,6 +1,8 @@
 //! Random numbers addressed by cell: every draw is a hash of (column, slot, draw number), so a
 //! value never depends on which batch, thread or part computes it.
 
+use arrow_buffer::{BooleanBuffer, Buffer};
+
 use super::vocabulary::Picker;
 use super::words::append_cut;
 use super::{Params, SpecPaths};
@@ -11,7 +13,7 @@ mod slot;
 
 pub(super) use crate::rng::splitmix;
 use crate::rng::unit_fraction;
-pub(super) use lanes::validity_bytes;
+pub(super) use lanes::null_validity;
 pub(super) use predrawn::{Hashed, Predrawn, SlotDraws, ValueDraws};
 pub(super) use slot::{ItemSlots, Items, Slot};
 
@@ -117,6 +119,24 @@ pub(super) fn fraction_threshold(probability: f64) -> u64 {
         true => u64::MAX,
         false => threshold as u64,
     }
+}
+
+/// Bit `i` set where `valid(slots[i])` holds, for at most 64 slots.
+#[inline(always)]
+fn packed_bits(slots: &[Slot], valid: impl Fn(Slot) -> bool) -> u64 {
+    let bits = slots.iter().enumerate();
+    bits.fold(0, |word, (bit, &slot)| word | u64::from(valid(slot)) << bit)
+}
+
+/// Validity bits for `slots`, set where `valid` holds, packed a word of 64 at a time. A loop
+/// over the slots themselves: through Arrow's `collect_bool`, the draw's settings were read
+/// from its closure at every bit, and every slot index was checked against the length.
+pub(super) fn validity_bits(slots: &[Slot], valid: impl Fn(Slot) -> bool) -> BooleanBuffer {
+    let words: Vec<u64> = slots
+        .chunks(64)
+        .map(|chunk| packed_bits(chunk, &valid))
+        .collect();
+    BooleanBuffer::new(Buffer::from_vec(words), 0, slots.len())
 }
 
 /// A uniform integer in `0..n` from 64 random bits (Lemire's multiply-shift).

@@ -151,14 +151,19 @@ impl ItemSlots {
 /// List items' slots gathered list by list; [`Items::finish`] gives them whole.
 pub(in crate::spec) struct Items<'a> {
     slots: &'a ItemSlots,
-    /// Whole slots, or with `spec-wide-hashes` unhashed ones ([`Slot::unhashed_item`]) until
-    /// [`Items::finish`].
+    /// Whole slots, or with `spec-wide-hashes` unhashed ones ([`Slot::unhashed_item`]) from
+    /// `whole` on, until [`Items::finish_pending`] or [`Items::finish`].
     items: Vec<Slot>,
-    /// How many of the first items are whole ([`Items::finish_pending`]).
+    /// How many of the first items are whole.
     whole: usize,
 }
 
 impl Items<'_> {
+    /// How many of the items are whole: those [`Self::finish_pending`] kept.
+    pub fn whole(&self) -> usize {
+        self.whole
+    }
+
     /// Appends the `length` items of the list at `slot`; how many items there are now.
     #[inline(always)]
     pub fn push_list(&mut self, slot: Slot, length: u64) -> usize {
@@ -175,20 +180,21 @@ impl Items<'_> {
         self.items.len()
     }
 
-    /// Makes whole the items pushed since the last call, then hands every item and where
-    /// the new ones start to `read`, which may cut the vector back.
-    pub fn finish_pending(&mut self, read: impl FnOnce(&mut Vec<Slot>, usize)) {
-        let start = self.whole;
+    /// Makes whole the items pushed since the last call, then hands them to `keep`, which
+    /// moves the ones to keep to the front and says how many they are: the others go.
+    pub fn finish_pending(&mut self, keep: impl FnOnce(&mut [Slot]) -> usize) {
+        let pending = &mut self.items[self.whole..];
         if self.slots.wide {
-            lanes::hash_items(&mut self.items[start..], self.slots.shared);
+            lanes::hash_items(pending, self.slots.shared);
         }
-        read(&mut self.items, start);
-        self.whole = self.items.len();
+        let kept = keep(pending).min(pending.len());
+        self.whole += kept;
+        self.items.truncate(self.whole);
     }
 
     /// The items' slots, whole.
     pub fn finish(mut self) -> Vec<Slot> {
-        self.finish_pending(|_, _| ());
+        self.finish_pending(|pending| pending.len());
         self.items
     }
 }
