@@ -133,8 +133,8 @@ fn copy_block(block: &[u8; BLOCK], room: &mut [MaybeUninit<u8>; BLOCK]) {
 
 /// Copies `bytes` to the start of `out`, which is as long at least: a `memcpy` call, out of
 /// line so that the compiler does not merge it with [`copy_block`]'s moves into one call of
-/// either size (as with [`append_cut`]); a loop over the bytes stayed a loop, slow for long
-/// entries.
+/// either size (as with [`append_cut`]; merged, `memmove` took 15% of the otel-logs preset's
+/// profile and its generation 7% more CPU).
 #[inline(never)]
 fn copy_bytes(bytes: &[u8], out: &mut [MaybeUninit<u8>]) {
     let out = &mut out[..bytes.len()];

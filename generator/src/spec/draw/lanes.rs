@@ -12,8 +12,10 @@ use arrow_buffer::BooleanBuffer;
 #[cfg(target_arch = "x86_64")]
 use arrow_buffer::Buffer;
 
+#[cfg(target_arch = "x86_64")]
+use super::packed_bits;
 use super::slot::Slot;
-use super::{packed_bits, validity_bits, Draw, Stream};
+use super::{validity_bits, Draw, Stream};
 
 /// Whether this processor runs the eight-lane kernels (checked once by the standard library,
 /// then read from a cache).
@@ -73,7 +75,8 @@ pub(in crate::spec) fn null_validity(
     slots: &[Slot],
     stream: Stream,
     threshold: u64,
-    wide: bool,
+    // Read only where the kernels can run.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))] wide: bool,
 ) -> BooleanBuffer {
     let valid = |slot: Slot| stream.bits(slot, Draw::Null) >> 11 >= threshold;
     #[cfg(target_arch = "x86_64")]
